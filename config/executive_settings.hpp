@@ -1,0 +1,26 @@
+#pragma once
+// From the `executive` block to the settings rt_core runs with, defaults applied.
+
+#include <string>
+
+#include "config/executive.pb.h"
+#include "rt_core/executive_config.hpp"
+#include "rt_core/rt_options.hpp"
+
+namespace hil::config {
+
+/// Period and overrun policy. Fields left out take the defaults of hil::rt::ExecutiveConfig
+/// and hil::rt::OverrunPolicy (250 us; skip; catch_up max 4; stop_after 10 within 4000).
+/// Expects a validated message (see validate()). Thread-safe.
+[[nodiscard]] rt::ExecutiveConfig to_executive_config(const Executive& executive);
+
+/// Priority, CPU, memory locking, DMA latency. Fields left out take the defaults of
+/// hil::rt::RtOptions (SCHED_FIFO 80, no pinning, memory locked, cpu_dma_latency held).
+/// Thread-safe.
+[[nodiscard]] rt::RtOptions to_rt_options(const Executive& executive);
+
+/// One line for people: "period 250us, SCHED_FIFO 80 on CPU 1, overrun policy catch_up
+/// (max 4 in a row), memory locked, cpu_dma_latency held". Thread-safe.
+[[nodiscard]] std::string describe(const rt::ExecutiveConfig& executive, const rt::RtOptions& rt);
+
+}  // namespace hil::config

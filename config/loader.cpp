@@ -1,0 +1,77 @@
+#include "config/loader.hpp"
+
+#include <iterator>
+#include <utility>
+
+#include "config/executive_settings.hpp"
+#include "config/overlay.hpp"
+#include "config/source_map.hpp"
+#include "config/text_file.hpp"
+#include "config/validate.hpp"
+
+namespace hil::config {
+
+namespace {
+
+/// Merges the parsed layers in order, validates the result (even after parse errors: the
+/// values that did parse can still be wrong) and converts it when everything is fine.
+[[nodiscard]] LoadResult validate_layers(const std::vector<ParsedLayer>& layers,
+                                         ConfigErrors errors, const Machine& machine) {
+  RigConfig merged;
+  std::vector<const ParsedLayer*> sources;
+  for (const ParsedLayer& layer : layers) {
+    apply_overlay(layer.message(), merged);
+    sources.push_back(&layer);
+  }
+  ConfigErrors invalid = validate(merged, SourceMap(std::move(sources)), machine);
+  errors.insert(errors.end(), std::make_move_iterator(invalid.begin()),
+                std::make_move_iterator(invalid.end()));
+  if (!errors.empty()) return LoadResult{std::nullopt, std::move(errors)};
+
+  RigSettings settings;
+  settings.executive = to_executive_config(merged.executive());
+  settings.rt = to_rt_options(merged.executive());
+  settings.message = std::move(merged);
+  for (const ParsedLayer& layer : layers) settings.sources.push_back(layer.name());
+  return LoadResult{std::move(settings), {}};
+}
+
+}  // namespace
+
+LoadResult load_rig_config_text(std::span<const ConfigText> layers, const Machine& machine) {
+  const std::vector<IntegerRange> ranges = rig_ranges(machine);
+  ConfigErrors errors;
+  std::vector<ParsedLayer> parsed;
+  for (const ConfigText& layer : layers) {
+    parsed.push_back(parse_layer(layer, RigConfig::default_instance(), ranges, errors));
+  }
+  return validate_layers(parsed, std::move(errors), machine);
+}
+
+LoadResult load_rig_config(const std::filesystem::path& base,
+                           std::span<const std::filesystem::path> overlays,
+                           const Machine& machine) {
+  std::vector<std::filesystem::path> paths{base};
+  paths.insert(paths.end(), overlays.begin(), overlays.end());
+
+  const std::vector<IntegerRange> ranges = rig_ranges(machine);
+  ConfigErrors errors;
+  std::vector<ParsedLayer> parsed;
+  bool all_read = true;
+  for (const std::filesystem::path& path : paths) {
+    FileText file = read_text_file(path, kMaxConfigBytes);
+    if (!file.error.empty()) {
+      errors.push_back(ConfigError{.file = path.string(), .message = std::move(file.error)});
+      all_read = false;
+      continue;
+    }
+    parsed.push_back(parse_layer(ConfigText{path.string(), std::move(file.text)},
+                                 RigConfig::default_instance(), ranges, errors));
+  }
+  // Without every file the effective configuration is unknown: report what the readable
+  // files say about themselves, not what their incomplete merge would look like.
+  if (!all_read) return LoadResult{std::nullopt, std::move(errors)};
+  return validate_layers(parsed, std::move(errors), machine);
+}
+
+}  // namespace hil::config

@@ -1,0 +1,49 @@
+#pragma once
+// Loads a rig configuration: the base file (hil_rigs/<rig>/rig.pbtxt), then each overlay in
+// order, then validation. Every problem comes back as a ConfigError naming file:line:column,
+// the field and what was expected. Setup phase: allocates; never throws for bad input.
+
+#include <filesystem>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "config/config_error.hpp"
+#include "config/machine.hpp"
+#include "config/rig.pb.h"
+#include "config/text_layer.hpp"
+#include "rt_core/executive_config.hpp"
+#include "rt_core/rt_options.hpp"
+
+namespace hil::config {
+
+/// A valid configuration, ready for rt_core.
+struct RigSettings {
+  rt::ExecutiveConfig executive;
+  rt::RtOptions rt;
+  RigConfig message;                 ///< overlays applied; defaults not filled in
+  std::vector<std::string> sources;  ///< the files, base first, as the caller named them
+};
+
+/// Either settings or the reasons there are none.
+struct LoadResult {
+  std::optional<RigSettings> settings;  ///< present exactly when `errors` is empty
+  ConfigErrors errors;                  ///< parse errors file by file, then validation errors
+
+  [[nodiscard]] bool ok() const noexcept { return settings.has_value(); }
+};
+
+/// Reads `base` and `overlays`, applies the overlays in order (see apply_overlay) and
+/// validates the result against `machine`. A file that cannot be read is an error naming it
+/// and the OS reason. Thread-safe.
+[[nodiscard]] LoadResult load_rig_config(const std::filesystem::path& base,
+                                         std::span<const std::filesystem::path> overlays = {},
+                                         const Machine& machine = this_machine());
+
+/// The same for texts already in memory, base first (each named as errors should call it).
+/// Thread-safe.
+[[nodiscard]] LoadResult load_rig_config_text(std::span<const ConfigText> layers,
+                                              const Machine& machine = this_machine());
+
+}  // namespace hil::config

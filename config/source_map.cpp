@@ -1,0 +1,52 @@
+#include "config/source_map.hpp"
+
+#include <google/protobuf/text_format.h>
+
+#include <utility>
+
+#include "config/field_path.hpp"
+#include "config/text_layer.hpp"
+
+namespace hil::config {
+
+SourceMap::SourceMap(std::vector<const ParsedLayer*> layers) : layers_(std::move(layers)) {}
+
+bool SourceMap::find_written(std::string_view field, SourceLocation& out) const {
+  for (auto layer = layers_.rbegin(); layer != layers_.rend(); ++layer) {
+    const auto steps = resolve_field_path(*(*layer)->message().GetDescriptor(), field);
+    if (!steps) return false;
+    const google::protobuf::TextFormat::ParseInfoTree* tree = &(*layer)->locations();
+    for (std::size_t i = 0; tree != nullptr && i + 1 < steps->size(); ++i) {
+      tree = tree->GetTreeForNested((*steps)[i].field, (*steps)[i].index);
+    }
+    if (tree == nullptr) continue;
+    const auto where = tree->GetLocation(steps->back().field, steps->back().index);
+    if (where.line < 0) continue;
+    out = SourceLocation{(*layer)->name(),
+                         (*layer)->text().value_of_field_at(where.line, where.column)};
+    return true;
+  }
+  return false;
+}
+
+SourceLocation SourceMap::locate(std::string_view field) const {
+  SourceLocation found;
+  for (std::string_view path = field; !path.empty();) {
+    if (find_written(path, found)) return found;
+    const std::size_t dot = path.rfind('.');
+    path = dot == std::string_view::npos ? std::string_view{} : path.substr(0, dot);
+  }
+  if (!layers_.empty()) found.file = layers_.front()->name();
+  return found;
+}
+
+ConfigError SourceMap::error(std::string_view field, std::string message) const {
+  SourceLocation where = locate(field);
+  return ConfigError{.file = std::move(where.file),
+                     .line = where.position.line,
+                     .column = where.position.column,
+                     .field = std::string(field),
+                     .message = std::move(message)};
+}
+
+}  // namespace hil::config

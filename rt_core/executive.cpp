@@ -1,0 +1,141 @@
+#include "rt_core/executive.hpp"
+
+#include <stdexcept>
+
+namespace hil::rt {
+
+namespace {
+
+void validate(const ExecutiveConfig& config, const std::vector<TaskEntry>& tasks) {
+  if (config.period < kMinPeriod || config.period > kMaxPeriod) {
+    throw std::invalid_argument("period " + format_duration(config.period) +
+                                " is out of range; expected 50us..100ms");
+  }
+  const OverrunPolicy& p = config.overrun;
+  if (p.kind == OverrunKind::catch_up && p.catch_up_max == 0) {
+    throw std::invalid_argument("catch_up policy needs catch_up_max >= 1");
+  }
+  if (p.kind == OverrunKind::stop_after &&
+      (p.stop_after_overruns == 0 || p.stop_after_overruns > kOverrunRecordCapacity ||
+       p.stop_after_window_ticks < static_cast<std::int64_t>(p.stop_after_overruns))) {
+    throw std::invalid_argument(
+        "stop_after policy needs 1 <= overruns <= 1024 and window_ticks >= overruns");
+  }
+  for (const TaskEntry& t : tasks) {
+    if (t.task == nullptr) throw std::invalid_argument("task '" + t.name + "' is null");
+    if (t.decimation == 0 || t.offset >= t.decimation) {
+      throw std::invalid_argument("task '" + t.name +
+                                  "' needs decimation >= 1 and offset < decimation");
+    }
+  }
+}
+
+[[nodiscard]] bool tick_is_due(std::int64_t tick, const TaskEntry& e) noexcept {
+  return tick % e.decimation == e.offset;
+}
+
+}  // namespace
+
+Executive::Executive(ExecutiveConfig config, std::vector<TaskEntry> tasks, Clock& clock, RtLog* log)
+    : config_(config),
+      tasks_((validate(config, tasks), std::move(tasks))),
+      task_exec_(tasks_.size(), 0),
+      clock_(clock),
+      log_(log),
+      stats_(tasks_.size()) {}
+
+template <class Phase>
+Nanoseconds Executive::run_phase(std::int64_t tick, Nanoseconds started, Phase phase) noexcept {
+  Nanoseconds t = started;
+  for (std::size_t i = 0; i < tasks_.size(); ++i) {
+    const TaskEntry& e = tasks_[i];
+    if (task_exec_[i] < 0) continue;  // not due this tick
+    const Nanoseconds dt = config_.period * e.decimation;
+    const TickContext ctx{.tick = tick,
+                          .time = tick * config_.period,
+                          .dt = dt,
+                          .dt_s = static_cast<double>(dt) * 1e-9};
+    phase(*e.task, ctx);
+    const Nanoseconds now = clock_.now();
+    task_exec_[i] += now - t;
+    t = now;
+  }
+  return t;
+}
+
+Nanoseconds Executive::drop_missed(Nanoseconds next, Nanoseconds end,
+                                   std::uint32_t& missed) const noexcept {
+  const Nanoseconds behind = (end - next) / config_.period + 1;
+  missed = static_cast<std::uint32_t>(behind);
+  return next + behind * config_.period;
+}
+
+bool Executive::overrun_limit_reached(std::int64_t tick) const noexcept {
+  const OverrunPolicy& p = config_.overrun;
+  const auto nth = stats_.recent_overrun_tick(p.stop_after_overruns - 1);
+  return nth.has_value() && *nth > tick - p.stop_after_window_ticks;
+}
+
+RunResult Executive::run(std::int64_t max_ticks) noexcept {
+  const Nanoseconds period = config_.period;
+  const OverrunPolicy& policy = config_.overrun;
+  RunResult result;
+  Nanoseconds deadline = clock_.now() + period;
+  std::uint32_t catch_up_streak = 0;
+  bool started_late = false;
+
+  for (std::int64_t k = 0; max_ticks < 0 || k < max_ticks; ++k) {
+    if (stop_.load(std::memory_order_acquire)) {
+      result.reason = StopReason::stop_requested;
+      break;
+    }
+    clock_.sleep_until(deadline);
+    const Nanoseconds woke = clock_.now();
+
+    for (std::size_t i = 0; i < tasks_.size(); ++i) {
+      task_exec_[i] = tick_is_due(k, tasks_[i]) ? 0 : -1;  // -1 marks "not due" for all phases
+    }
+    Nanoseconds t = run_phase(k, woke, [](Task& task, const TickContext& c) { task.read(c); });
+    t = run_phase(k, t, [](Task& task, const TickContext& c) { task.update(c); });
+    const Nanoseconds end =
+        run_phase(k, t, [](Task& task, const TickContext& c) { task.write(c); });
+
+    Nanoseconds next = deadline + period;
+    TickSample sample{.tick = k,
+                      .wake_latency = woke - deadline,
+                      .exec = end - woke,
+                      .task_exec = task_exec_,
+                      .overrun = end > next,
+                      .late_by = end - next,
+                      .missed_periods = 0,
+                      .catch_up = started_late};
+    started_late = false;
+    if (sample.overrun) {
+      if (policy.kind == OverrunKind::catch_up && catch_up_streak < policy.catch_up_max) {
+        ++catch_up_streak;  // keep `next`: the following tick starts at once, late
+        started_late = true;
+      } else {
+        catch_up_streak = 0;
+        next = drop_missed(next, end, sample.missed_periods);
+      }
+    } else {
+      catch_up_streak = 0;
+    }
+    stats_.record(sample);
+    if (sample.overrun && log_ != nullptr) {
+      (void)log_->post(RtLogLevel::warn,
+                       "overrun at tick {}: work ended {} ns after the next "
+                       "deadline, {} periods dropped",
+                       k, sample.late_by, sample.missed_periods);
+    }
+    result.ticks = k + 1;
+    deadline = next;
+    if (sample.overrun && policy.kind == OverrunKind::stop_after && overrun_limit_reached(k)) {
+      result.reason = StopReason::overrun_limit;
+      break;
+    }
+  }
+  return result;
+}
+
+}  // namespace hil::rt

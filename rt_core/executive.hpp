@@ -1,0 +1,74 @@
+#pragma once
+// The fixed-step executive: absolute deadlines on a Clock, an integer tick counter,
+// read → update → write per tick over its tasks, multi-rate by integer decimation, overrun
+// detection and policy, timing statistics. Owns the loop; tasks fill the phases.
+
+#include <atomic>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "rt_core/clock.hpp"
+#include "rt_core/executive_config.hpp"
+#include "rt_core/rt_log.hpp"
+#include "rt_core/task.hpp"
+#include "rt_core/timing_stats.hpp"
+
+namespace hil::rt {
+
+/// A task and its rate: it runs on ticks k with k mod decimation == offset.
+struct TaskEntry {
+  std::string name;
+  Task* task = nullptr;
+  std::uint32_t decimation = 1;
+  std::uint32_t offset = 0;
+};
+
+enum class StopReason : std::uint8_t { tick_limit, stop_requested, overrun_limit };
+
+struct RunResult {
+  StopReason reason = StopReason::tick_limit;
+  std::int64_t ticks = 0;  ///< ticks executed
+};
+
+class Executive {
+ public:
+  /// Setup: validates the config and tasks (throws std::invalid_argument saying what is
+  /// wrong), allocates every buffer the loop will use. `clock` and the tasks must outlive it.
+  Executive(ExecutiveConfig config, std::vector<TaskEntry> tasks, Clock& clock,
+            RtLog* log = nullptr);
+
+  /// Runs ticks on the calling thread until `max_ticks` ticks ran (negative: no limit), a
+  /// stop is requested, or the stop_after policy ends the run. Call once, from the RT
+  /// thread: no allocation, no locks, no exceptions.
+  [[nodiscard]] RunResult run(std::int64_t max_ticks) noexcept;
+
+  /// Any thread: ends run() after the tick in progress.
+  void request_stop() noexcept { stop_.store(true, std::memory_order_release); }
+
+  /// Any thread may call stats().snapshot() while the loop runs.
+  [[nodiscard]] const TimingStats& stats() const noexcept { return stats_; }
+  [[nodiscard]] const ExecutiveConfig& config() const noexcept { return config_; }
+  [[nodiscard]] std::span<const TaskEntry> tasks() const noexcept { return tasks_; }
+
+ private:
+  /// Runs one phase of every due task, charging each its execution time; returns the time
+  /// at which the phase ended.
+  template <class Phase>
+  Nanoseconds run_phase(std::int64_t tick, Nanoseconds started, Phase phase) noexcept;
+  /// First deadline after `end`, counting how many were dropped on the way.
+  [[nodiscard]] Nanoseconds drop_missed(Nanoseconds next, Nanoseconds end,
+                                        std::uint32_t& missed) const noexcept;
+  [[nodiscard]] bool overrun_limit_reached(std::int64_t tick) const noexcept;
+
+  ExecutiveConfig config_;
+  std::vector<TaskEntry> tasks_;
+  std::vector<Nanoseconds> task_exec_;  // per task, this tick: exec time, or -1 if not due
+  Clock& clock_;
+  RtLog* log_;
+  TimingStats stats_;
+  std::atomic<bool> stop_{false};
+};
+
+}  // namespace hil::rt

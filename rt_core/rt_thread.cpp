@@ -1,0 +1,29 @@
+#include "rt_core/rt_thread.hpp"
+
+#include <future>
+
+namespace hil::rt {
+
+RtThread::RtThread(const RtOptions& options, RtStatus& status, std::function<void()> body) {
+  std::promise<RtStatus> configured;
+  auto ready = configured.get_future();
+  thread_ = std::thread([options, &configured, body = std::move(body)] {
+    RtStatus thread_status;
+    configure_current_thread(options, thread_status);
+    configured.set_value(std::move(thread_status));  // `configured` is dead after this line
+    body();
+  });
+  RtStatus thread_status = ready.get();
+  status.fifo_scheduling = thread_status.fifo_scheduling;
+  status.cpu_pinned = thread_status.cpu_pinned;
+  status.warnings.insert(status.warnings.end(), thread_status.warnings.begin(),
+                         thread_status.warnings.end());
+}
+
+RtThread::~RtThread() { join(); }
+
+void RtThread::join() {
+  if (thread_.joinable()) thread_.join();
+}
+
+}  // namespace hil::rt

@@ -1,0 +1,248 @@
+// Executive semantics on a simulated clock: tick numbering, phases, multi-rate decimation,
+// and what each overrun policy does, exactly.
+
+#include "rt_core/executive.hpp"
+
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "simulated_clock.hpp"
+
+namespace hil::rt {
+namespace {
+
+using testing::SimulatedClock;
+
+constexpr Nanoseconds kPeriod = 1 * kMillisecond;
+
+/// Records the ticks it ran on; optionally costs `cost(tick)` of simulated time.
+class RecordingTask final : public Task {
+ public:
+  explicit RecordingTask(SimulatedClock& clock, std::function<Nanoseconds(std::int64_t)> cost = {})
+      : clock_(clock), cost_(std::move(cost)) {}
+  void read(const TickContext& c) noexcept override {
+    phases_ += 'r';
+    (void)c;
+  }
+  void update(const TickContext& c) noexcept override {
+    phases_ += 'u';
+    ticks.push_back(c.tick);
+    times.push_back(c.time);
+    dts.push_back(c.dt);
+    if (cost_) clock_.advance(cost_(c.tick));
+  }
+  void write(const TickContext& c) noexcept override {
+    phases_ += 'w';
+    (void)c;
+  }
+
+  std::vector<std::int64_t> ticks;
+  std::vector<Nanoseconds> times;
+  std::vector<Nanoseconds> dts;
+  std::string phases_;
+
+ private:
+  SimulatedClock& clock_;
+  std::function<Nanoseconds(std::int64_t)> cost_;
+};
+
+ExecutiveConfig config_with(OverrunPolicy policy) {
+  return ExecutiveConfig{.period = kPeriod, .overrun = policy};
+}
+
+/// Every 100th tick costs 2.5 periods; every other tick costs 10 % of one.
+Nanoseconds overrun_every_100th(std::int64_t tick) {
+  return tick % 100 == 99 ? kPeriod * 5 / 2 : kPeriod / 10;
+}
+
+TEST(Executive, RunsPhasesInOrderAndCountsTicksFromZero) {
+  SimulatedClock clock;
+  RecordingTask task(clock);
+  Executive exec(config_with({}), {{.name = "t", .task = &task}}, clock);
+
+  const RunResult result = exec.run(3);
+
+  EXPECT_EQ(result.reason, StopReason::tick_limit);
+  EXPECT_EQ(result.ticks, 3);
+  EXPECT_EQ(task.phases_, "ruwruwruw");
+  EXPECT_EQ(task.ticks, (std::vector<std::int64_t>{0, 1, 2}));
+  EXPECT_EQ(task.times, (std::vector<Nanoseconds>{0, kPeriod, 2 * kPeriod}));
+}
+
+TEST(Executive, DecimatedTaskRunsExactlyEveryNthTickOver100kTicks) {
+  SimulatedClock clock;
+  RecordingTask base(clock);
+  RecordingTask every7(clock);
+  RecordingTask every10_offset3(clock);
+  Executive exec(config_with({}),
+                 {{.name = "base", .task = &base},
+                  {.name = "every7", .task = &every7, .decimation = 7},
+                  {.name = "every10", .task = &every10_offset3, .decimation = 10, .offset = 3}},
+                 clock);
+
+  ASSERT_EQ(exec.run(100'000).ticks, 100'000);
+
+  ASSERT_EQ(base.ticks.size(), 100'000U);
+  ASSERT_EQ(every7.ticks.size(), 14'286U);  // ticks 0, 7, ..., 99'995
+  for (std::size_t i = 0; i < every7.ticks.size(); ++i) {
+    ASSERT_EQ(every7.ticks[i], static_cast<std::int64_t>(7 * i));
+  }
+  ASSERT_EQ(every10_offset3.ticks.size(), 10'000U);
+  for (std::size_t i = 0; i < every10_offset3.ticks.size(); ++i) {
+    ASSERT_EQ(every10_offset3.ticks[i], static_cast<std::int64_t>(10 * i + 3));
+  }
+  EXPECT_EQ(every7.dts.front(), 7 * kPeriod);
+  EXPECT_EQ(exec.stats().snapshot().task_exec_time[1].count, 14'286U);
+}
+
+TEST(Executive, SkipPolicyCountsEachOverrunAtItsTickAndDropsMissedPeriods) {
+  SimulatedClock clock;
+  RecordingTask task(clock, overrun_every_100th);
+  Executive exec(config_with({.kind = OverrunKind::skip}), {{.name = "t", .task = &task}}, clock);
+  const Nanoseconds start = clock.now();
+
+  ASSERT_EQ(exec.run(1000).ticks, 1000);
+
+  const TimingSnapshot s = exec.stats().snapshot();
+  EXPECT_EQ(s.overruns, 10U);
+  ASSERT_EQ(s.recent_overruns.size(), 10U);
+  for (std::size_t i = 0; i < 10; ++i) {
+    EXPECT_EQ(s.recent_overruns[i].tick, static_cast<std::int64_t>(100 * i + 99));
+    EXPECT_EQ(s.recent_overruns[i].late_by, kPeriod * 3 / 2);
+  }
+  // Each overrun ends 2.5 periods after its deadline: the next two deadlines are dropped and
+  // the phase is kept. The last tick (999) starts on its deadline, 1 + 999 + 18 dropped
+  // periods after the start, and costs 2.5 periods.
+  EXPECT_EQ(s.missed_periods, 20U);
+  EXPECT_EQ(s.catch_up_ticks, 0U);
+  EXPECT_EQ(clock.now() - start, (1 + 999 + 18) * kPeriod + kPeriod * 5 / 2);
+}
+
+TEST(Executive, CatchUpPolicyRunsMissedTicksBackToBackAndLosesNoPeriod) {
+  SimulatedClock clock;
+  RecordingTask task(clock, overrun_every_100th);
+  Executive exec(config_with({.kind = OverrunKind::catch_up, .catch_up_max = 4}),
+                 {{.name = "t", .task = &task}}, clock);
+  const Nanoseconds start = clock.now();
+
+  ASSERT_EQ(exec.run(1000).ticks, 1000);
+
+  const TimingSnapshot s = exec.stats().snapshot();
+  // Tick 100i+99 overruns; tick 100i+100 starts 1.5 periods late and ends after its own next
+  // deadline, so it overruns too; tick 100i+101 starts 0.6 periods late and ends in time.
+  EXPECT_EQ(s.missed_periods, 0U);
+  EXPECT_EQ(s.catch_up_ticks, 18U);  // 2 per injection; the last (tick 999) has none after it
+  ASSERT_EQ(s.overruns, 19U);
+  EXPECT_EQ(s.recent_overruns[0].tick, 99);
+  EXPECT_EQ(s.recent_overruns[1].tick, 100);
+  EXPECT_EQ(s.recent_overruns[2].tick, 199);
+  // No period lost: tick k still runs in the k-th period, so the run ends on schedule.
+  EXPECT_EQ(clock.now() - start, 1000 * kPeriod + kPeriod * 5 / 2);
+}
+
+TEST(Executive, CatchUpPolicyDropsWhatExceedsItsLimit) {
+  SimulatedClock clock;
+  // Tick 10 costs 5.5 periods: 5 deadlines are missed, only 2 may be caught up.
+  RecordingTask task(clock, [](std::int64_t k) { return k == 10 ? kPeriod * 11 / 2 : 0; });
+  Executive exec(config_with({.kind = OverrunKind::catch_up, .catch_up_max = 2}),
+                 {{.name = "t", .task = &task}}, clock);
+
+  ASSERT_EQ(exec.run(20).ticks, 20);
+
+  const TimingSnapshot s = exec.stats().snapshot();
+  EXPECT_EQ(s.catch_up_ticks, 2U);  // ticks 11 and 12 ran back to back
+  EXPECT_EQ(s.overruns, 3U);        // ticks 10, 11, 12 all ended past their next deadline
+  EXPECT_EQ(s.missed_periods, 3U);  // the rest were dropped after tick 12
+}
+
+TEST(Executive, StopAfterPolicyStopsCleanlyOnTheNthOverrunInsideTheWindow) {
+  SimulatedClock clock;
+  RecordingTask task(clock, overrun_every_100th);
+  // Overruns at ticks 99, 199, 299: the third lies within 250 ticks of the first
+  // (299 − 99 = 200 < 250), so the loop stops right after tick 299.
+  Executive exec(config_with({.kind = OverrunKind::stop_after,
+                              .stop_after_overruns = 3,
+                              .stop_after_window_ticks = 250}),
+                 {{.name = "t", .task = &task}}, clock);
+
+  const RunResult result = exec.run(10'000);
+
+  EXPECT_EQ(result.reason, StopReason::overrun_limit);
+  EXPECT_EQ(result.ticks, 300);
+  EXPECT_EQ(task.ticks.back(), 299);
+  EXPECT_EQ(exec.stats().snapshot().overruns, 3U);
+}
+
+TEST(Executive, StopAfterPolicyKeepsRunningWhenOverrunsAreSparserThanTheWindow) {
+  SimulatedClock clock;
+  RecordingTask task(clock, overrun_every_100th);
+  Executive exec(config_with({.kind = OverrunKind::stop_after,
+                              .stop_after_overruns = 3,
+                              .stop_after_window_ticks = 150}),
+                 {{.name = "t", .task = &task}}, clock);
+
+  const RunResult result = exec.run(1000);
+
+  EXPECT_EQ(result.reason, StopReason::tick_limit);
+  EXPECT_EQ(result.ticks, 1000);
+  EXPECT_EQ(exec.stats().snapshot().overruns, 10U);
+}
+
+TEST(Executive, RequestStopEndsTheRunBeforeTheNextTick) {
+  SimulatedClock clock;
+  std::vector<std::int64_t> seen;
+  struct Stopper final : Task {
+    Executive* exec = nullptr;
+    std::vector<std::int64_t>* seen = nullptr;
+    void update(const TickContext& c) noexcept override {
+      seen->push_back(c.tick);
+      if (c.tick == 41) exec->request_stop();
+    }
+  } stopper;
+  stopper.seen = &seen;
+  Executive exec(config_with({}), {{.name = "stopper", .task = &stopper}}, clock);
+  stopper.exec = &exec;
+
+  const RunResult result = exec.run(-1);
+
+  EXPECT_EQ(result.reason, StopReason::stop_requested);
+  EXPECT_EQ(result.ticks, 42);
+  EXPECT_EQ(seen.size(), 42U);
+}
+
+TEST(Executive, RejectsOutOfRangePeriodsAndBadTasksAtSetup) {
+  SimulatedClock clock;
+  RecordingTask task(clock);
+  EXPECT_THROW(Executive(ExecutiveConfig{.period = 49 * kMicrosecond}, {}, clock),
+               std::invalid_argument);
+  EXPECT_THROW(Executive(ExecutiveConfig{.period = 101 * kMillisecond}, {}, clock),
+               std::invalid_argument);
+  EXPECT_NO_THROW(Executive(ExecutiveConfig{.period = 50 * kMicrosecond}, {}, clock));
+  EXPECT_NO_THROW(Executive(ExecutiveConfig{.period = 100 * kMillisecond}, {}, clock));
+  EXPECT_THROW(Executive(config_with({}), {{.name = "t", .task = &task, .decimation = 0}}, clock),
+               std::invalid_argument);
+  EXPECT_THROW(Executive(config_with({}), {{.name = "null"}}, clock), std::invalid_argument);
+}
+
+TEST(Executive, WakeLatencyAndExecutionTimeAreMeasuredPerTickAndPerTask) {
+  SimulatedClock clock;
+  RecordingTask cheap(clock, [](std::int64_t) { return 3 * kMicrosecond; });
+  RecordingTask dear(clock, [](std::int64_t) { return 40 * kMicrosecond; });
+  Executive exec(config_with({}),
+                 {{.name = "cheap", .task = &cheap}, {.name = "dear", .task = &dear}}, clock);
+
+  ASSERT_EQ(exec.run(100).ticks, 100);
+
+  const TimingSnapshot s = exec.stats().snapshot();
+  EXPECT_EQ(s.wake_latency.max_ns, 0);  // a simulated clock wakes exactly on time
+  EXPECT_EQ(s.exec_time.min_ns, 43 * kMicrosecond);
+  EXPECT_EQ(s.exec_time.max_ns, 43 * kMicrosecond);
+  EXPECT_EQ(s.task_exec_time[0].percentile_us(0.5), 3.0);
+  EXPECT_EQ(s.task_exec_time[1].percentile_us(0.99), 40.0);
+}
+
+}  // namespace
+}  // namespace hil::rt

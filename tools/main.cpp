@@ -1,0 +1,28 @@
+// hilsim: one binary, one subcommand per job.
+
+#include <spdlog/spdlog.h>
+#include <CLI/CLI.hpp>
+
+#include <exception>
+
+#include "tools/timing_command.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "hilsim — real-time hardware-in-the-loop vehicle simulator.\n"
+      "A fixed-step deterministic loop runs the vehicle model and talks to real ECUs over CAN."};
+  app.require_subcommand(1);
+  app.footer("Run 'hilsim <command> --help' for the options and an example of each command.");
+  hil::tools::add_timing_command(app);
+
+  spdlog::set_pattern("%^%l%$: %v");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const std::exception& e) {
+    spdlog::error("{}", e.what());
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,180 @@
+#include "tools/timing_command.hpp"
+
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <array>
+#include <atomic>
+#include <csignal>
+#include <fstream>
+#include <thread>
+
+#include "rt_core/executive.hpp"
+#include "rt_core/rt_thread.hpp"
+#include "tools/cli_validators.hpp"
+#include "tools/cyclictest.hpp"
+#include "tools/timing_report.hpp"
+
+namespace hil::tools {
+
+namespace {
+
+struct TimingOptions {
+  std::string period = "250us";
+  std::string duration = "10s";
+  int priority = 80;
+  std::optional<int> cpu;
+  double load_us = 20.0;
+  std::string policy = "skip";
+  std::uint32_t catch_up_max = 4;
+  std::uint32_t stop_after = 10;
+  std::int64_t window_ticks = 4000;
+  std::string json_path;
+  bool compare_cyclictest = false;
+  bool quiet = false;
+};
+
+/// The synthetic workload: busy-waits a fixed time every tick.
+class SpinTask final : public rt::Task {
+ public:
+  explicit SpinTask(rt::Nanoseconds cost) : cost_(cost) {}
+  void update(const rt::TickContext& /*ctx*/) noexcept override { rt::spin_for(cost_); }
+
+ private:
+  rt::Nanoseconds cost_;
+};
+
+constexpr std::array kPolicies = {rt::OverrunKind::skip, rt::OverrunKind::catch_up,
+                                  rt::OverrunKind::stop_after};
+
+rt::OverrunKind policy_named(std::string_view name) {
+  for (const rt::OverrunKind kind : kPolicies) {
+    if (rt::to_string(kind) == name) return kind;
+  }
+  throw std::invalid_argument("unknown overrun policy '" + std::string(name) + "'");
+}
+
+volatile std::sig_atomic_t g_interrupted = 0;
+extern "C" void on_interrupt(int /*signal*/) { g_interrupted = 1; }
+
+constexpr std::size_t kLogLinesPerReport = 3;  // overrun lines per progress report
+
+/// Shows progress while the RT thread runs and turns Ctrl-C into a clean stop.
+void watch(rt::Executive& exec, rt::RtLog& log, const std::atomic<bool>& done,
+           std::int64_t total_ticks, bool quiet) {
+  const bool tty = isatty(STDERR_FILENO) != 0;
+  auto last_report = std::chrono::steady_clock::now();
+  while (!done.load(std::memory_order_acquire)) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    if (g_interrupted != 0) exec.request_stop();
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_report < std::chrono::seconds(tty ? 1 : 10)) continue;
+    last_report = now;
+    log.drain(*spdlog::default_logger(), kLogLinesPerReport);
+    if (quiet) continue;
+    const rt::TimingSnapshot s = exec.stats().snapshot();
+    fmt::print(stderr, "[{:3.0f}%] {} ticks, {} overruns, wake-up p99 {:.0f} us, max {:.0f} us\n",
+               100.0 * static_cast<double>(s.ticks) / static_cast<double>(total_ticks), s.ticks,
+               s.overruns, s.wake_latency.percentile_us(0.99),
+               static_cast<double>(s.wake_latency.max_ns) / 1e3);
+  }
+  log.drain(*spdlog::default_logger(), kLogLinesPerReport);
+}
+
+int run_timing(const TimingOptions& o) {
+  TimingReport report;
+  report.config = {.period = duration_value(o.period),
+                   .overrun = {.kind = policy_named(o.policy),
+                               .catch_up_max = o.catch_up_max,
+                               .stop_after_overruns = o.stop_after,
+                               .stop_after_window_ticks = o.window_ticks}};
+  report.rt_options = {.priority = o.priority, .cpu = o.cpu};
+  report.duration = duration_value(o.duration);
+  report.load = static_cast<rt::Nanoseconds>(o.load_us * 1e3);
+  const std::int64_t ticks = std::max<std::int64_t>(1, report.duration / report.config.period);
+
+  rt::RtLog log(16);
+  SpinTask load(report.load);
+  rt::MonotonicClock clock;
+  rt::Executive exec(report.config, {{.name = "synthetic_load", .task = &load}}, clock, &log);
+
+  rt::RtProcessGuard process(report.rt_options, report.status);
+  std::atomic<bool> done{false};
+  std::signal(SIGINT, on_interrupt);
+  std::signal(SIGTERM, on_interrupt);
+  {
+    rt::RtThread thread(report.rt_options, report.status, [&] {
+      report.result = exec.run(ticks);
+      done.store(true, std::memory_order_release);
+    });
+    for (const std::string& w : report.status.warnings) spdlog::warn("{}", w);
+    watch(exec, log, done, ticks, o.quiet);
+  }
+  std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
+  report.stats = exec.stats().snapshot();
+
+  if (o.compare_cyclictest) {
+    if (!o.quiet) {
+      fmt::print(stderr, "running cyclictest for {} with the same period, priority and CPU...\n",
+                 rt::format_duration(ticks * report.config.period));
+    }
+    report.cyclictest = run_cyclictest(
+        {.period = report.config.period, .loops = ticks, .priority = o.priority, .cpu = o.cpu});
+  }
+
+  fmt::print("{}", format_summary(report));
+  if (!o.json_path.empty()) {
+    std::ofstream out(o.json_path);
+    out << to_json(report).dump(2) << "\n";
+    if (!out) throw std::runtime_error("cannot write " + o.json_path);
+  }
+  return report.result.reason == rt::StopReason::overrun_limit ? 3 : 0;
+}
+
+}  // namespace
+
+void add_timing_command(CLI::App& app) {
+  auto options = std::make_shared<TimingOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "timing", "Run the fixed-step executive with a synthetic workload and report its timing");
+  cmd->footer(
+      "Examples:\n"
+      "  hilsim timing                                   # 250us for 10s, 20us of load, FIFO 80\n"
+      "  hilsim timing --period 100us --duration 60s --cpu 1 --json timing.json\n"
+      "  hilsim timing --compare-cyclictest              # then run cyclictest alike, compare p99\n"
+      "\n"
+      "Exit status: 0 when the run completed, 3 when the stop_after policy ended it.\n"
+      "Without CAP_SYS_NICE / a memlock limit / a PREEMPT_RT kernel it still runs and reports\n"
+      "\"not real-time\" with the fix for each missing piece.");
+  cmd->add_option("--period", options->period, "Base period (default 250us)")
+      ->check(duration_in(rt::kMinPeriod, rt::kMaxPeriod));
+  cmd->add_option("--duration", options->duration, "How long to run (default 10s)")
+      ->check(duration_in(rt::kMillisecond, rt::kSecond * 24 * 3600));
+  cmd->add_option("--priority", options->priority, "SCHED_FIFO priority, 0 = normal thread")
+      ->check(CLI::Range(0, 99));
+  cmd->add_option("--cpu", options->cpu, "Pin the loop to this CPU")
+      ->check(CLI::Range(0, static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN)) - 1));
+  cmd->add_option("--load-us", options->load_us, "Synthetic work per tick in microseconds")
+      ->check(CLI::Range(0.0, 100'000.0));
+  cmd->add_option("--policy", options->policy, "Overrun policy: skip, catch_up or stop_after")
+      ->check(CLI::IsMember({"skip", "catch_up", "stop_after"}));
+  cmd->add_option("--catch-up-max", options->catch_up_max,
+                  "catch_up: most missed ticks run back to back (default 4)")
+      ->check(CLI::Range(1, 1000));
+  cmd->add_option("--stop-after", options->stop_after,
+                  "stop_after: stop after this many overruns within --window (default 10)")
+      ->check(CLI::Range(1, 1024));
+  cmd->add_option("--window", options->window_ticks, "stop_after: window in ticks (default 4000)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--json", options->json_path, "Also write the figures to this JSON file");
+  cmd->add_flag("--compare-cyclictest", options->compare_cyclictest,
+                "Then run cyclictest (rt-tests) alike and report ratio_p99 = ours / theirs");
+  cmd->add_flag("-q,--quiet", options->quiet, "No progress output");
+  cmd->callback([options] {
+    const int code = run_timing(*options);
+    if (code != 0) throw CLI::RuntimeError(code);
+  });
+}
+
+}  // namespace hil::tools
