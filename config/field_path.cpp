@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <limits>
+#include <span>
 #include <string>
 
 namespace hil::config {
@@ -33,6 +34,20 @@ struct Segment {
   const auto& reflection = *message.GetReflection();
   return step.field->is_repeated() ? step.index < reflection.FieldSize(message, step.field)
                                    : reflection.HasField(message, step.field);
+}
+
+/// The message that holds the last step's field, when every message on the way is set;
+/// nullptr otherwise.
+[[nodiscard]] const Message* holder_if_set(const Message& root, std::span<const PathStep> steps) {
+  const Message* message = &root;
+  for (std::size_t i = 0; i + 1 < steps.size(); ++i) {
+    if (!is_element_present(*message, steps[i])) return nullptr;
+    const auto& reflection = *message->GetReflection();
+    message = steps[i].field->is_repeated()
+                  ? &reflection.GetRepeatedMessage(*message, steps[i].field, steps[i].index)
+                  : &reflection.GetMessage(*message, steps[i].field);
+  }
+  return message;
 }
 
 }  // namespace
@@ -68,25 +83,6 @@ const FieldDescriptor* find_field(const Descriptor& root, std::string_view path)
     path = dot == std::string_view::npos ? std::string_view{} : path.substr(dot + 1);
   }
   return path.empty() ? field : nullptr;
-}
-
-const Message* holder_if_set(const Message& root, std::span<const PathStep> steps) {
-  const Message* message = &root;
-  for (std::size_t i = 0; i + 1 < steps.size(); ++i) {
-    if (!is_element_present(*message, steps[i])) return nullptr;
-    const auto& reflection = *message->GetReflection();
-    message = steps[i].field->is_repeated()
-                  ? &reflection.GetRepeatedMessage(*message, steps[i].field, steps[i].index)
-                  : &reflection.GetMessage(*message, steps[i].field);
-  }
-  return message;
-}
-
-bool is_set(const Message& root, std::string_view path) {
-  const auto steps = resolve_field_path(*root.GetDescriptor(), path);
-  if (!steps) return false;
-  const Message* holder = holder_if_set(root, *steps);
-  return holder != nullptr && is_element_present(*holder, steps->back());
 }
 
 std::optional<std::int64_t> integer_at(const Message& root, std::string_view path) {

@@ -8,7 +8,6 @@
 
 #include <cstdint>
 #include <optional>
-#include <span>
 #include <string_view>
 #include <vector>
 
@@ -25,19 +24,12 @@ struct PathStep {
     const google::protobuf::Descriptor& root, std::string_view path);
 
 /// The descriptor of the last field of `path`, ignoring indices; nullptr if unknown.
+/// Thread-safe.
 [[nodiscard]] const google::protobuf::FieldDescriptor* find_field(
     const google::protobuf::Descriptor& root, std::string_view path);
 
-/// The message that holds the last step's field, when every message on the way is set
-/// (or, for repeated fields, has the element); nullptr otherwise.
-[[nodiscard]] const google::protobuf::Message* holder_if_set(const google::protobuf::Message& root,
-                                                             std::span<const PathStep> steps);
-
-/// True when the field at `path` is set in `root` (present, or the element exists).
-[[nodiscard]] bool is_set(const google::protobuf::Message& root, std::string_view path);
-
 /// The value of the integer field at `path` when it is set (uint64 values above the int64
-/// range read as INT64_MAX); nullopt when unset or not an integer field.
+/// range read as INT64_MAX); nullopt when unset or not an integer field. Thread-safe.
 [[nodiscard]] std::optional<std::int64_t> integer_at(const google::protobuf::Message& root,
                                                      std::string_view path);
 

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <vector>
 
@@ -48,10 +49,10 @@ using google::protobuf::FieldDescriptor;
     known.push_back(type->field(i)->name());
   }
   if (const auto suggestion = closest_name(name, known)) {
-    return fmt::format("unknown field \"{}\"; did you mean \"{}\"?", name, *suggestion);
+    return fmt::format(R"(unknown field "{}"; did you mean "{}"?)", name, *suggestion);
   }
-  if (known.empty()) return fmt::format("unknown field \"{}\"", name);
-  return fmt::format("unknown field \"{}\"; expected one of: {}", name, fmt::join(known, ", "));
+  if (known.empty()) return fmt::format(R"(unknown field "{}")", name);
+  return fmt::format(R"(unknown field "{}"; expected one of: {})", name, fmt::join(known, ", "));
 }
 
 [[nodiscard]] bool is_unsigned(const FieldDescriptor& field) {
@@ -88,10 +89,8 @@ using google::protobuf::FieldDescriptor;
       "Expected integer",          "Integer out of range", "Invalid value",
       "Unknown enumeration",       "Expected double",      "Expected string",
       "Expected identifier, got: "};
-  for (const std::string_view prefix : kValueErrors) {
-    if (message.starts_with(prefix)) return true;
-  }
-  return false;
+  return std::ranges::any_of(
+      kValueErrors, [message](std::string_view prefix) { return message.starts_with(prefix); });
 }
 
 }  // namespace

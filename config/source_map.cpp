@@ -12,18 +12,18 @@ namespace hil::config {
 SourceMap::SourceMap(std::vector<const ParsedLayer*> layers) : layers_(std::move(layers)) {}
 
 bool SourceMap::find_written(std::string_view field, SourceLocation& out) const {
-  for (auto layer = layers_.rbegin(); layer != layers_.rend(); ++layer) {
-    const auto steps = resolve_field_path(*(*layer)->message().GetDescriptor(), field);
+  for (std::size_t i = layers_.size(); i-- > 0;) {  // the last overlay first
+    const ParsedLayer* layer = layers_[i];
+    const auto steps = resolve_field_path(*layer->message().GetDescriptor(), field);
     if (!steps) return false;
-    const google::protobuf::TextFormat::ParseInfoTree* tree = &(*layer)->locations();
-    for (std::size_t i = 0; tree != nullptr && i + 1 < steps->size(); ++i) {
-      tree = tree->GetTreeForNested((*steps)[i].field, (*steps)[i].index);
+    const google::protobuf::TextFormat::ParseInfoTree* tree = &layer->locations();
+    for (std::size_t step = 0; tree != nullptr && step + 1 < steps->size(); ++step) {
+      tree = tree->GetTreeForNested((*steps)[step].field, (*steps)[step].index);
     }
     if (tree == nullptr) continue;
     const auto where = tree->GetLocation(steps->back().field, steps->back().index);
     if (where.line < 0) continue;
-    out = SourceLocation{(*layer)->name(),
-                         (*layer)->text().value_of_field_at(where.line, where.column)};
+    out = SourceLocation{layer->name(), layer->text().value_of_field_at(where.line, where.column)};
     return true;
   }
   return false;

@@ -5,14 +5,15 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstring>
+#include <system_error>
 
 namespace hil::config {
 
 namespace {
 
 [[nodiscard]] FileText failure(int error_number) {
-  return FileText{{}, fmt::format("cannot read the file: {}", std::strerror(error_number))};
+  // system_category().message is the thread-safe strerror.
+  return FileText{.error = "cannot read the file: " + std::system_category().message(error_number)};
 }
 
 }  // namespace

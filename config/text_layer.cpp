@@ -61,6 +61,7 @@ void report(const std::vector<Diagnostic>& diagnostics, const std::string& name,
             const TextIndex& index, const pb::Message& prototype,
             std::span<const IntegerRange> ranges, ConfigErrors& errors) {
   std::vector<TokenPosition> positions;
+  positions.reserve(diagnostics.size());
   for (const Diagnostic& diagnostic : diagnostics) positions.push_back(diagnostic.at);
   const std::vector<FieldAtPosition> fields = fields_at(index.text(), positions);
 
@@ -113,8 +114,7 @@ ParsedLayer parse_layer(ConfigText source, const pb::Message& prototype,
     (void)parser.Parse(&input, message.get());
     report(collector.diagnostics, source.name, index, prototype, ranges, errors);
   }
-  return ParsedLayer(std::move(source.name), std::move(index), std::move(message),
-                     std::move(locations));
+  return {std::move(source.name), std::move(index), std::move(message), std::move(locations)};
 }
 
 }  // namespace hil::config

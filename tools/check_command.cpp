@@ -58,7 +58,7 @@ void add_check_command(CLI::App& app) {
       "  rig.pbtxt:3:14: executive.period_us: 20 is out of range; expected 50..100000 "
       "(microseconds)\n"
       "Exit status: 0 when valid (a summary of the effective settings is printed), 1 otherwise.\n"
-      "Fields, units and valid ranges: config/*.proto; overlays and errors: docs/config.md.");
+      "Fields, units and valid ranges: config/*.proto; overlays and errors: docs/config.md.\n");
   cmd->add_option("file", options->file, "Rig config in Protobuf text format (rig.pbtxt)")
       ->required()
       ->type_name("FILE");

@@ -5,7 +5,6 @@
 #include <array>
 #include <cstdio>
 #include <memory>
-#include <regex>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -40,13 +39,12 @@ rt::HistogramSummary parse_cyclictest_histogram(std::istream& in) {
   rt::HistogramSummary h;
   h.bins.assign(kBins, 0);
   bool saw_max = false;
-  static const std::regex bin_line(R"(^(\d+)\s+(\d+)\s*$)");
   std::string line;
   while (std::getline(in, line)) {
-    std::smatch m;
-    if (std::regex_match(line, m, bin_line)) {
-      const auto bin = std::stoull(m[1]);
-      const auto count = std::stoull(m[2]);
+    std::istringstream fields(line);
+    std::uint64_t bin = 0;
+    std::uint64_t count = 0;
+    if (!line.starts_with('#') && fields >> bin >> count) {  // "000012 000345"
       if (bin < kBins) {
         h.bins[bin] = count;
         h.count += count;

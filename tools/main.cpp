@@ -5,6 +5,7 @@
 
 #include <exception>
 
+#include "tools/check_command.hpp"
 #include "tools/timing_command.hpp"
 
 int main(int argc, char** argv) {
@@ -14,6 +15,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.footer("Run 'hilsim <command> --help' for the options and an example of each command.");
   hil::tools::add_timing_command(app);
+  hil::tools::add_check_command(app);
 
   spdlog::set_pattern("%^%l%$: %v");
   try {

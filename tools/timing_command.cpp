@@ -146,7 +146,7 @@ void add_timing_command(CLI::App& app) {
       "\n"
       "Exit status: 0 when the run completed, 3 when the stop_after policy ended it.\n"
       "Without CAP_SYS_NICE / a memlock limit / a PREEMPT_RT kernel it still runs and reports\n"
-      "\"not real-time\" with the fix for each missing piece.");
+      "\"not real-time\" with the fix for each missing piece.\n");
   cmd->add_option("--period", options->period, "Base period (default 250us)")
       ->check(duration_in(rt::kMinPeriod, rt::kMaxPeriod));
   cmd->add_option("--duration", options->duration, "How long to run (default 10s)")

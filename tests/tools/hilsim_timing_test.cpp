@@ -1,0 +1,102 @@
+// `hilsim timing` as a user runs it: the binary, its output, its JSON, its errors.
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace {
+
+struct CommandResult {
+  int status = -1;
+  std::string output;  // stdout and stderr
+};
+
+CommandResult hilsim(const std::string& args) {
+  const std::string cmd = std::string(HILSIM_BINARY) + " " + args + " 2>&1";
+  CommandResult run;
+  FILE* pipe = popen(cmd.c_str(), "r");
+  std::array<char, 4096> buf{};
+  while (const std::size_t n = std::fread(buf.data(), 1, buf.size(), pipe)) {
+    run.output.append(buf.data(), n);
+  }
+  run.status = WEXITSTATUS(pclose(pipe));
+  return run;
+}
+
+TEST(HilsimTiming, ShortRunPrintsASummaryAndWritesEveryJsonKey) {
+  const auto json_path = std::filesystem::temp_directory_path() / "hilsim_timing_test.json";
+  const CommandResult run =
+      hilsim("timing --period 1ms --duration 300ms --load-us 50 --priority 0 --json " +
+             json_path.string());
+
+  ASSERT_EQ(run.status, 0) << run.output;
+  EXPECT_NE(run.output.find("ticks 300 (completed)"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("wake-up latency"), std::string::npos);
+  EXPECT_NE(run.output.find("not real-time"), std::string::npos);  // priority 0: no FIFO
+
+  std::ifstream in(json_path);
+  const nlohmann::json j = nlohmann::json::parse(in);
+  EXPECT_EQ(j.at("period_ns"), 1'000'000);
+  EXPECT_EQ(j.at("ticks"), 300);
+  EXPECT_FALSE(j.at("realtime").get<bool>());
+  EXPECT_TRUE(j.at("overruns").is_number_unsigned());
+  for (const char* key : {"p50", "p99", "p999", "p9999", "max"}) {
+    EXPECT_TRUE(j.at("wake_latency_us").contains(key)) << key;
+  }
+  for (const char* key : {"p50", "p99", "p999", "max"}) {
+    EXPECT_TRUE(j.at("exec_time_us").contains(key)) << key;
+  }
+  // 50 µs of busy work per tick: the median execution time is at least that.
+  EXPECT_GE(j.at("exec_time_us").at("p50").get<double>(), 49.0);
+  EXPECT_EQ(j.at("wake_latency_us").at("samples"), 300);
+  std::filesystem::remove(json_path);
+}
+
+TEST(HilsimTiming, StopAfterPolicyEndsTheRunWithExitStatus3) {
+  // 3 ms of work in a 1 ms period: every tick overruns.
+  const CommandResult run = hilsim(
+      "timing --period 1ms --duration 1s --load-us 3000 --priority 0 --policy stop_after "
+      "--stop-after 5 --window 100 --quiet");
+  EXPECT_EQ(run.status, 3) << run.output;
+  EXPECT_NE(run.output.find("ticks 5 (stopped by the stop_after overrun policy)"),
+            std::string::npos)
+      << run.output;
+}
+
+TEST(HilsimTiming, BadArgumentsSayWhatIsWrongAndWhatIsExpected) {
+  CommandResult run = hilsim("timing --period 20us");
+  EXPECT_NE(run.status, 0);
+  EXPECT_NE(run.output.find("'20us' is out of range; expected 50us..100ms"), std::string::npos)
+      << run.output;
+
+  run = hilsim("timing --duration ten");
+  EXPECT_NE(run.status, 0);
+  EXPECT_NE(run.output.find("'ten' is not a duration"), std::string::npos) << run.output;
+
+  run = hilsim("timing --policy sometimes");
+  EXPECT_NE(run.status, 0);
+  EXPECT_NE(run.output.find("sometimes not in {skip,catch_up,stop_after}"), std::string::npos)
+      << run.output;
+}
+
+TEST(HilsimTiming, HelpListsTheCommandsAndEachCommandHasAnExample) {
+  const CommandResult top = hilsim("--help");
+  EXPECT_EQ(top.status, 0);
+  EXPECT_NE(top.output.find("timing"), std::string::npos);
+  EXPECT_NE(top.output.find("check"), std::string::npos);
+  for (const char* cmd : {"timing", "check"}) {
+    const CommandResult help = hilsim(std::string(cmd) + " --help");
+    EXPECT_EQ(help.status, 0) << cmd;
+    EXPECT_NE(help.output.find("hilsim " + std::string(cmd)), std::string::npos)
+        << cmd << " --help has no example:\n"
+        << help.output;
+  }
+}
+
+}  // namespace
