@@ -6,9 +6,11 @@
 #include <array>
 #include <atomic>
 #include <csignal>
+#include <filesystem>
 #include <fstream>
 #include <thread>
 
+#include "config/loader.hpp"
 #include "rt_core/executive.hpp"
 #include "rt_core/rt_thread.hpp"
 #include "tools/cli_validators.hpp"
@@ -19,16 +21,20 @@ namespace hil::tools {
 
 namespace {
 
+/// The flags as typed. Executive and RT settings apply only when given (resolve_settings);
+/// their defaults are those of rt::ExecutiveConfig and rt::RtOptions.
 struct TimingOptions {
-  std::string period = "250us";
+  std::string period;
   std::string duration = "10s";
-  int priority = 80;
+  int priority = 0;
   std::optional<int> cpu;
   double load_us = 20.0;
-  std::string policy = "skip";
-  std::uint32_t catch_up_max = 4;
-  std::uint32_t stop_after = 10;
-  std::int64_t window_ticks = 4000;
+  std::string policy;
+  std::uint32_t catch_up_max = 0;
+  std::uint32_t stop_after = 0;
+  std::int64_t window_ticks = 0;
+  std::string config_path;
+  std::vector<std::filesystem::path> overlays;
   std::string json_path;
   bool compare_cyclictest = false;
   bool quiet = false;
@@ -81,16 +87,34 @@ void watch(rt::Executive& exec, rt::RtLog& log, const std::atomic<bool>& done,
   log.drain(*spdlog::default_logger(), kLogLinesPerReport);
 }
 
-int run_timing(const TimingOptions& o) {
-  TimingReport report;
-  report.config = {.period = duration_value(o.period),
-                   .overrun = {.kind = policy_named(o.policy),
-                               .catch_up_max = o.catch_up_max,
-                               .stop_after_overruns = o.stop_after,
-                               .stop_after_window_ticks = o.window_ticks}};
-  report.rt_options = {.priority = o.priority, .cpu = o.cpu};
+/// Executive and RT settings: defaults, then the rig file and its overlays, then the flags
+/// given on the command line. Prints every config error and fails with exit status 1.
+void resolve_settings(const TimingOptions& o, const CLI::App& cmd, TimingReport& report) {
+  if (!o.config_path.empty()) {
+    const config::LoadResult loaded = config::load_rig_config(o.config_path, o.overlays);
+    if (!loaded.ok()) {
+      for (const config::ConfigError& e : loaded.errors) fmt::print(stderr, "{}\n", e.to_string());
+      throw CLI::RuntimeError(1);
+    }
+    report.config = loaded.settings->executive;
+    report.rt_options = loaded.settings->rt;
+  }
+  const auto given = [&cmd](const char* flag) { return cmd.count(flag) > 0; };
+  if (given("--period")) report.config.period = duration_value(o.period);
+  rt::OverrunPolicy& policy = report.config.overrun;
+  if (given("--policy")) policy.kind = policy_named(o.policy);
+  if (given("--catch-up-max")) policy.catch_up_max = o.catch_up_max;
+  if (given("--stop-after")) policy.stop_after_overruns = o.stop_after;
+  if (given("--window")) policy.stop_after_window_ticks = o.window_ticks;
+  if (given("--priority")) report.rt_options.priority = o.priority;
+  if (given("--cpu")) report.rt_options.cpu = o.cpu;
   report.duration = duration_value(o.duration);
   report.load = static_cast<rt::Nanoseconds>(o.load_us * 1e3);
+}
+
+int run_timing(const TimingOptions& o, const CLI::App& cmd) {
+  TimingReport report;
+  resolve_settings(o, cmd, report);
   const std::int64_t ticks = std::max<std::int64_t>(1, report.duration / report.config.period);
 
   rt::RtLog log(16);
@@ -119,8 +143,10 @@ int run_timing(const TimingOptions& o) {
       fmt::print(stderr, "running cyclictest for {} with the same period, priority and CPU...\n",
                  rt::format_duration(ticks * report.config.period));
     }
-    report.cyclictest = run_cyclictest(
-        {.period = report.config.period, .loops = ticks, .priority = o.priority, .cpu = o.cpu});
+    report.cyclictest = run_cyclictest({.period = report.config.period,
+                                        .loops = ticks,
+                                        .priority = report.rt_options.priority,
+                                        .cpu = report.rt_options.cpu});
   }
 
   fmt::print("{}", format_summary(report));
@@ -143,6 +169,8 @@ void add_timing_command(CLI::App& app) {
       "  hilsim timing                                   # 250us for 10s, 20us of load, FIFO 80\n"
       "  hilsim timing --period 100us --duration 60s --cpu 1 --json timing.json\n"
       "  hilsim timing --compare-cyclictest              # then run cyclictest alike, compare p99\n"
+      "  hilsim timing --config hil_rigs/bench/rig.pbtxt --overlay "
+      "hil_rigs/bench/overlay_fast.pbtxt\n"
       "\n"
       "Exit status: 0 when the run completed, 3 when the stop_after policy ended it.\n"
       "Without CAP_SYS_NICE / a memlock limit / a PREEMPT_RT kernel it still runs and reports\n"
@@ -167,12 +195,18 @@ void add_timing_command(CLI::App& app) {
       ->check(CLI::Range(1, 1024));
   cmd->add_option("--window", options->window_ticks, "stop_after: window in ticks (default 4000)")
       ->check(CLI::PositiveNumber);
+  cmd->add_option("--config", options->config_path,
+                  "Take the executive settings from this rig file (flags given here win)")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--overlay", options->overlays, "Overlay on --config, in order; repeatable")
+      ->needs("--config")
+      ->allow_extra_args(false);
   cmd->add_option("--json", options->json_path, "Also write the figures to this JSON file");
   cmd->add_flag("--compare-cyclictest", options->compare_cyclictest,
                 "Then run cyclictest (rt-tests) alike and report ratio_p99 = ours / theirs");
   cmd->add_flag("-q,--quiet", options->quiet, "No progress output");
-  cmd->callback([options] {
-    const int code = run_timing(*options);
+  cmd->callback([options, cmd] {
+    const int code = run_timing(*options, *cmd);
     if (code != 0) throw CLI::RuntimeError(code);
   });
 }

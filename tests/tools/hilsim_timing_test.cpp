@@ -85,6 +85,37 @@ TEST(HilsimTiming, BadArgumentsSayWhatIsWrongAndWhatIsExpected) {
       << run.output;
 }
 
+TEST(HilsimTiming, TakesItsSettingsFromARigFileWithOverlaysAndFlagsWin) {
+  const auto json_path = std::filesystem::temp_directory_path() / "hilsim_timing_config.json";
+  const std::string rig = std::string(HIL_SOURCE_DIR) + "/hil_rigs/bench/";
+  const CommandResult run = hilsim("timing --config " + rig + "rig.pbtxt --overlay " + rig +
+                                   "overlay_fast.pbtxt --priority 0 --duration 100ms --quiet "
+                                   "--json " +
+                                   json_path.string());
+
+  ASSERT_EQ(run.status, 0) << run.output;
+  std::ifstream in(json_path);
+  const nlohmann::json j = nlohmann::json::parse(in);
+  EXPECT_EQ(j.at("period_ns"), 100'000);  // from the overlay
+  EXPECT_EQ(j.at("policy"), "catch_up");  // from the overlay
+  EXPECT_EQ(j.at("cpu"), 1);              // from the base file
+  EXPECT_EQ(j.at("priority"), 0);         // the flag wins over the file's 80
+  EXPECT_EQ(j.at("ticks"), 1000);
+  std::filesystem::remove(json_path);
+}
+
+TEST(HilsimTiming, ABadRigFileIsReportedWithFileLineAndColumnAndNothingRuns) {
+  const auto path = std::filesystem::temp_directory_path() / "hilsim_bad_rig.pbtxt";
+  std::ofstream(path) << "executive {\n  period_us: 20\n}\n";
+  const CommandResult run = hilsim("timing --config " + path.string());
+  EXPECT_EQ(run.status, 1);
+  EXPECT_NE(run.output.find(path.string() + ":2:14: executive.period_us: 20 is out of range"),
+            std::string::npos)
+      << run.output;
+  EXPECT_EQ(run.output.find("ticks"), std::string::npos);
+  std::filesystem::remove(path);
+}
+
 TEST(HilsimTiming, HelpListsTheCommandsAndEachCommandHasAnExample) {
   const CommandResult top = hilsim("--help");
   EXPECT_EQ(top.status, 0);
