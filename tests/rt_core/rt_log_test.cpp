@@ -10,27 +10,40 @@
 namespace hil::rt {
 namespace {
 
+/// An spdlog logger whose output the test can read.
+class CapturedLogger {
+ public:
+  explicit CapturedLogger(const char* pattern)
+      : logger_("test", std::make_shared<spdlog::sinks::ostream_sink_st>(out_)) {
+    logger_.set_pattern(pattern);
+  }
+  spdlog::logger& logger() { return logger_; }
+  std::string take() {
+    std::string text = out_.str();
+    out_.str("");
+    return text;
+  }
+
+ private:
+  std::ostringstream out_;
+  spdlog::logger logger_;
+};
+
 TEST(RtLog, EventsPostedOnOneThreadAreFormattedByTheDrainingThread) {
-  std::ostringstream out;
-  auto sink = std::make_shared<spdlog::sinks::ostream_sink_mt>(out);
-  spdlog::logger logger("test", sink);
-  logger.set_pattern("%l %v");
+  CapturedLogger captured("%l %v");
   RtLog log(16);
 
   std::thread rt([&] {
     EXPECT_TRUE(log.post(RtLogLevel::warn, "overrun at tick {} late by {} ns", 42, 1500));
   });
   rt.join();
-  EXPECT_EQ(log.drain(logger), 1U);
+  EXPECT_EQ(log.drain(captured.logger()), 1U);
 
-  EXPECT_EQ(out.str(), "warning overrun at tick 42 late by 1500 ns\n");
+  EXPECT_EQ(captured.take(), "warning overrun at tick 42 late by 1500 ns\n");
 }
 
 TEST(RtLog, AFullRingDropsAndCountsAndTheDrainReportsTheLossOnce) {
-  std::ostringstream out;
-  auto sink = std::make_shared<spdlog::sinks::ostream_sink_mt>(out);
-  spdlog::logger logger("test", sink);
-  logger.set_pattern("%v");
+  CapturedLogger captured("%v");
   RtLog log(4);
 
   int accepted = 0;
@@ -38,25 +51,21 @@ TEST(RtLog, AFullRingDropsAndCountsAndTheDrainReportsTheLossOnce) {
 
   EXPECT_EQ(accepted, 4);
   EXPECT_EQ(log.dropped(), 6U);
-  EXPECT_EQ(log.drain(logger), 4U);
-  EXPECT_EQ(out.str(),
+  EXPECT_EQ(log.drain(captured.logger()), 4U);
+  EXPECT_EQ(captured.take(),
             "event 0\nevent 1\nevent 2\nevent 3\n6 real-time log events dropped (ring full)\n");
-  out.str("");
-  EXPECT_EQ(log.drain(logger), 0U);
-  EXPECT_EQ(out.str(), "");  // the loss is reported once
+  EXPECT_EQ(log.drain(captured.logger()), 0U);
+  EXPECT_EQ(captured.take(), "");  // the loss is reported once
 }
 
 TEST(RtLog, DrainShowsAtMostMaxLinesAndSummarizesTheRest) {
-  std::ostringstream out;
-  auto sink = std::make_shared<spdlog::sinks::ostream_sink_mt>(out);
-  spdlog::logger logger("test", sink);
-  logger.set_pattern("%v");
+  CapturedLogger captured("%v");
   RtLog log(16);
   for (int i = 0; i < 7; ++i) EXPECT_TRUE(log.post(RtLogLevel::warn, "overrun at tick {}", i));
 
-  EXPECT_EQ(log.drain(logger, 2), 7U);
+  EXPECT_EQ(log.drain(captured.logger(), 2), 7U);
 
-  EXPECT_EQ(out.str(),
+  EXPECT_EQ(captured.take(),
             "overrun at tick 0\noverrun at tick 1\n... and 5 more real-time events not shown\n");
 }
 
