@@ -7,12 +7,14 @@ namespace hil::rt {
 RtThread::RtThread(const RtOptions& options, RtStatus& status, std::function<void()> body) {
   std::promise<RtStatus> configured;
   auto ready = configured.get_future();
-  thread_ = std::thread([options, &configured, body = std::move(body)] {
-    RtStatus thread_status;
-    configure_current_thread(options, thread_status);
-    configured.set_value(std::move(thread_status));  // `configured` is dead after this line
-    body();
-  });
+  // The thread owns the promise, so set_value() never races with the promise's destruction.
+  thread_ =
+      std::thread([options, configured = std::move(configured), body = std::move(body)]() mutable {
+        RtStatus thread_status;
+        configure_current_thread(options, thread_status);
+        configured.set_value(std::move(thread_status));
+        body();
+      });
   RtStatus thread_status = ready.get();
   status.fifo_scheduling = thread_status.fifo_scheduling;
   status.cpu_pinned = thread_status.cpu_pinned;
