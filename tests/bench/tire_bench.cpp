@@ -18,7 +18,7 @@ void BM_EvaluateTire(benchmark::State& state) {
                 .omega = 27.0,
                 .surface = {.type = surface, .cone_index_pa = 600e3}};
   TirePatchState patch{.u_x = 0.001, .u_y = -0.0005};
-  for (auto _ : state) {
+  for (auto _ : state) {  // NOLINT(clang-analyzer-deadcode.DeadStores): benchmark idiom
     benchmark::DoNotOptimize(in);
     benchmark::DoNotOptimize(patch);
     const TireOutputs out = evaluate_tire(tire, in, patch);

@@ -95,7 +95,7 @@ TEST(TireLowSpeed, LockedWheelSkidsToAStopAndStaysStopped) {
   EXPECT_NEAR(trace.final_state[0], 5.0 * 5.0 / (2.0 * 0.88 * testing::kGravity), 0.15);
   EXPECT_LT(std::abs(trace.final_state[1]), 1e-6);
   // The deflected patch (μN/c ≈ 3 mm) springs back: the car rocks back a few millimetres in a
-  // damped 5 Hz swing (ζ ≈ 0.25), so Fx crosses ±10 % of the load at most twice; no chatter.
+  // damped 9 Hz swing (ζ ≈ 0.25), so Fx crosses ±10 % of the load at most twice; no chatter.
   EXPECT_LE(trace.fx_sign_changes, 2);
   EXPECT_LT(trace.max_abs_x - trace.final_state[0], 5e-3);
   QuarterCar parked = car;

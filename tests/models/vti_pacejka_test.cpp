@@ -53,7 +53,8 @@ TEST(Pacejka, ValuesMatchTheFormulaAtTheReferenceSlips) {
 TEST(Pacejka, IsOddAndBoundedByD) {
   for (const Row& r : kTable) {
     const PacejkaCoefficients p = pacejka_coefficients(r.surface);
-    for (double s = -1.0; s <= 1.0; s += 0.01) {
+    for (int i = -100; i <= 100; ++i) {
+      const double s = 0.01 * i;
       EXPECT_NEAR(magic_formula(p, -s), -magic_formula(p, s), 1e-15);
       EXPECT_LE(std::abs(magic_formula(p, s)), r.D + 1e-15);
       if (s > 0.0) {
@@ -83,7 +84,8 @@ TEST(Pacejka, PeakIsWhereTheAnalyticSolutionSaysAndEqualsD) {
     const PacejkaCoefficients p = pacejka_coefficients(r.surface);
     double best_s = 0.0;
     double best = -1.0;
-    for (double s = 0.0; s <= 1.0; s += 1e-5) {
+    for (int k = 0; k <= 100'000; ++k) {
+      const double s = 1e-5 * k;
       if (magic_formula(p, s) > best) {
         best = magic_formula(p, s);
         best_s = s;

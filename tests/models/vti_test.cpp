@@ -46,14 +46,16 @@ TEST(FrictionEllipse, PureSlipIsExactlyTheFormulasAndCombinedStaysInsideTheEllip
   for (const Surface s :
        {Surface::dry, Surface::wet, Surface::snow, Surface::ice, Surface::sand, Surface::clay}) {
     const VtiCurve c = curve(s);
-    for (double slip = -1.0; slip <= 1.0; slip += 0.05) {
+    for (int i = -20; i <= 20; ++i) {
+      const double slip = 0.05 * i;
       const WheelForce f = steady_state_forces(c, kN, slip, 0.0);
       EXPECT_DOUBLE_EQ(f.x, kN * longitudinal_coefficient(c, slip)) << surface_name(s);
       EXPECT_EQ(f.y, 0.0);
     }
     // Pavement: pure lateral is exactly Crolla. Soil at s = 0 still has its motion
     // resistance −R·N, so the ellipse trims the side force a little: never above Crolla.
-    for (double alpha = -1.5; alpha <= 1.5; alpha += 0.05) {
+    for (int i = -30; i <= 30; ++i) {
+      const double alpha = 0.05 * i;
       const WheelForce f = steady_state_forces(c, kN, 0.0, alpha);
       if (is_soil(s)) {
         EXPECT_LE(std::abs(f.y), std::abs(kN * lateral_coefficient(c, alpha)) + 1e-9);
@@ -62,8 +64,10 @@ TEST(FrictionEllipse, PureSlipIsExactlyTheFormulasAndCombinedStaysInsideTheEllip
         EXPECT_DOUBLE_EQ(f.y, kN * lateral_coefficient(c, alpha)) << surface_name(s);
       }
     }
-    for (double slip = -1.0; slip <= 1.0; slip += 0.1) {
-      for (double alpha = -1.0; alpha <= 1.0; alpha += 0.1) {
+    for (int i = -10; i <= 10; ++i) {
+      for (int j = -10; j <= 10; ++j) {
+        const double slip = 0.1 * i;
+        const double alpha = 0.1 * j;
         const WheelForce f = steady_state_forces(c, kN, slip, alpha);
         EXPECT_LE(std::hypot(f.x / (c.mu_x_max * kN), f.y / (c.mu_lat * kN)), 1.0 + 1e-12);
       }
