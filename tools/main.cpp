@@ -7,6 +7,7 @@
 
 #include "tools/check_command.hpp"
 #include "tools/timing_command.hpp"
+#include "tools/tire_curve_command.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{
@@ -16,6 +17,7 @@ int main(int argc, char** argv) {
   app.footer("Run 'hilsim <command> --help' for the options and an example of each command.");
   hil::tools::add_timing_command(app);
   hil::tools::add_check_command(app);
+  hil::tools::add_tire_curve_command(app);
 
   spdlog::set_pattern("%^%l%$: %v");
   try {
