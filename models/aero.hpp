@@ -9,7 +9,7 @@
 namespace hil::models {
 
 struct AeroParams {
-  double air_density = 1.225;  ///< ρ [kg/m³] (ISA sea level)
+  double air_density = 1.225;           ///< ρ [kg/m³] (ISA sea level)
   double drag_coefficient = 0.35;       ///< C_d [-], on the frontal area
   double frontal_area = 2.2;            ///< A [m²]
   double side_force_coefficient = 0.8;  ///< C_s [-], on the side area

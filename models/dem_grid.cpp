@@ -24,8 +24,17 @@ double clamp_index(double u, double hi, bool& clamped) noexcept {
 DemGrid::DemGrid(const GridGeometry& geometry, std::vector<double> heights,
                  std::vector<Surface> surfaces, Surface fallback)
     : g_(geometry), z_(std::move(heights)), surface_(std::move(surfaces)), fallback_(fallback) {
-  if (g_.ncols < 2 || g_.nrows < 2 || !(g_.cellsize > 0.0)) {
-    throw std::invalid_argument("DemGrid: need at least 2 x 2 nodes and cellsize > 0");
+  if (g_.ncols < 2 || g_.nrows < 2 ||
+      !(g_.cellsize >= kMinCellsize && g_.cellsize <= kMaxCellsize)) {
+    throw std::invalid_argument("DemGrid: need at least 2 x 2 nodes and a cellsize of " +
+                                std::to_string(kMinCellsize) + " to " +
+                                std::to_string(kMaxCellsize) + " m");
+  }
+  for (const double z : z_) {
+    if (!(std::abs(z) <= kMaxDemHeight)) {
+      throw std::invalid_argument("DemGrid: height " + std::to_string(z) + " beyond ±" +
+                                  std::to_string(kMaxDemHeight) + " m");
+    }
   }
   const std::size_t cells = static_cast<std::size_t>(g_.ncols) * static_cast<std::size_t>(g_.nrows);
   if (z_.size() != cells || (!surface_.empty() && surface_.size() != cells)) {
@@ -59,7 +68,8 @@ double DemGrid::height(double x, double y) const noexcept {
   const double z01 = node(k.c, k.r + 1);
   const double z11 = node(k.c + 1, k.r + 1);
   // Bilinear interpolation on the unit cell: z = Σ z_ij·(1−fu or fu)·(1−fv or fv)
-  return (1.0 - k.fv) * ((1.0 - k.fu) * z00 + k.fu * z10) + k.fv * ((1.0 - k.fu) * z01 + k.fu * z11);
+  return (1.0 - k.fv) * ((1.0 - k.fu) * z00 + k.fu * z10) +
+         k.fv * ((1.0 - k.fu) * z01 + k.fu * z11);
 }
 
 Eigen::Vector3d DemGrid::normal(double x, double y) const noexcept {

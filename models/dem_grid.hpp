@@ -14,13 +14,18 @@
 
 namespace hil::models {
 
+/// Largest |height| accepted [m] (Earth's relief is within ±11 km); keeps every slope and
+/// interpolated height finite.
+inline constexpr double kMaxDemHeight = 1e5;
+
 class DemGrid {
  public:
   /// `heights` row-major, south row first (AsciiGrid layout); `surfaces` the same layout or
   /// empty (every cell `fallback`). Throws std::invalid_argument when the sizes disagree
-  /// with the geometry or the geometry is invalid (fewer than 2×2 nodes, cellsize ≤ 0).
-  DemGrid(const GridGeometry& geometry, std::vector<double> heights,
-          std::vector<Surface> surfaces, Surface fallback = Surface::dry);
+  /// with the geometry, the geometry is invalid (fewer than 2×2 nodes, cellsize outside
+  /// [kMinCellsize, kMaxCellsize]) or a height is not finite or beyond ±kMaxDemHeight.
+  DemGrid(const GridGeometry& geometry, std::vector<double> heights, std::vector<Surface> surfaces,
+          Surface fallback = Surface::dry);
 
   [[nodiscard]] const GridGeometry& geometry() const noexcept { return g_; }
 
@@ -37,9 +42,9 @@ class DemGrid {
 
  private:
   struct Cell {
-    int c = 0;          // lower-left node of the interpolation cell
+    int c = 0;  // lower-left node of the interpolation cell
     int r = 0;
-    double fu = 0.0;    // fractional position in it, [0, 1]
+    double fu = 0.0;  // fractional position in it, [0, 1]
     double fv = 0.0;
     bool clamped_u = false;
     bool clamped_v = false;

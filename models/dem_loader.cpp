@@ -18,8 +18,16 @@ namespace {
 std::string surface_code_problem(double v) {
   if (v == std::floor(v) && v >= 0.0 && v < static_cast<double>(kSurfaceCount)) return {};
   std::ostringstream s;
-  s << "is " << v << "; expected an integer surface code 0..5 (0 dry, 1 wet, 2 snow, 3 ice, "
-                     "4 sand, 5 clay)";
+  s << "is " << v
+    << "; expected an integer surface code 0..5 (0 dry, 1 wet, 2 snow, 3 ice, "
+       "4 sand, 5 clay)";
+  return s.str();
+}
+
+std::string height_problem(double v) {
+  if (std::abs(v) <= kMaxDemHeight) return {};
+  std::ostringstream s;
+  s << "is " << v << "; expected a height within ±" << kMaxDemHeight << " m";
   return s.str();
 }
 
@@ -44,7 +52,7 @@ std::string read_file(const std::filesystem::path& path) {
 
 DemGrid dem_from_text(const DemText& heights, const std::optional<DemText>& surfaces,
                       Surface fallback) {
-  AsciiGrid z = parse_esri_ascii(heights.text, heights.name);
+  AsciiGrid z = parse_esri_ascii(heights.text, heights.name, height_problem);
   std::vector<Surface> codes;
   if (surfaces) {
     const AsciiGrid s = parse_esri_ascii(surfaces->text, surfaces->name, surface_code_problem);

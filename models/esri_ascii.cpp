@@ -65,8 +65,9 @@ std::optional<double> to_double(std::string_view token) {
 
 std::string lower(std::string_view s) {
   std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; });
+  std::transform(out.begin(), out.end(), out.begin(), [](char c) {
+    return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+  });
   return out;
 }
 
@@ -80,8 +81,14 @@ std::string printable(std::string_view token) {
   return out;
 }
 
+/// A header value and the line it was on (for messages about it).
+struct Field {
+  std::optional<double> value;
+  int line = 0;
+};
+
 struct Header {
-  std::optional<double> ncols, nrows, xll, yll, cellsize, nodata;
+  Field ncols, nrows, xll, yll, cellsize, nodata;
   bool x_center = false;
   bool y_center = false;
 };
@@ -116,7 +123,7 @@ class Parser {
 
   void header_line(std::string_view key, std::string_view rest) {
     const std::string k = lower(key);
-    std::optional<double>* slot = nullptr;
+    Field* slot = nullptr;
     if (k == "ncols") slot = &h_.ncols;
     if (k == "nrows") slot = &h_.nrows;
     if (k == "xllcorner" || k == "xllcenter") slot = &h_.xll, h_.x_center = k == "xllcenter";
@@ -124,13 +131,12 @@ class Parser {
     if (k == "cellsize") slot = &h_.cellsize;
     if (k == "nodata_value") slot = &h_.nodata;
     if (slot == nullptr) {
-      const std::string hint = (k == "dx" || k == "dy")
-                                   ? " (non-square cells dx/dy are not supported; resample)"
-                                   : "";
+      const std::string hint =
+          (k == "dx" || k == "dy") ? " (non-square cells dx/dy are not supported; resample)" : "";
       fail(lines_.number(), "unknown header key '" + printable(key) + "'" + hint +
                                 "; expected one of " + std::string(kHeaderKeys));
     }
-    if (slot->has_value()) {
+    if (slot->value.has_value()) {
       fail(lines_.number(), "header key '" + printable(key) + "' given twice; expected once");
     }
     const std::string_view token = next_token(rest);
@@ -140,24 +146,25 @@ class Parser {
                                 "'; expected a finite number");
     }
     if (!next_token(rest).empty()) {
-      fail(lines_.number(), "header '" + printable(key) + "' has more than one value; expected "
-                            "'<key> <value>'");
+      fail(lines_.number(), "header '" + printable(key) +
+                                "' has more than one value; expected "
+                                "'<key> <value>'");
     }
-    *slot = value;
+    slot->value = value;
+    slot->line = lines_.number();
   }
 
-  std::int32_t dimension(const std::optional<double>& v, std::string_view key) const {
-    const double d = *v;
+  std::int32_t dimension(const Field& f, std::string_view key) const {
+    const double d = *f.value;
     if (d != std::floor(d) || d < 2 || d > kMaxDimension) {
-      fail(lines_.number(), std::string(key) + " is " + std::to_string(d) +
-                                "; expected an integer from 2 to " +
-                                std::to_string(kMaxDimension));
+      fail(f.line, std::string(key) + " is " + std::to_string(d) +
+                       "; expected an integer from 2 to " + std::to_string(kMaxDimension));
     }
     return static_cast<std::int32_t>(d);
   }
 
   AsciiGrid make_geometry() const {
-    const std::array<std::pair<const std::optional<double>*, std::string_view>, 5> required{{
+    const std::array<std::pair<const Field*, std::string_view>, 5> required{{
         {&h_.ncols, "ncols"},
         {&h_.nrows, "nrows"},
         {&h_.xll, "xllcorner|xllcenter"},
@@ -165,7 +172,7 @@ class Parser {
         {&h_.cellsize, "cellsize"},
     }};
     for (const auto& [slot, key] : required) {
-      if (!slot->has_value()) {
+      if (!slot->value.has_value()) {
         fail(lines_.number(), "header has no '" + std::string(key) + "'; expected " +
                                   std::string(kHeaderKeys) + " before the data rows");
       }
@@ -175,17 +182,19 @@ class Parser {
     g.ncols = dimension(h_.ncols, "ncols");
     g.nrows = dimension(h_.nrows, "nrows");
     if (std::int64_t{g.ncols} * g.nrows > kMaxGridCells) {
-      fail(lines_.number(), "grid of " + std::to_string(g.ncols) + " x " +
-                                std::to_string(g.nrows) + " cells; expected at most " +
-                                std::to_string(kMaxGridCells) + " cells");
+      fail(std::max(h_.ncols.line, h_.nrows.line),
+           "grid of " + std::to_string(g.ncols) + " x " + std::to_string(g.nrows) +
+               " cells; expected at most " + std::to_string(kMaxGridCells) + " cells");
     }
-    g.cellsize = *h_.cellsize;
-    if (!(g.cellsize > 0.0)) {
-      fail(lines_.number(), "cellsize is " + std::to_string(g.cellsize) + "; expected > 0");
+    g.cellsize = *h_.cellsize.value;
+    if (!(g.cellsize >= kMinCellsize && g.cellsize <= kMaxCellsize)) {
+      fail(h_.cellsize.line, "cellsize is " + std::to_string(g.cellsize) + "; expected " +
+                                 std::to_string(kMinCellsize) + " to " +
+                                 std::to_string(kMaxCellsize) + " m");
     }
     // Corner registration: the first cell centre is half a cell in from the corner.
-    g.x0 = *h_.xll + (h_.x_center ? 0.0 : 0.5 * g.cellsize);
-    g.y0 = *h_.yll + (h_.y_center ? 0.0 : 0.5 * g.cellsize);
+    g.x0 = *h_.xll.value + (h_.x_center ? 0.0 : 0.5 * g.cellsize);
+    g.y0 = *h_.yll.value + (h_.y_center ? 0.0 : 0.5 * g.cellsize);
     if (!std::isfinite(g.x0 + g.cellsize * g.ncols) ||
         !std::isfinite(g.y0 + g.cellsize * g.nrows)) {
       fail(lines_.number(), "grid extent overflows; expected finite corner and cellsize");
@@ -238,10 +247,12 @@ class Parser {
       if (count > ncols) continue;  // counted for the message below
       const std::optional<double> v = to_double(token);
       const std::string where = "row " + std::to_string(row) + " value " + std::to_string(count);
-      if (!v) fail(lines_.number(), where + " '" + printable(token) + "'; expected a finite number");
-      if (h_.nodata && *v == *h_.nodata) {
-        fail(lines_.number(), where + " is NODATA_value; expected a complete grid (fill holes "
-                                      "first, e.g. gdal_fillnodata.py)");
+      if (!v)
+        fail(lines_.number(), where + " '" + printable(token) + "'; expected a finite number");
+      if (h_.nodata.value && *v == *h_.nodata.value) {
+        fail(lines_.number(), where +
+                                  " is NODATA_value; expected a complete grid (fill holes "
+                                  "first, e.g. gdal_fillnodata.py)");
       }
       if (check_) {
         const std::string problem = check_(*v);

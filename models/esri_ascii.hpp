@@ -52,6 +52,10 @@ using ValueCheck = std::function<std::string(double)>;
 
 /// Largest grid accepted (cells); a 1 m DEM of 8 km × 8 km fits.
 inline constexpr std::int64_t kMaxGridCells = std::int64_t{1} << 26;
+/// Accepted cell sizes [m]: below 1 mm or above 100 km a grid is a unit mistake, and the
+/// bounds keep slopes (Δz/cellsize) finite.
+inline constexpr double kMinCellsize = 1e-3;
+inline constexpr double kMaxCellsize = 1e5;
 
 /// Parses `text` read from `name` (used in messages). Rejects NODATA cells, non-finite
 /// values, and values `check` refuses. Throws DemError.

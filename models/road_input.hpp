@@ -44,8 +44,8 @@ class WheelFrictionOverride {
   /// The sanitized scale in use for `wheel` (1 when never set or out of range).
   [[nodiscard]] double scale(std::size_t wheel) const noexcept;
   /// The terrain's surface at the contact point with this wheel's scale applied.
-  [[nodiscard]] SurfaceProperties surface_at(const Terrain& terrain, std::size_t wheel,
-                                             double x, double y) const noexcept;
+  [[nodiscard]] SurfaceProperties surface_at(const Terrain& terrain, std::size_t wheel, double x,
+                                             double y) const noexcept;
 
  private:
   std::array<double, kMaxWheels> scale_{1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0};

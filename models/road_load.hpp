@@ -17,8 +17,8 @@ struct RollingResistanceParams {
 
 /// F_rr = −C_rr·N·sat(v/v_eps) [N], N the normal load (m·g·cos θ on a grade θ), v the speed
 /// along x. Exact C_rr·N opposing motion for |v| ≥ v_eps.
-[[nodiscard]] double rolling_resistance_force(const RollingResistanceParams& p,
-                                              double normal_load, double v) noexcept;
+[[nodiscard]] double rolling_resistance_force(const RollingResistanceParams& p, double normal_load,
+                                              double v) noexcept;
 
 /// Normal load of mass m on a grade θ (rising ahead: θ > 0): N = m·g·cos θ [N].
 [[nodiscard]] double normal_load_on_grade(double m, double g, double theta) noexcept;

@@ -5,8 +5,7 @@
 
 namespace hil::models {
 
-double steering_servo_rate(const SteeringServoParams& p, double delta,
-                           double delta_cmd) noexcept {
+double steering_servo_rate(const SteeringServoParams& p, double delta, double delta_cmd) noexcept {
   if (!std::isfinite(delta_cmd)) return 0.0;
   // RAVON §3.3 actuator (first-order lag with angle feedback, rate and angle limits):
   // dδ/dt = clamp((δ_cmd,clamped − δ)/τ, −rate_max, rate_max)

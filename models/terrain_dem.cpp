@@ -17,9 +17,7 @@ DemTerrain::DemTerrain(DemGrid grid, const SurfaceTable& table)
 
 double DemTerrain::height(double x, double y) const noexcept { return grid_.height(x, y); }
 
-Eigen::Vector3d DemTerrain::normal(double x, double y) const noexcept {
-  return grid_.normal(x, y);
-}
+Eigen::Vector3d DemTerrain::normal(double x, double y) const noexcept { return grid_.normal(x, y); }
 
 SurfaceProperties DemTerrain::surface(double x, double y) const noexcept {
   return table_[static_cast<std::size_t>(grid_.surface(x, y))];

@@ -10,8 +10,12 @@
 namespace hil::models {
 namespace {
 
-constexpr AeroParams kCar{.air_density = 1.2, .drag_coefficient = 0.3, .frontal_area = 2.0,
-                          .side_force_coefficient = 0.9, .side_area = 5.0, .x_cp = 0.4};
+constexpr AeroParams kCar{.air_density = 1.2,
+                          .drag_coefficient = 0.3,
+                          .frontal_area = 2.0,
+                          .side_force_coefficient = 0.9,
+                          .side_area = 5.0,
+                          .x_cp = 0.4};
 const Eigen::Vector3d kStill = Eigen::Vector3d::Zero();
 
 TEST(Aero, DragAtThirtyMetresPerSecond) {

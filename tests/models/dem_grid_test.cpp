@@ -19,11 +19,10 @@ constexpr GridGeometry kGeometry{.ncols = 3, .nrows = 3, .x0 = 10.0, .y0 = 20.0,
 
 DemGrid make_grid() {
   return {kGeometry,
-          {0.0, 1.0, 4.0,    // y = 20
-           2.0, 3.0, 5.0,    // y = 22
-           6.0, 7.0, 9.0},   // y = 24
-          {Surface::dry, Surface::wet, Surface::snow,
-           Surface::ice, Surface::sand, Surface::clay,
+          {0.0, 1.0, 4.0,   // y = 20
+           2.0, 3.0, 5.0,   // y = 22
+           6.0, 7.0, 9.0},  // y = 24
+          {Surface::dry, Surface::wet, Surface::snow, Surface::ice, Surface::sand, Surface::clay,
            Surface::dry, Surface::dry, Surface::ice}};
 }
 
@@ -38,12 +37,13 @@ TEST(DemGrid, ExactAtNodes) {
 
 TEST(DemGrid, MidpointsAreMeansOfTheirNodes) {
   const DemGrid g = make_grid();
-  EXPECT_DOUBLE_EQ(g.height(11.0, 20.0), 0.5);                          // edge midpoint
+  EXPECT_DOUBLE_EQ(g.height(11.0, 20.0), 0.5);  // edge midpoint
   EXPECT_DOUBLE_EQ(g.height(10.0, 21.0), 1.0);
   EXPECT_DOUBLE_EQ(g.height(11.0, 21.0), (0.0 + 1.0 + 2.0 + 3.0) / 4);  // cell centre
   EXPECT_DOUBLE_EQ(g.height(13.0, 23.0), (3.0 + 5.0 + 7.0 + 9.0) / 4);
   // A general point: bilinear by hand, fu = 0.25, fv = 0.75 in the south-west cell.
-  EXPECT_DOUBLE_EQ(g.height(10.5, 21.5), 0.25 * (0.75 * 0 + 0.25 * 1) + 0.75 * (0.75 * 2 + 0.25 * 3));
+  EXPECT_DOUBLE_EQ(g.height(10.5, 21.5),
+                   0.25 * (0.75 * 0 + 0.25 * 1) + 0.75 * (0.75 * 2 + 0.25 * 3));
 }
 
 TEST(DemGrid, NormalIsTheGradientOfTheBilinearPatch) {
@@ -72,14 +72,14 @@ TEST(DemGrid, OutsideIsClampedToTheEdge) {
 TEST(DemGrid, SurfaceOfTheContainingCell) {
   const DemGrid g = make_grid();
   EXPECT_EQ(g.surface(10.0, 20.0), Surface::dry);
-  EXPECT_EQ(g.surface(10.9, 20.9), Surface::dry);   // still nearest to node (0, 0)
-  EXPECT_EQ(g.surface(11.1, 20.0), Surface::wet);   // crossed into cell (1, 0)
+  EXPECT_EQ(g.surface(10.9, 20.9), Surface::dry);  // still nearest to node (0, 0)
+  EXPECT_EQ(g.surface(11.1, 20.0), Surface::wet);  // crossed into cell (1, 0)
   EXPECT_EQ(g.surface(14.5, 20.0), Surface::snow);
   EXPECT_EQ(g.surface(12.0, 22.0), Surface::sand);
   EXPECT_EQ(g.surface(14.0, 22.5), Surface::clay);
   EXPECT_EQ(g.surface(14.0, 24.0), Surface::ice);
-  EXPECT_EQ(g.surface(500.0, 500.0), Surface::ice);    // clamped: north-east cell
-  EXPECT_EQ(g.surface(-500.0, 22.0), Surface::ice);    // clamped: west cell of row 1
+  EXPECT_EQ(g.surface(500.0, 500.0), Surface::ice);  // clamped: north-east cell
+  EXPECT_EQ(g.surface(-500.0, 22.0), Surface::ice);  // clamped: west cell of row 1
 }
 
 TEST(DemGrid, NoSurfaceGridMeansFallbackEverywhere) {
@@ -91,6 +91,10 @@ TEST(DemGrid, RejectsSizesThatDoNotMatchTheGeometry) {
   EXPECT_THROW(DemGrid(kGeometry, std::vector<double>(8, 0.0), {}), std::invalid_argument);
   EXPECT_THROW(DemGrid(kGeometry, std::vector<double>(9, 0.0), std::vector<Surface>(3)),
                std::invalid_argument);
+  EXPECT_THROW(DemGrid(kGeometry, std::vector<double>(9, 1e308), {}), std::invalid_argument);
+  GridGeometry tiny = kGeometry;
+  tiny.cellsize = 1e-300;  // slopes would overflow to inf
+  EXPECT_THROW(DemGrid(tiny, std::vector<double>(9, 0.0), {}), std::invalid_argument);
 }
 
 TEST(DemTerrain, MapsSurfaceClassesToTheRigTable) {

@@ -19,8 +19,9 @@ namespace fs = std::filesystem;
 class DemLoader : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("hil_dem_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    dir_ =
+        fs::temp_directory_path() /
+        ("hil_dem_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
     fs::create_directories(dir_);
   }
   void TearDown() override { fs::remove_all(dir_); }
@@ -91,9 +92,10 @@ TEST_F(DemLoader, SurfaceGridMustMatchTheHeightGrid) {
                            "ncols 3\nnrows 2\nxllcorner 0\nyllcorner 0\ncellsize 2\n"
                            "0 0 0\n0 0 0\n");
   EXPECT_EQ(load_error(z, s),
-            s.string() + ":1: grid is ncols 3, nrows 2, first cell centre (1, 1), cellsize 2; "
-                         "expected the geometry of " + z.string() +
-                ": ncols 3, nrows 2, first cell centre (0.5, 0.5), cellsize 1");
+            s.string() +
+                ":1: grid is ncols 3, nrows 2, first cell centre (1, 1), cellsize 2; "
+                "expected the geometry of " +
+                z.string() + ": ncols 3, nrows 2, first cell centre (0.5, 0.5), cellsize 1");
 }
 
 TEST_F(DemLoader, MissingFileSaysWhich) {
@@ -111,6 +113,21 @@ TEST_F(DemLoader, EveryFuzzSeedLoadsOrFailsWithALocatedMessage) {
     }
   }
   EXPECT_GT(seeds, 0);
+}
+
+// dem_fuzz crash-14aa3249 (minimised): a height of 1e308 made the slope to its neighbour
+// overflow to inf and the normal NaN. Heights are now limited to ±kMaxDemHeight.
+TEST(DemFuzzRegression, HugeHeightIsRejectedNotANaNNormal) {
+  const std::string text =
+      "\n\nNCOLS +2\r\nNROWS 2\t\nXLLCENTER 10.5\r\nYLLCENTER -3\r\nCELLSIZE 0.24\r\n"
+      "5e0 -2\r\n3 1e308\n\n";
+  try {
+    (void)dem_from_text({"heights.asc", text});
+    ADD_FAILURE() << "accepted a height of 1e308";
+  } catch (const DemError& e) {
+    EXPECT_STREQ(e.what(),
+                 "heights.asc:9: row 2 value 2 is 1e+308; expected a height within ±100000 m");
+  }
 }
 
 }  // namespace

@@ -80,14 +80,15 @@ TEST(EsriAscii, HeaderErrors) {
             "dem.asc:2: unknown header key 'dx' (non-square cells dx/dy are not supported; "
             "resample); expected one of ncols, nrows, xllcorner|xllcenter, yllcorner|yllcenter, "
             "cellsize[, NODATA_value]");
-  EXPECT_EQ(error_of("ncols 4\nncols 5\n"), "dem.asc:2: header key 'ncols' given twice; expected once");
+  EXPECT_EQ(error_of("ncols 4\nncols 5\n"),
+            "dem.asc:2: header key 'ncols' given twice; expected once");
   EXPECT_EQ(error_of("ncols four\n"),
             "dem.asc:1: header 'ncols' has value 'four'; expected a finite number");
   EXPECT_NE(error_of("ncols 4.5\nnrows 3\nxllcorner 0\nyllcorner 0\ncellsize 1\n")
                 .find("ncols is 4.500000; expected an integer from 2 to 1000000"),
             std::string::npos);
   EXPECT_NE(error_of("ncols 4\nnrows 3\nxllcorner 0\nyllcorner 0\ncellsize 0\n1 2 3 4\n")
-                .find("cellsize is 0.000000; expected > 0"),
+                .find("dem.asc:5: cellsize is 0.000000; expected 0.001000 to 100000.000000 m"),
             std::string::npos);
   EXPECT_NE(error_of("ncols 100000\nnrows 100000\nxllcorner 0\nyllcorner 0\ncellsize 1\n")
                 .find("expected at most 67108864 cells"),

@@ -61,7 +61,8 @@ TEST(CoastDown, Rk4MatchesTheClosedFormWithin1e6Relative) {
     v = rt::rk4_step(f, (k - 1) * h, v, h);
     if (k % 1000 == 0) {
       const double t = k * h;
-      const double exact = std::sqrt(a / b) * std::tan(std::atan(v0 * std::sqrt(b / a)) - std::sqrt(a * b) * t);
+      const double exact =
+          std::sqrt(a / b) * std::tan(std::atan(v0 * std::sqrt(b / a)) - std::sqrt(a * b) * t);
       EXPECT_NEAR(v / exact, 1.0, 1e-6) << "t = " << t;
     }
   }

@@ -35,21 +35,18 @@ TEST(SteeringServo, UnlimitedStepReaches63PercentAtTau) {
 TEST(SteeringServo, RateLimitedStepMovesAtConstantRate) {
   const SteeringServoParams p{.time_constant = 0.05, .max_rate = 1.0, .max_angle = 0.5};
   // Error/τ = 0.4/0.05 = 8 rad/s ≫ 1 rad/s: limited until within 0.05 rad of the target.
-  const double after = run(p, 0.0, 0.4, 0.2, [](double t, double d) {
-    EXPECT_NEAR(d, 1.0 * t, 1e-12) << t;
-  });
+  const double after =
+      run(p, 0.0, 0.4, 0.2, [](double t, double d) { EXPECT_NEAR(d, 1.0 * t, 1e-12) << t; });
   EXPECT_NEAR(after, 0.2, 1e-12);
 }
 
 TEST(SteeringServo, NeverGoesBeyondMaxAngle) {
   const SteeringServoParams p{.time_constant = 0.05, .max_rate = 5.0, .max_angle = 0.5};
-  const double final_angle = run(p, 0.0, 3.0, 2.0, [&](double t, double d) {
-    EXPECT_LE(d, p.max_angle) << t;
-  });
+  const double final_angle =
+      run(p, 0.0, 3.0, 2.0, [&](double t, double d) { EXPECT_LE(d, p.max_angle) << t; });
   EXPECT_NEAR(final_angle, p.max_angle, 1e-9);
-  const double negative = run(p, 0.0, -3.0, 2.0, [&](double t, double d) {
-    EXPECT_GE(d, -p.max_angle) << t;
-  });
+  const double negative =
+      run(p, 0.0, -3.0, 2.0, [&](double t, double d) { EXPECT_GE(d, -p.max_angle) << t; });
   EXPECT_NEAR(negative, -p.max_angle, 1e-9);
 }
 

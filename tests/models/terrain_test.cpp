@@ -52,7 +52,7 @@ TEST(InclineTerrain, GradeDirectionRotatesTheSlope) {
 
 TEST(BumpsTerrain, HeightAndSlopeOfASineAlongX) {
   const BumpsTerrain t({.amplitude_x = 0.05, .wavelength_x = 2.0});
-  EXPECT_NEAR(t.height(0.5, 3.0), 0.05, 1e-15);   // crest at λ/4
+  EXPECT_NEAR(t.height(0.5, 3.0), 0.05, 1e-15);    // crest at λ/4
   EXPECT_NEAR(t.height(1.5, -3.0), -0.05, 1e-15);  // trough at 3λ/4
   EXPECT_NEAR(t.height(1.0, 0.0), 0.0, 1e-15);
   expect_vec_near(t.normal(0.5, 0.0), Eigen::Vector3d::UnitZ(), 1e-15);  // flat at the crest
@@ -62,8 +62,11 @@ TEST(BumpsTerrain, HeightAndSlopeOfASineAlongX) {
 }
 
 TEST(BumpsTerrain, BothDirectionsAddAndZeroWavelengthSwitchesOff) {
-  const BumpsTerrain egg({.amplitude_x = 0.1, .wavelength_x = 4.0, .amplitude_y = 0.02,
-                          .wavelength_y = 1.0, .z0 = 1.0});
+  const BumpsTerrain egg({.amplitude_x = 0.1,
+                          .wavelength_x = 4.0,
+                          .amplitude_y = 0.02,
+                          .wavelength_y = 1.0,
+                          .z0 = 1.0});
   EXPECT_NEAR(egg.height(1.0, 0.25), 1.12, 1e-15);
   const double sx = 0.1 * 2 * std::numbers::pi / 4.0;
   const double sy = 0.02 * 2 * std::numbers::pi;
@@ -74,8 +77,8 @@ TEST(BumpsTerrain, BothDirectionsAddAndZeroWavelengthSwitchesOff) {
 }
 
 TEST(BumpsTerrain, NormalMatchesFiniteDifferenceOfHeight) {
-  const BumpsTerrain t({.amplitude_x = 0.07, .wavelength_x = 3.0, .amplitude_y = 0.03,
-                        .wavelength_y = 1.7});
+  const BumpsTerrain t(
+      {.amplitude_x = 0.07, .wavelength_x = 3.0, .amplitude_y = 0.03, .wavelength_y = 1.7});
   const double h = 1e-6;
   for (const double x : {-1.3, 0.2, 2.9}) {
     const double dzdx = (t.height(x + h, 0.4) - t.height(x - h, 0.4)) / (2 * h);
