@@ -2,10 +2,10 @@
 
 #include <cerrno>
 #include <cmath>
-#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <sstream>
+#include <system_error>
 #include <utility>
 #include <vector>
 
@@ -41,7 +41,8 @@ std::string describe(const GridGeometry& g) {
 std::string read_file(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    throw DemError(path.string() + ": cannot read (" + std::strerror(errno) + ")");
+    const std::error_code why(errno, std::generic_category());
+    throw DemError(path.string() + ": cannot read (" + why.message() + ")");
   }
   std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
   if (in.bad()) throw DemError(path.string() + ": read error");

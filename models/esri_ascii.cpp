@@ -246,7 +246,7 @@ class Parser {
       ++count;
       if (count > ncols) continue;  // counted for the message below
       const std::optional<double> v = to_double(token);
-      const std::string where = "row " + std::to_string(row) + " value " + std::to_string(count);
+      std::string where = "row " + std::to_string(row) + " value " + std::to_string(count);
       if (!v)
         fail(lines_.number(), where + " '" + printable(token) + "'; expected a finite number");
       if (h_.nodata.value && *v == *h_.nodata.value) {
@@ -256,7 +256,7 @@ class Parser {
       }
       if (check_) {
         const std::string problem = check_(*v);
-        if (!problem.empty()) fail(lines_.number(), where + " " + problem);
+        if (!problem.empty()) fail(lines_.number(), where.append(" ").append(problem));
       }
       out.push_back(*v);
     }
