@@ -67,7 +67,7 @@ double DemGrid::height(double x, double y) const noexcept {
   const double z10 = node(k.c + 1, k.r);
   const double z01 = node(k.c, k.r + 1);
   const double z11 = node(k.c + 1, k.r + 1);
-  // Bilinear interpolation on the unit cell: z = Σ z_ij·(1−fu or fu)·(1−fv or fv)
+  // DESIGN.md §6 DEM grid, bilinear on the unit cell: z = Σ z_ij·(1−fu or fu)·(1−fv or fv)
   return (1.0 - k.fv) * ((1.0 - k.fu) * z00 + k.fu * z10) +
          k.fv * ((1.0 - k.fu) * z01 + k.fu * z11);
 }

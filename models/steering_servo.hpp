@@ -1,7 +1,8 @@
 #pragma once
 // Steering actuator: rate-limited first-order servo with angle feedback (docs/models.md
-// "Steering"). The state δ (central angle d of one axle) is integrated by the caller's RK4
-// (rt_core/rk4.hpp) with the derivative below. Pure functions; RT-safe.
+// "Steering"; RAVON §3.3 gives only the geometry, not the actuator). The state δ (central
+// angle d of one axle) is integrated by the caller's RK4 (rt_core/rk4.hpp) with the
+// derivative below. Pure functions; RT-safe.
 
 namespace hil::models {
 

@@ -20,7 +20,7 @@ BumpsTerrain::BumpsTerrain(const BumpsTerrainParams& p) noexcept
       ay_(ky_ > 0.0 ? p.amplitude_y : 0.0) {}
 
 double BumpsTerrain::height(double x, double y) const noexcept {
-  // z = z0 + A_x·sin(k_x·x) + A_y·sin(k_y·y), k = 2π/λ
+  // DESIGN.md §6 bumps: z = z0 + A_x·sin(k_x·x) + A_y·sin(k_y·y), k = 2π/λ
   return p_.z0 + ax_ * std::sin(kx_ * x) + ay_ * std::sin(ky_ * y);
 }
 
