@@ -16,7 +16,7 @@ constexpr AeroParams kCar{.air_density = 1.2,
                           .side_force_coefficient = 0.9,
                           .side_area = 5.0,
                           .x_cp = 0.4};
-const Eigen::Vector3d kStill = Eigen::Vector3d::Zero();
+const Eigen::Vector3d kStill = Eigen::Vector3d::Zero();  // NOLINT(cert-err58-cpp): no throw
 
 TEST(Aero, DragAtThirtyMetresPerSecond) {
   const AeroLoads l = aero_loads(kCar, {30.0, 0, 0}, kStill);

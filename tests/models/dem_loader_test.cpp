@@ -27,7 +27,7 @@ class DemLoader : public ::testing::Test {
   void TearDown() override { fs::remove_all(dir_); }
 
   fs::path write(const std::string& name, const std::string& text) {
-    const fs::path p = dir_ / name;
+    fs::path p = dir_ / name;
     std::ofstream(p) << text;
     return p;
   }

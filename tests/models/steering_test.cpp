@@ -29,8 +29,9 @@ TEST(Ackermann, StraightAheadGivesZeroAngles) {
 }
 
 TEST(Ackermann, AllWheelAxesMeetAtOneTurningCentreBothSigns) {
-  for (double d = -0.6; d <= 0.6; d += 0.01) {
-    if (std::abs(d) < 1e-12) continue;
+  for (int i = -60; i <= 60; ++i) {
+    if (i == 0) continue;
+    const double d = 0.01 * i;
     const WheelAngles w = ackermann_angles(kRavon, d);
     // Left turn: left wheel inner (larger), both positive; right turn mirrored.
     const double inner = d > 0 ? w.left : -w.right;
