@@ -2,13 +2,14 @@
 // Terrain surface classes and the per-(x, y) properties the terrain hands to the tire model
 // (DESIGN.md §6 Environment; mavs-vti-model.md "MAVS VTI models").
 
+#include <cstdint>
 #include <optional>
 #include <string_view>
 
 namespace hil::models {
 
 /// The VTI surface classes of MAVS: four Pacejka road surfaces and two soils.
-enum class Surface { dry, wet, snow, ice, sand, clay };
+enum class Surface : std::uint8_t { dry, wet, snow, ice, sand, clay };
 
 /// What the terrain provides at the contact point. Plain value, cheap to copy.
 struct SurfaceProperties {
