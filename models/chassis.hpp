@@ -18,11 +18,10 @@
 #include <array>
 #include <cstddef>
 
+#include "models/limits.hpp"
 #include "models/rigid_body.hpp"
 
 namespace hil::models {
-
-inline constexpr std::size_t kMaxWheels = 8;
 
 struct CornerParams {
   Eigen::Vector3d hardpoint = Eigen::Vector3d::Zero();  ///< wheel centre at ζ = 0, body axes

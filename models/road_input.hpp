@@ -19,12 +19,11 @@
 
 #include <Eigen/Core>
 
+#include "models/limits.hpp"
 #include "models/surface.hpp"
 #include "models/terrain.hpp"
 
 namespace hil::models {
-
-inline constexpr std::size_t kMaxWheels = 8;
 
 /// Largest external friction scale accepted; larger values are clamped to it.
 inline constexpr double kMaxExternalFrictionScale = 10.0;

@@ -64,13 +64,15 @@ TireOutputs evaluate_tire(const TireParams& p, const TireInputs& in,
   const double d_x = p.patch_damping_x_per_load;
   out.patch_rate.u_x = patch_rate(patch.u_x, in.v_par - r_omega, V_x, f_x, c_x, d_x);
   const double F_gross = out.N * (c_x * patch.u_x + d_x * out.patch_rate.u_x);
-  // Soil motion resistance opposes travel; faded out below resistance_fade_speed (ruling 3)
+  // Soil motion resistance (or pavement rolling resistance) opposes travel; faded out below
+  // resistance_fade_speed (ruling 3)
   const double travel = std::clamp(in.v_par / p.resistance_fade_speed, -1.0, 1.0);
-  const double F_resistance = -motion_resistance(curve) * out.N * travel;
+  const double R = is_soil(curve.type) ? motion_resistance(curve) : p.rolling_resistance;
+  const double F_resistance = -R * out.N * travel;
 
   // Lateral (rulings 3, 5): slip velocity v⊥, reference speed |v|, secant vs sin α.
-  const double V_y = std::hypot(in.v_par, in.v_perp);
-  const double sin_alpha = std::sin(std::abs(out.alpha));
+  const double V_y = std::sqrt(in.v_par * in.v_par + in.v_perp * in.v_perp);
+  const double sin_alpha = V_y > 0.0 ? std::abs(in.v_perp) / V_y : 0.0;  // sin|atan2(v⊥, |v∥|)|
   const double f_y = sin_alpha > kTinySlip
                          ? std::abs(lateral_coefficient(curve, out.alpha)) / sin_alpha
                          : curve.mu_lat / curve.gamma;  // Crolla slope at α = 0
@@ -80,10 +82,11 @@ TireOutputs evaluate_tire(const TireParams& p, const TireInputs& in,
   const double F_lateral = out.N * (c_y * patch.u_y + d_y * out.patch_rate.u_y);
 
   // ruling 5: combined slip limited by the friction ellipse
-  const WheelForce F =
-      friction_ellipse(curve, out.N, {.x = F_gross + F_resistance, .y = F_lateral});
-  out.Fx = F.x;
-  out.Fy = F.y;
+  const double k =
+      friction_ellipse_scale(curve, out.N, {.x = F_gross + F_resistance, .y = F_lateral});
+  out.Fx = k * (F_gross + F_resistance);
+  out.Fx_traction = k * F_gross;
+  out.Fy = k * F_lateral;
   return out;
 }
 

@@ -33,7 +33,10 @@ struct TireInputs {
 };
 
 struct TireOutputs {
-  double Fx = 0.0;            ///< longitudinal force on the hub, steered wheel frame [N]
+  double Fx = 0.0;  ///< longitudinal force on the hub, steered wheel frame [N]
+  /// The part of Fx that the ground exerts through the wheel's rotation (gross traction, no
+  /// motion or rolling resistance): what the wheel spin equation sees [N].
+  double Fx_traction = 0.0;
   double Fy = 0.0;            ///< lateral force on the hub, steered wheel frame, + left [N]
   double N = 0.0;             ///< normal force along the terrain normal [N] (ruling 9)
   double s = 0.0;             ///< kinematic slip ∈ [−1, 1], + when driving (ruling 2)
@@ -62,6 +65,7 @@ struct TireOutputs {
                                         const TirePatchState& patch) noexcept;
 
 /// dω/dt = (Q − r_eff·Fx − β·ω)/I (ruling 8), Q the drive + brake torque on the wheel [N·m].
+/// Pass Fx = TireOutputs::Fx_traction: resistances act at the hub, not through the spin.
 [[nodiscard]] double wheel_spin_acceleration(const TireParams& p, double Q, double r_eff, double Fx,
                                              double omega) noexcept;
 

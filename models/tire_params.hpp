@@ -28,8 +28,14 @@ struct TireParams {
   double patch_stiffness_y_per_load = 200.0;
   /// d_y / N: lateral contact damping per newton of load [s/m] (ζ ≈ 0.25).
   double patch_damping_y_per_load = 2.2;
-  /// Below this travel speed the soil motion resistance fades linearly to zero, so that a
-  /// parked wheel is not pushed by a resistance that has no direction [m/s].
+  /// Rolling resistance coefficient C_rr on the Pacejka surfaces [-]: a force −C_rr·N against
+  /// the travel at the hub (docs/models.md "Rolling resistance"). MAVS's pavement VTI has
+  /// none, hence 0 here; the vehicle presets set 0.01–0.015. Soils use their own motion
+  /// resistance R instead.
+  double rolling_resistance = 0.0;
+  /// Below this travel speed the soil motion resistance and the rolling resistance fade
+  /// linearly to zero, so that a parked wheel is not pushed by a resistance that has no
+  /// direction [m/s].
   double resistance_fade_speed = 0.1;
 };
 

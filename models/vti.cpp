@@ -52,13 +52,19 @@ double lateral_coefficient(const VtiCurve& c, double alpha) noexcept {
   return alpha > 0.0 ? -magnitude : (alpha < 0.0 ? magnitude : 0.0);
 }
 
-WheelForce friction_ellipse(const VtiCurve& c, double N, WheelForce f) noexcept {
+double friction_ellipse_scale(const VtiCurve& c, double N, WheelForce f) noexcept {
   const double ax = c.mu_x_max * N;
   const double ay = c.mu_lat * N;
-  if (ax <= 0.0 || ay <= 0.0) return {};
-  const double rho = std::hypot(f.x / ax, f.y / ay);  // ruling 5: friction ellipse
-  if (rho <= 1.0) return f;
-  return {.x = f.x / rho, .y = f.y / rho};
+  if (ax <= 0.0 || ay <= 0.0) return 0.0;
+  const double ex = f.x / ax;
+  const double ey = f.y / ay;
+  const double rho2 = ex * ex + ey * ey;  // ruling 5: friction ellipse (Fx/μx·N)² + (Fy/μy·N)²
+  return rho2 <= 1.0 ? 1.0 : 1.0 / std::sqrt(rho2);
+}
+
+WheelForce friction_ellipse(const VtiCurve& c, double N, WheelForce f) noexcept {
+  const double k = friction_ellipse_scale(c, N, f);
+  return {.x = k * f.x, .y = k * f.y};
 }
 
 WheelForce steady_state_forces(const VtiCurve& c, double N, double s, double alpha) noexcept {

@@ -47,6 +47,10 @@ struct VtiCurve {
 /// Pure-slip Crolla coefficient F⊥/N = −μ_lat·sign(α)·(1 − exp(−|α|/γ)) (ruling 5).
 [[nodiscard]] double lateral_coefficient(const VtiCurve& c, double alpha) noexcept;
 
+/// The factor k ≤ 1 by which friction_ellipse() scales f (1 inside the ellipse, 0 without
+/// grip).
+[[nodiscard]] double friction_ellipse_scale(const VtiCurve& c, double N, WheelForce f) noexcept;
+
 /// Scales f so that (f.x/(μ_x·N))² + (f.y/(μ_lat·N))² ≤ 1 (ruling 5, combined slip).
 [[nodiscard]] WheelForce friction_ellipse(const VtiCurve& c, double N, WheelForce f) noexcept;
 

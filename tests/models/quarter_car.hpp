@@ -39,8 +39,9 @@ struct QuarterCar {
     const TireOutputs out = tire_at(x);
     const double a = out.Fx / mass - kGravity * std::sin(theta());
     const double omega_dot =
-        wheel_locked ? 0.0
-                     : wheel_spin_acceleration(tire, torque(t, x[2]), out.r_eff, out.Fx, x[2]);
+        wheel_locked
+            ? 0.0
+            : wheel_spin_acceleration(tire, torque(t, x[2]), out.r_eff, out.Fx_traction, x[2]);
     return {x[1], a, omega_dot, out.patch_rate.u_x};
   }
 

@@ -100,6 +100,43 @@ TEST(TireSteadyState, ReverseIsTheMirrorImageOfForward) {
   EXPECT_GT(coast.Fx, 0.0);
 }
 
+/// A towed wheel (no drive torque, no bearing friction) at constant travel speed: spin and
+/// patch integrated together to their steady state.
+TireOutputs towed(TireParams tire, const SurfaceProperties& surface, double v, double delta) {
+  tire.bearing_damping = 0.0;
+  TireInputs in{
+      .v_par = v, .delta = delta, .omega = v / effective_radius(tire, delta), .surface = surface};
+  TirePatchState patch;
+  TireOutputs out;
+  for (int i = 0; i < 400000; ++i) {  // 4 s at 10 µs
+    out = evaluate_tire(tire, in, patch);
+    in.omega += 1e-5 * wheel_spin_acceleration(tire, 0.0, out.r_eff, out.Fx_traction, in.omega);
+    patch.u_x += 1e-5 * out.patch_rate.u_x;
+  }
+  return out;
+}
+
+TEST(TireResistance, ATowedWheelIsHeldBackByTheMotionOrRollingResistanceOnly) {
+  // The resistance acts at the hub, not through the spin: a free wheel rolls at zero slip
+  // and the net force is exactly −R·N (on sand) or −C_rr·N (on pavement).
+  const double delta = 0.01;
+  const SurfaceProperties sand{.type = Surface::sand, .cone_index_pa = 600e3};
+  const TireOutputs s = towed(kTire, sand, 5.0, delta);
+  const VtiCurve c = make_vti_curve(kTire, sand, s.N, delta);
+  EXPECT_NEAR(s.s, 0.0, 1e-6);
+  EXPECT_NEAR(s.Fx, -motion_resistance(c) * s.N, 1e-4 * s.N);
+  EXPECT_NEAR(s.Fx_traction, 0.0, 1e-4 * s.N);
+
+  TireParams rolling = kTire;
+  rolling.rolling_resistance = 0.015;
+  const TireOutputs d = towed(rolling, {.type = Surface::dry}, 5.0, delta);
+  EXPECT_NEAR(d.Fx, -0.015 * d.N, 1e-5 * d.N);
+  EXPECT_NEAR(d.s, 0.0, 1e-6);
+  // Parked: no direction, no resistance.
+  const TireOutputs parked = evaluate_tire(rolling, {.delta = delta}, {});
+  EXPECT_EQ(parked.Fx, 0.0);
+}
+
 TEST(TireContact, NoContactMeansNoForceButTheWheelStillSpinsDown) {
   const TireOutputs out =
       evaluate_tire(kTire, {.v_par = 10.0, .delta = -0.01, .omega = 30.0}, {.u_x = 0.003});
