@@ -7,8 +7,8 @@ namespace hil::models {
 AeroLoads aero_loads(const AeroParams& p, const Eigen::Vector3d& v_vehicle_body,
                      const Eigen::Vector3d& v_wind_body) noexcept {
   const Eigen::Vector3d v_rel = v_vehicle_body - v_wind_body;  // AutoSim §4.3: air relative
-  const double V = std::hypot(v_rel.x(), v_rel.y());           // horizontal airspeed
-  const double q = 0.5 * p.air_density * V;                    // ½ρ|v_rel|
+  const double V = std::sqrt(v_rel.x() * v_rel.x() + v_rel.y() * v_rel.y());  // horizontal airspeed
+  const double q = 0.5 * p.air_density * V;                                   // ½ρ|v_rel|
   AeroLoads loads;
   // AutoSim §4.2.1 / §4.3 drag: F_x = −½ρ·C_d·A·|v_rel|·v_rel,x
   loads.force.x() = -q * p.drag_coefficient * p.frontal_area * v_rel.x();

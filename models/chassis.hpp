@@ -67,12 +67,25 @@ struct ChassisLoads {
   }
 };
 
-/// Setup-phase precomputation: inverse sprung inertia. Cheap to copy.
-struct Chassis {
-  ChassisParams params;
-  Eigen::Matrix3d sprung_inertia_inverse = Eigen::Matrix3d::Identity();
+/// Everything about the chassis pose that the tires and the dynamics both need, computed
+/// once per evaluation (kinematics()) and shared.
+struct ChassisKinematics {
+  Eigen::Quaterniond q;                              ///< attitude, body → world
+  Eigen::Matrix3d R;                                 ///< rotation matrix of q
+  Eigen::Vector3d omega;                             ///< angular velocity, body axes [rad/s]
+  std::array<Eigen::Vector3d, kMaxWheels> r;         ///< wheel centres, body axes [m]
+  std::array<Eigen::Vector3d, kMaxWheels> position;  ///< wheel centres, world [m]
+  std::array<Eigen::Vector3d, kMaxWheels> velocity;  ///< wheel-centre velocities, world [m/s]
+};
 
+/// The chassis model with its setup-phase precomputation (inverse inertia, the constant and
+/// ζ-dependent parts of the mass matrix). Immutable after construction: concurrent const
+/// calls are safe. Every const method is noexcept and allocation-free.
+class Chassis {
+ public:
   explicit Chassis(const ChassisParams& p);
+
+  ChassisParams params;
 
   /// Wheel-centre position and velocity, world axes.
   [[nodiscard]] Eigen::Vector3d wheel_centre(const ChassisState& x, std::size_t i) const noexcept;
@@ -81,8 +94,14 @@ struct Chassis {
   /// Spring-damper force of corner i, positive when it pushes the body up [N].
   [[nodiscard]] double suspension_force(const ChassisState& x, std::size_t i) const noexcept;
 
-  /// dx/dt of the chassis; the entries of unused corners are zero. No allocation.
+  /// Pose, wheel-centre positions and velocities of state x.
+  [[nodiscard]] ChassisKinematics kinematics(const ChassisState& x) const noexcept;
+
+  /// dx/dt of the chassis; the entries of unused corners are zero.
   [[nodiscard]] ChassisState derivative(const ChassisState& x,
+                                        const ChassisLoads& loads) const noexcept;
+  /// The same with the kinematics of x already computed.
+  [[nodiscard]] ChassisState derivative(const ChassisState& x, const ChassisKinematics& k,
                                         const ChassisLoads& loads) const noexcept;
 
   /// Kinetic + gravitational potential + spring energy [J] (tests and diagnostics).
@@ -90,6 +109,17 @@ struct Chassis {
 
   /// Total mass, sprung plus unsprung [kg].
   [[nodiscard]] double total_mass() const noexcept;
+
+ private:
+  using Mat3 = Eigen::Matrix3d;
+  // Mass matrix M(ζ) = [[M_tl, M_tr], [M_trᵀ, M_br]] with, per corner, r = h + ζ·e_z:
+  //   M_tl = m_s·1 + Σ mᵤ·P                                   (constant)
+  //   M_tr = −Σ mᵤ·P·[h]× − (Σ mᵤ·ζ)·[e_z]×                    (affine in ζ)
+  //   M_br = I − Σ mᵤ·[h]×P[h]× − Σ ζ·mᵤ·([e_z]×[h]× + [h]×[e_z]×) − (Σ mᵤ·ζ²)·[e_z]×²
+  Mat3 mass_top_left_;
+  Mat3 mass_top_right_0_;
+  Mat3 mass_bottom_right_0_;
+  std::array<Mat3, kMaxWheels> mass_bottom_right_1_;  // mᵤ·([e_z]×[h]× + [h]×[e_z]×)
 };
 
 }  // namespace hil::models

@@ -32,15 +32,18 @@ double max_central_angle(const AckermannParams& p) noexcept {
   return std::atan(T * p.b / (p.b + T * 0.5 * p.track));
 }
 
-WheelAngles ackermann_angles(const AckermannParams& p, double d) noexcept {
-  const double a = std::min(std::abs(d), max_central_angle(p));
-  const double t = std::tan(a);
+WheelAngles ackermann_tangents(const AckermannParams& p, double d, double d_max) noexcept {
+  const double t = std::tan(std::min(std::abs(d), d_max));
   const double h = 0.5 * p.track;
   // RAVON §3.3 (exact geometry behind eq. (2)): tan δ_1,2 = b·tan d / (b ∓ (tw/2)·tan d);
-  // b − h·t > 0 because |d| ≤ max_central_angle, so atan2 stays in (0, π/2).
-  const InnerOuter io{.inner = std::atan2(p.b * t, p.b - h * t),
-                      .outer = std::atan2(p.b * t, p.b + h * t)};
+  // b − h·t > 0 because |d| ≤ max_central_angle
+  const InnerOuter io{.inner = p.b * t / (p.b - h * t), .outer = p.b * t / (p.b + h * t)};
   return to_left_right(d, io);
+}
+
+WheelAngles ackermann_angles(const AckermannParams& p, double d) noexcept {
+  const WheelAngles t = ackermann_tangents(p, d, max_central_angle(p));
+  return {.left = std::atan(t.left), .right = std::atan(t.right)};
 }
 
 WheelAngles ackermann_rate_ratio(const AckermannParams& p, double d) noexcept {

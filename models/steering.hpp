@@ -25,6 +25,12 @@ struct WheelAngles {
 /// wheels stay consistent (same turning centre) at the limit.
 [[nodiscard]] WheelAngles ackermann_angles(const AckermannParams& p, double d) noexcept;
 
+/// tan δ of the left and right wheel (same convention as ackermann_angles) with |d| limited
+/// to d_max = max_central_angle(p), computed once at setup: one tan and no atan, for the
+/// vehicle's per-stage use.
+[[nodiscard]] WheelAngles ackermann_tangents(const AckermannParams& p, double d,
+                                             double d_max) noexcept;
+
 /// dδ/dd for the left and right wheel: RAVON eq. (2) divided by d, i.e. the rate relation
 /// δ̇ = ḋ·ratio. Zero for the wheels beyond the central-angle limit of ackermann_angles.
 [[nodiscard]] WheelAngles ackermann_rate_ratio(const AckermannParams& p, double d) noexcept;

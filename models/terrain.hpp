@@ -11,6 +11,13 @@
 
 namespace hil::models {
 
+/// Everything the tire needs from the ground at one point.
+struct TerrainSample {
+  double height = 0.0;                                ///< z(x, y) [m]
+  Eigen::Vector3d normal = Eigen::Vector3d::UnitZ();  ///< unit, n_z > 0
+  SurfaceProperties surface;
+};
+
 class Terrain {
  public:
   Terrain() = default;
@@ -26,6 +33,11 @@ class Terrain {
   [[nodiscard]] virtual Eigen::Vector3d normal(double x, double y) const noexcept = 0;
   /// What the ground is made of at (x, y).
   [[nodiscard]] virtual SurfaceProperties surface(double x, double y) const noexcept = 0;
+  /// Height, normal and surface in one call (one virtual dispatch per wheel and stage).
+  /// Implementations override it where the three share work or are constant.
+  [[nodiscard]] virtual TerrainSample sample(double x, double y) const noexcept {
+    return {.height = height(x, y), .normal = normal(x, y), .surface = surface(x, y)};
+  }
 };
 
 /// Unit upward normal of a surface z(x, y) from its gradient (∂z/∂x, ∂z/∂y).

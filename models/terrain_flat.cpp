@@ -12,4 +12,8 @@ SurfaceProperties FlatTerrain::surface(double /*x*/, double /*y*/) const noexcep
   return p_.surface;
 }
 
+TerrainSample FlatTerrain::sample(double /*x*/, double /*y*/) const noexcept {
+  return {.height = p_.z0, .normal = Eigen::Vector3d::UnitZ(), .surface = p_.surface};
+}
+
 }  // namespace hil::models

@@ -18,6 +18,7 @@ class FlatTerrain final : public Terrain {
   [[nodiscard]] double height(double x, double y) const noexcept override;
   [[nodiscard]] Eigen::Vector3d normal(double x, double y) const noexcept override;
   [[nodiscard]] SurfaceProperties surface(double x, double y) const noexcept override;
+  [[nodiscard]] TerrainSample sample(double x, double y) const noexcept override;
 
  private:
   FlatTerrainParams p_;

@@ -21,4 +21,8 @@ SurfaceProperties InclineTerrain::surface(double /*x*/, double /*y*/) const noex
   return p_.surface;
 }
 
+TerrainSample InclineTerrain::sample(double x, double y) const noexcept {
+  return {.height = height(x, y), .normal = n_, .surface = p_.surface};
+}
+
 }  // namespace hil::models

@@ -22,6 +22,7 @@ class InclineTerrain final : public Terrain {
   [[nodiscard]] double height(double x, double y) const noexcept override;
   [[nodiscard]] Eigen::Vector3d normal(double x, double y) const noexcept override;
   [[nodiscard]] SurfaceProperties surface(double x, double y) const noexcept override;
+  [[nodiscard]] TerrainSample sample(double x, double y) const noexcept override;
 
  private:
   InclineTerrainParams p_;

@@ -51,13 +51,14 @@ TireOutputs evaluate_tire(const TireParams& p, const TireInputs& in,
   out.N = normal_force(p, in.delta, in.delta_rate);
   out.r_eff = effective_radius(p, in.delta);
   const double r_omega = out.r_eff * in.omega;
-  out.s = longitudinal_slip(in.v_par, r_omega);
   out.alpha = slip_angle(in.v_par, in.v_perp);
   const VtiCurve curve = make_vti_curve(p, in.surface, out.N, in.delta);
 
-  // Longitudinal (ruling 3): signed slip s_x = (rω − v∥)/V_x, slip velocity v∥ − rω.
+  // Longitudinal (ruling 3): signed slip s_x = (rω − v∥)/V_x, slip velocity v∥ − rω; the
+  // kinematic slip of ruling 2 is s_x mirrored in reverse (= longitudinal_slip()).
   const double V_x = std::max(std::abs(in.v_par), std::abs(r_omega));
   const double s_x = V_x > 0.0 ? std::clamp((r_omega - in.v_par) / V_x, -1.0, 1.0) : 0.0;
+  out.s = (in.v_par < 0.0 || (in.v_par == 0.0 && r_omega < 0.0)) ? -s_x : s_x;
   const double f_x =
       std::abs(s_x) > kTinySlip ? gross_traction(curve, s_x) / s_x : gross_slip_stiffness(curve);
   const double c_x = p.patch_stiffness_x_per_load;

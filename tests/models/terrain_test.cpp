@@ -89,3 +89,29 @@ TEST(BumpsTerrain, NormalMatchesFiniteDifferenceOfHeight) {
 
 }  // namespace
 }  // namespace hil::models
+
+namespace hil::models {
+namespace {
+
+TEST(Terrain, SampleIsHeightNormalAndSurfaceInOneCall) {
+  const FlatTerrain flat({.z0 = 0.3, .surface = {.type = Surface::wet}});
+  const InclineTerrain incline({.grade_percent = 12.0, .rise_direction = 0.4, .z0 = 1.0});
+  const BumpsTerrain bumps({.amplitude_x = 0.05,
+                            .wavelength_x = 3.0,
+                            .amplitude_y = 0.02,
+                            .wavelength_y = 5.0,
+                            .surface = {.type = Surface::snow}});
+  for (const Terrain* t :
+       {static_cast<const Terrain*>(&flat), static_cast<const Terrain*>(&incline),
+        static_cast<const Terrain*>(&bumps)}) {
+    for (const double x : {-7.3, 0.0, 2.9}) {
+      const TerrainSample s = t->sample(x, 0.5 * x + 1.0);
+      EXPECT_EQ(s.height, t->height(x, 0.5 * x + 1.0));
+      EXPECT_EQ(s.normal, t->normal(x, 0.5 * x + 1.0));
+      EXPECT_EQ(s.surface.type, t->surface(x, 0.5 * x + 1.0).type);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace hil::models

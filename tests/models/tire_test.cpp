@@ -28,6 +28,15 @@ TEST(TireSlip, DrivingBrakingReverseAndStandstillFollowRuling2) {
   EXPECT_EQ(longitudinal_slip(7.0, 7.0), 0.0);                    // free rolling
 }
 
+TEST(TireSlip, EvaluateTireReportsTheSlipOfRuling2) {
+  for (const double v : {-12.0, -0.3, 0.0, 0.2, 9.0}) {
+    for (const double w : {-40.0, -1.0, 0.0, 0.5, 25.0}) {
+      const TireOutputs out = evaluate_tire(kTire, {.v_par = v, .delta = 0.01, .omega = w}, {});
+      EXPECT_DOUBLE_EQ(out.s, longitudinal_slip(v, out.r_eff * w)) << "v=" << v << " w=" << w;
+    }
+  }
+}
+
 TEST(TireSlip, SlipAngleIsInTheSteeredFrameWithoutSubtractingTheSteeringAngle) {
   EXPECT_DOUBLE_EQ(slip_angle(10.0, 1.0), std::atan(0.1));
   EXPECT_DOUBLE_EQ(slip_angle(-10.0, 1.0), std::atan(0.1));  // |v∥|: same sign in reverse

@@ -1,49 +1,20 @@
 // The real-time budget (DESIGN.md §5): across 10,000 ticks of a loop with tasks, after
-// warm-up, no heap allocation and no minor page fault. This binary replaces operator new to
-// count allocations, so it stands alone.
+// warm-up, no heap allocation and no minor page fault. Links the allocation counter
+// (tests/support), which replaces operator new, so it is a binary of its own.
 
 #include <gtest/gtest.h>
-#include <sys/resource.h>
 
 #include <Eigen/Core>
-#include <atomic>
-#include <cstdlib>
-#include <new>
 
 #include "rt_core/channel_table.hpp"
 #include "rt_core/executive.hpp"
 #include "rt_core/rk4.hpp"
 #include "rt_core/rt_setup.hpp"
 #include "rt_core/rt_thread.hpp"
-
-namespace {
-std::atomic<std::uint64_t> g_allocations{0};
-}  // namespace
-
-// The replacements pair malloc with free throughout; GCC cannot see that across inlining.
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-
-void* operator new(std::size_t size) {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](std::size_t size) { return operator new(size); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+#include "tests/support/allocation_counter.hpp"
 
 namespace hil::rt {
 namespace {
-
-#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
-// A sanitizer runtime faults in its own shadow memory lazily (seen: a constant 42 faults per
-// run under TSan), which says nothing about our code: only the allocation count holds there.
-constexpr bool kCountPageFaults = false;
-#else
-constexpr bool kCountPageFaults = true;
-#endif
 
 constexpr std::int64_t kWarmUpTicks = 1'000;
 constexpr std::int64_t kMeasuredTicks = 10'000;
@@ -81,10 +52,8 @@ class Probe final : public Task {
 
  private:
   static void sample(std::uint64_t& allocations, long& faults) noexcept {
-    allocations = g_allocations.load(std::memory_order_relaxed);
-    rusage usage{};
-    getrusage(RUSAGE_THREAD, &usage);
-    faults = usage.ru_minflt;
+    allocations = hil::testing::allocation_count();
+    faults = hil::testing::thread_minor_faults();
   }
 };
 
@@ -123,7 +92,7 @@ TEST(RtBudget, NoAllocationAndNoPageFaultAcross10kTicksAfterWarmUp) {
 
   ASSERT_EQ(result.ticks, kWarmUpTicks + kMeasuredTicks + 1);
   EXPECT_EQ(probe.allocations_after - probe.allocations_before, 0U);
-  if (kCountPageFaults) {
+  if (hil::testing::kPageFaultsAreMeaningful) {
     EXPECT_EQ(probe.faults_after - probe.faults_before, 0);
   }
   EXPECT_GT(log.dropped(), 0U);  // the log ring overflowed inside the window

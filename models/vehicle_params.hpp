@@ -1,0 +1,91 @@
+#pragma once
+// Parameters of a whole vehicle (issue 3 "Vehicle assembly"): a sprung body on any number
+// of axles, two wheels per axle, each axle with its suspension, tires, optional Ackermann
+// steering with its servo, and brakes; aerodynamics; sensors. Plain data, filled by the
+// rig loader (config/) or by the presets in models/vehicle_presets.hpp. SI units, ISO 8855
+// body axes (x forward, y left, z up); the world frame is ENU (x east, y north, z up).
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+
+#include "models/aero.hpp"
+#include "models/gnss.hpp"
+#include "models/imu.hpp"
+#include "models/limits.hpp"
+#include "models/rigid_body.hpp"
+#include "models/steering.hpp"
+#include "models/steering_servo.hpp"
+#include "models/tire_params.hpp"
+#include "models/wheel_encoder.hpp"
+
+namespace hil::models {
+
+struct AxleSteeringParams {
+  bool steered = false;
+  /// Ackermann geometry (RAVON §3.3): b = distance from this axle to the line through the
+  /// turning centre; track and max wheel angle. Track is taken from the axle.
+  AckermannParams ackermann;
+  /// True for an axle behind the turning centre that steers opposite to the front (the rear
+  /// axle of RAVON's 4WS): there the inner wheel is on the side the wheels point away from.
+  bool behind_turning_centre = false;
+  SteeringServoParams servo;
+};
+
+struct AxleBrakeParams {
+  double max_torque = 0.0;   ///< per wheel at brake command 1 [N·m]
+  double park_torque = 0.0;  ///< per wheel with the parking brake on [N·m]
+  /// The stuck brake as a torsional spring-damper: frequency and damping ratio of the locked
+  /// wheel on it (models/wheel_brake.hpp lock_params) [Hz], [-]. Stiffer is closer to a
+  /// rigid lock (a stopping wheel springs back by T/k: 0.2 mrad at 150 Hz for the HMMWV);
+  /// RK4 needs 2π·f·dt/substeps ≤ 1.5 (checked).
+  double lock_frequency_hz = 150.0;
+  double lock_damping_ratio = 1.0;
+};
+
+struct AxleParams {
+  double x = 0.0;      ///< wheel centres ahead of the sprung CG [m]
+  double track = 1.5;  ///< distance between the wheel centres [m]
+  double z = -0.3;     ///< wheel centres relative to the sprung CG at ζ = 0 [m] (< 0: below)
+  double unsprung_mass = 40.0;    ///< per wheel [kg]
+  double spring_rate = 30'000.0;  ///< per wheel [N/m]; preload is computed (static ride at ζ = 0)
+  double damping = 3'000.0;       ///< per wheel [N·s/m]
+  TireParams tire;
+  AxleSteeringParams steering;
+  AxleBrakeParams brake;
+  bool driven = false;  ///< the drive (issue 4) acts on this axle's wheels
+};
+
+struct VehicleSensorParams {
+  ImuParams imu;
+  GnssParams gnss;
+  WheelEncoderParams encoder;
+};
+
+struct VehicleParams {
+  RigidBodyParams sprung;  ///< sprung mass and its inertia about the sprung CG
+  std::array<AxleParams, kMaxAxles> axles{};
+  std::size_t axle_count = 2;  ///< 1..kMaxAxles, front to rear
+  AeroParams aero;
+  double gravity = 9.80665;  ///< [m/s²], along world −z
+  double dt = 250e-6;        ///< the executive's period: one step() advances this much [s]
+  int substeps = 1;          ///< RK4 steps per step() (≥ 1)
+  std::uint64_t seed = 1;    ///< master seed of the sensor noise generators
+  VehicleSensorParams sensors;
+  /// RAVON §3.2: drive on the terrain as a flat road and take the road inclination from the
+  /// input road_normal, adding eq. (1)'s force G'. Off: the terrain's own normal and height.
+  bool road_normal_from_input = false;
+
+  [[nodiscard]] std::size_t wheel_count() const noexcept { return 2 * axle_count; }
+};
+
+/// Wheel index of (axle, side): 2·axle + (0 left, 1 right).
+[[nodiscard]] constexpr std::size_t wheel_index(std::size_t axle, bool right) noexcept {
+  return 2 * axle + (right ? 1 : 0);
+}
+
+/// Setup phase: throws std::invalid_argument naming the first field out of range, its value
+/// and what is expected ("vehicle parameter axles[1].tire.diameter: must be > 0 (got -1)").
+void validate(const VehicleParams& p);
+
+}  // namespace hil::models

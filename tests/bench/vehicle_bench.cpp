@@ -1,0 +1,91 @@
+// Issue 3 goal: ≤ 2 µs median per RK4 step of the RAVON-like vehicle (4 wheels, tires on
+// flat dry ground) on the development machine. Also the HMMWV, the parts of one derivative
+// evaluation (chassis alone, one full derivative), and the vehicle on soil and on a DEM.
+// Report with --benchmark_repetitions=10 --benchmark_report_aggregates_only=true (median).
+
+#include <benchmark/benchmark.h>
+
+#include "models/terrain_bumps.hpp"
+#include "models/terrain_flat.hpp"
+#include "models/vehicle.hpp"
+#include "models/vehicle_presets.hpp"
+
+namespace hil::models {
+namespace {
+
+/// A vehicle driving: torque on every wheel, steering held, so that slip, slip angle and the
+/// suspension are all busy (nothing degenerates to a fast path).
+VehicleInputs driving_inputs(const VehicleParams& p) {
+  VehicleInputs in;
+  for (std::size_t i = 0; i < p.wheel_count(); ++i) in.drive_torque[i] = 40.0;
+  in.steering_command[0] = 0.15;
+  in.wind_speed = 5.0;
+  in.wind_direction = 1.0;
+  return in;
+}
+
+void run_steps(benchmark::State& state, const VehicleParams& p, const Terrain& terrain) {
+  Vehicle vehicle(p, terrain);
+  vehicle.reset(0.0, 0.0, 0.0, 3.0);
+  const VehicleInputs in = driving_inputs(p);
+  for (int i = 0; i < 4000; ++i) vehicle.step(in);  // 1 s: into a dynamic steady state
+  for (auto _ : state) {  // NOLINT(clang-analyzer-deadcode.DeadStores): benchmark idiom
+    vehicle.step(in);
+    benchmark::DoNotOptimize(vehicle.outputs());
+  }
+}
+
+void BM_VehicleStepRavonDry(benchmark::State& state) {
+  const FlatTerrain flat({});
+  run_steps(state, ravon_params(), flat);
+}
+BENCHMARK(BM_VehicleStepRavonDry);
+
+void BM_VehicleStepHmmwvDry(benchmark::State& state) {
+  const FlatTerrain flat({});
+  run_steps(state, hmmwv_params(), flat);
+}
+BENCHMARK(BM_VehicleStepHmmwvDry);
+
+void BM_VehicleStepRavonClayBumps(benchmark::State& state) {
+  const BumpsTerrain bumps({.amplitude_x = 0.03,
+                            .wavelength_x = 4.0,
+                            .amplitude_y = 0.02,
+                            .wavelength_y = 3.0,
+                            .surface = {.type = Surface::clay, .cone_index_pa = 600e3}});
+  run_steps(state, ravon_params(), bumps);
+}
+BENCHMARK(BM_VehicleStepRavonClayBumps);
+
+void BM_VehicleDerivativeRavon(benchmark::State& state) {
+  const FlatTerrain flat({});
+  Vehicle vehicle(ravon_params(), flat);
+  vehicle.reset(0.0, 0.0, 0.0, 3.0);
+  const StepInputs in = vehicle.model().prepare(driving_inputs(vehicle.params()));
+  VehicleState x = vehicle.state();
+  for (auto _ : state) {  // NOLINT(clang-analyzer-deadcode.DeadStores): benchmark idiom
+    benchmark::DoNotOptimize(x);
+    benchmark::DoNotOptimize(vehicle.model().derivative(in, x, nullptr));
+  }
+}
+BENCHMARK(BM_VehicleDerivativeRavon);
+
+void BM_ChassisDerivativeRavon(benchmark::State& state) {
+  const FlatTerrain flat({});
+  const Vehicle vehicle(ravon_params(), flat);
+  const Chassis& chassis = vehicle.model().chassis();
+  ChassisState x = vehicle.state().head<ChassisLayout::kSize>();
+  x[ChassisLayout::kCorners] = 0.01;
+  ChassisLoads loads;
+  for (std::size_t i = 0; i < 4; ++i) loads.hub_force_world[i] = {100.0, 50.0, 1800.0};
+  for (auto _ : state) {  // NOLINT(clang-analyzer-deadcode.DeadStores): benchmark idiom
+    benchmark::DoNotOptimize(x);
+    benchmark::DoNotOptimize(chassis.derivative(x, loads));
+  }
+}
+BENCHMARK(BM_ChassisDerivativeRavon);
+
+}  // namespace
+}  // namespace hil::models
+
+BENCHMARK_MAIN();
