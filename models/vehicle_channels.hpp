@@ -1,0 +1,67 @@
+#pragma once
+// The vehicle's inputs and outputs as channels (DESIGN.md §1). Setup registers every channel
+// in the table (names below) and keeps their ids; per tick, read() fills VehicleInputs from
+// the input channels and write() copies VehicleOutputs into the output channels — ids and
+// function pointers only, no lookups, no allocation. Both are called by the RT thread.
+//
+// Names (wheel W: fl fr rl rr for two axles; fl fr ml mr rl rr for three; a1l a1r … for four;
+// axle A: front rear / front middle rear / a1 … a4):
+//   inputs   vehicle.steering.A.command [rad]     vehicle.wheel.W.drive_torque [N·m]
+//            vehicle.brake.command [-]            vehicle.brake.park [-]
+//            env.road.friction.W [-]              env.road.normal.{x,y,z} [-]
+//            env.wind.speed [m/s]                 env.wind.direction [rad]
+//            env.disturbance.force.{x,y,z} [N]    env.disturbance.torque.{x,y,z} [N·m]
+//   outputs  vehicle.wheel.W.{speed, angle, encoder, steer_angle, suspension_travel,
+//            normal_force, longitudinal_force, lateral_force, slip, slip_angle,
+//            tire_deflection, brake_torque}
+//            vehicle.body.{position.x|y|z, velocity.x|y|z, forward_speed, lateral_speed,
+//            roll, pitch, yaw, roll_rate, pitch_rate, yaw_rate, acceleration.x|y|z}
+//            vehicle.steering.A.angle   vehicle.imu.{accel,gyro}.{x,y,z}
+//            vehicle.gnss.{latitude, longitude, altitude, velocity.east|north|up, fixes}
+//            vehicle.aero.{drag, side_force}   vehicle.inputs_rejected
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "models/vehicle.hpp"
+#include "rt_core/channel_table.hpp"
+
+namespace hil::models {
+
+class VehicleChannels {
+ public:
+  /// Setup phase: adds the channels of a vehicle with `p`'s axles to `table` (throws if a
+  /// name is taken).
+  VehicleChannels(rt::ChannelTable& table, const VehicleParams& p);
+
+  /// RT: input channels → `in` (only the fields that have a channel are written).
+  void read(const rt::ChannelTable& table, VehicleInputs& in) const noexcept;
+  /// RT: `out` → output channels.
+  void write(const VehicleOutputs& out, rt::ChannelTable& table) const noexcept;
+
+  /// "fl", "rr", "ml", "a3r", …
+  [[nodiscard]] static std::string wheel_name(std::size_t wheel, std::size_t axle_count);
+  /// "front", "rear", "middle", "a2", …
+  [[nodiscard]] static std::string axle_name(std::size_t axle, std::size_t axle_count);
+
+  [[nodiscard]] std::size_t input_count() const noexcept { return inputs_.size(); }
+  [[nodiscard]] std::size_t output_count() const noexcept { return outputs_.size(); }
+
+ private:
+  struct InputBinding {
+    rt::ChannelId id;
+    double& (*field)(VehicleInputs&, std::size_t);
+    std::size_t index;
+  };
+  struct OutputBinding {
+    rt::ChannelId id;
+    double (*value)(const VehicleOutputs&, std::size_t);
+    std::size_t index;
+  };
+
+  std::vector<InputBinding> inputs_;
+  std::vector<OutputBinding> outputs_;
+};
+
+}  // namespace hil::models
