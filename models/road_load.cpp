@@ -1,16 +1,8 @@
 #include "models/road_load.hpp"
 
-#include <algorithm>
 #include <cmath>
 
 namespace hil::models {
-
-double rolling_resistance_force(const RollingResistanceParams& p, double normal_load,
-                                double v) noexcept {
-  const double direction = std::clamp(v / p.v_eps, -1.0, 1.0);
-  // AutoSim §4.2.1 F_rr, in its Coulomb form: F_rr = −C_rr·N·sign(v), N = m·g·cos θ
-  return -p.c_rr * normal_load * direction;
-}
 
 double normal_load_on_grade(double m, double g, double theta) noexcept {
   return m * g * std::cos(theta);  // N = m·g·cos θ (weight component normal to the road)

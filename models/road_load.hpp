@@ -1,24 +1,14 @@
 #pragma once
-// Road loads on the vehicle body (docs/models.md "Aero and wind"): rolling resistance, the
-// grade force of an inclined road, and RAVON's inclination force for a vehicle simulated on
-// a flat road. SI units, ISO 8855 (x forward, z up). Pure functions; RT-safe.
+// Road loads on the vehicle body (docs/models.md "Aero and wind"): the grade force of an
+// inclined road, and RAVON's inclination force for a vehicle simulated on a flat road.
+// (Rolling resistance acts per tire: TireParams::rolling_resistance.) SI units, ISO 8855
+// (x forward, z up). Pure functions; RT-safe.
 
 #include <Eigen/Core>
 
 namespace hil::models {
 
 inline constexpr double kStandardGravity = 9.80665;  ///< g_n [m/s²]
-
-struct RollingResistanceParams {
-  double c_rr = 0.015;  ///< rolling resistance coefficient C_rr [-]
-  /// Below this speed the force fades linearly to 0 (no chatter at standstill) [m/s].
-  double v_eps = 0.05;
-};
-
-/// F_rr = −C_rr·N·sat(v/v_eps) [N], N the normal load (m·g·cos θ on a grade θ), v the speed
-/// along x. Exact C_rr·N opposing motion for |v| ≥ v_eps.
-[[nodiscard]] double rolling_resistance_force(const RollingResistanceParams& p, double normal_load,
-                                              double v) noexcept;
 
 /// Normal load of mass m on a grade θ (rising ahead: θ > 0): N = m·g·cos θ [N].
 [[nodiscard]] double normal_load_on_grade(double m, double g, double theta) noexcept;

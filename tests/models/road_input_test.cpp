@@ -1,5 +1,5 @@
-// External road inputs (models/road_input.hpp): per-wheel friction scale on top of the map,
-// road normal from channels, robustness against garbage values.
+// External road inputs (models/road_input.hpp): per-wheel friction scale and road normal
+// from channels, robust against garbage values.
 
 #include "models/road_input.hpp"
 
@@ -8,35 +8,17 @@
 
 #include <gtest/gtest.h>
 
-#include "models/terrain_flat.hpp"
-
 namespace hil::models {
 namespace {
 
 constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
 
-TEST(WheelFrictionOverride, ChannelScaleMultipliesTheMapScale) {
-  const FlatTerrain wet({.surface = {.type = Surface::wet, .friction_scale = 0.7}});
-  WheelFrictionOverride o;
-  o.set(0, 0.5);
-  o.set(3, 1e-4);  // RAVON §3.2: wheel off the ground
-  EXPECT_DOUBLE_EQ(o.surface_at(wet, 0, 1.0, 2.0).friction_scale, 0.35);
-  EXPECT_EQ(o.surface_at(wet, 0, 1.0, 2.0).type, Surface::wet);
-  EXPECT_DOUBLE_EQ(o.surface_at(wet, 1, 1.0, 2.0).friction_scale, 0.7);  // never set: map only
-  EXPECT_DOUBLE_EQ(o.surface_at(wet, 3, 1.0, 2.0).friction_scale, 0.7e-4);
-}
-
-TEST(WheelFrictionOverride, GarbageFromTheBusIsContained) {
-  WheelFrictionOverride o;
-  o.set(0, kNan);
-  o.set(1, -2.0);
-  o.set(2, 1e9);
-  o.set(kMaxWheels, 0.1);  // out of range: ignored
-  EXPECT_EQ(o.scale(0), 1.0);
-  EXPECT_EQ(o.scale(1), 0.0);
-  EXPECT_EQ(o.scale(2), kMaxExternalFrictionScale);
-  EXPECT_EQ(o.scale(kMaxWheels), 1.0);
-  EXPECT_DOUBLE_EQ(apply_friction_scale({.friction_scale = 0.8}, 0.5).friction_scale, 0.4);
+TEST(FrictionScaleFromInput, GarbageFromTheBusIsContained) {
+  EXPECT_EQ(sanitize_friction_scale(0.5), 0.5);
+  EXPECT_EQ(sanitize_friction_scale(1e-4), 1e-4);  // RAVON §3.2: wheel off the ground
+  EXPECT_EQ(sanitize_friction_scale(kNan), 1.0);
+  EXPECT_EQ(sanitize_friction_scale(-2.0), 0.0);
+  EXPECT_EQ(sanitize_friction_scale(1e9), kMaxExternalFrictionScale);
 }
 
 TEST(RoadNormalFromInput, NormalizesAndRejectsImpossibleNormals) {

@@ -107,6 +107,25 @@ TEST(Vehicle, WithoutTheParkingBrakeItRollsDownTheGrade) {
   EXPECT_LT(vehicle.outputs().velocity_world.x(), -2.5);
 }
 
+TEST(Vehicle, RoadInclinationFromChannelsActsLikeTheInclinedTerrain) {
+  // RAVON §3.2: drive on a flat road and feel the grade through eq. (1)'s force G'
+  const InclineTerrain hill({.grade_percent = 15.0, .rise_direction = 0.0});
+  const FlatTerrain flat({});
+  VehicleParams p = hmmwv_params();
+  Vehicle on_hill(p, hill);
+  p.road_normal_from_input = true;
+  Vehicle on_flat(p, flat);
+  VehicleInputs in;
+  in.road_normal = Eigen::Vector3d(-0.15, 0.0, 1.0);  // rising ahead; normalised by the model
+  run(on_hill, in, 3.0);
+  run(on_flat, in, 3.0);
+  const double v_hill = on_hill.outputs().velocity_body.x();
+  const double v_flat = on_flat.outputs().velocity_body.x();
+  report("road-normal input vs incline, speed after 3 s", v_flat / v_hill - 1.0);
+  EXPECT_LT(v_hill, -2.5);
+  EXPECT_NEAR(v_flat / v_hill, 1.0, 0.01);
+}
+
 TEST(Vehicle, CoastDownFollowsTheAnalyticSolutionWithDragAndRollingResistance) {
   const FlatTerrain flat({});
   VehicleParams p = hmmwv_params();
