@@ -1,6 +1,7 @@
 #include "models/chassis.hpp"
 
 #include <Eigen/LU>
+#include <utility>
 
 namespace hil::models {
 
@@ -10,7 +11,7 @@ using B = RigidBodyLayout;
 using C = ChassisLayout;
 using Vec6 = Eigen::Matrix<double, 6, 1>;
 
-const Eigen::Vector3d kUp = Eigen::Vector3d::UnitZ();  // slider axis, body axes
+const Eigen::Vector3d kUp = Eigen::Vector3d::UnitZ();  // NOLINT(cert-err58-cpp): no throw; slider axis
 
 /// [r]×: the matrix of r × (·).
 Eigen::Matrix3d cross_matrix(const Eigen::Vector3d& r) {
@@ -31,7 +32,7 @@ Eigen::Vector3d perpendicular(const Eigen::Vector3d& v) noexcept { return {v.x()
 
 }  // namespace
 
-Chassis::Chassis(const ChassisParams& p) : params(p) {
+Chassis::Chassis(ChassisParams p) : params(std::move(p)) {
   const Mat3 P = perpendicular();
   const Mat3 E = cross_matrix(kUp);
   mass_top_left_ = params.sprung.mass * Mat3::Identity();

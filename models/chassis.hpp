@@ -83,7 +83,7 @@ struct ChassisKinematics {
 /// calls are safe. Every const method is noexcept and allocation-free.
 class Chassis {
  public:
-  explicit Chassis(const ChassisParams& p);
+  explicit Chassis(ChassisParams p);
 
   ChassisParams params;
 

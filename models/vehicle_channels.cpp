@@ -9,7 +9,6 @@ namespace hil::models {
 
 namespace {
 
-using rt::ChannelSpec;
 using rt::Direction;
 
 /// One vector component by index (x, y, z).

@@ -244,7 +244,6 @@ VehicleState VehicleModel::rest_state(double x, double y, double yaw, double spe
   // Height of the CG above the ground along n: each wheel centre at d/2 − δ_static, with
   // δ_static = (spring preload + m_u·g·n_z)/k_tire; averaged over the wheels
   double clearance = 0.0;
-  double static_r = 0.0;
   std::array<double, kMaxWheels> rolling_radius{};
   for (std::size_t i = 0; i < wheel_count(); ++i) {
     const AxleParams& axle = params_.axles[i / 2];
@@ -252,7 +251,6 @@ VehicleState VehicleModel::rest_state(double x, double y, double yaw, double spe
     const double deflection = load / axle.tire.vertical_stiffness;
     rolling_radius[i] = 0.5 * axle.tire.diameter - deflection;
     clearance += rolling_radius[i] - axle.z;
-    static_r += rolling_radius[i];
   }
   clearance /= static_cast<double>(wheel_count());
   const Eigen::Vector3d position = Eigen::Vector3d(x, y, ground.height) + clearance * n;
