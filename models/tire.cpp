@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 
 #include "models/vti.hpp"
 
@@ -9,6 +10,7 @@ namespace hil::models {
 
 namespace {
 
+constexpr double kHalfPi = std::numbers::pi / 2;
 constexpr double kTinySlip = 1e-12;         // below: use the slope at s = 0 for the secant
 constexpr double kTinyDenominator = 1e-12;  // patch-rate denominator that counts as zero
 
@@ -42,7 +44,9 @@ double longitudinal_slip(double v_par, double r_omega) noexcept {
 }
 
 double slip_angle(double v_par, double v_perp) noexcept {
-  return std::atan2(v_perp, std::abs(v_par));  // ruling 1: atan(v⊥/|v∥|), steered frame
+  const double a = std::abs(v_par);
+  if (a == 0.0) return v_perp > 0.0 ? kHalfPi : (v_perp < 0.0 ? -kHalfPi : 0.0);
+  return std::atan(v_perp / a);  // ruling 1: atan(v⊥/|v∥|), steered frame
 }
 
 TireOutputs evaluate_tire(const TireParams& p, const TireInputs& in,

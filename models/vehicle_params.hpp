@@ -8,6 +8,8 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "models/aero.hpp"
 #include "models/gnss.hpp"
@@ -84,8 +86,18 @@ struct VehicleParams {
   return 2 * axle + (right ? 1 : 0);
 }
 
-/// Setup phase: throws std::invalid_argument naming the first field out of range, its value
-/// and what is expected ("vehicle parameter axles[1].tire.diameter: must be > 0 (got -1)").
+/// A parameter out of range: its path in VehicleParams (the rig schema uses the same names)
+/// and what is expected, e.g. {"axles[1].tire.diameter", "must be > 0 (got -1)"}.
+struct ParamProblem {
+  std::string field;
+  std::string message;
+};
+
+/// Setup phase: every parameter out of range or inconsistent, in field order.
+[[nodiscard]] std::vector<ParamProblem> check(const VehicleParams& p);
+
+/// Setup phase: throws std::invalid_argument with the first problem of check()
+/// ("vehicle parameter axles[1].tire.diameter: must be > 0 (got -1)").
 void validate(const VehicleParams& p);
 
 }  // namespace hil::models

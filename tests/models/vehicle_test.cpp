@@ -316,6 +316,11 @@ TEST(Vehicle, RejectsParametersOutOfRangeNamingTheField) {
   } catch (const std::invalid_argument& e) {
     EXPECT_STREQ(e.what(), "vehicle parameter axles[1].tire.diameter: must be > 0 (got -1)");
   }
+  p.sprung.mass = 0.0;
+  const std::vector<ParamProblem> all = check(p);  // every problem, in field order
+  ASSERT_EQ(all.size(), 2U);
+  EXPECT_EQ(all[0].field, "sprung.mass");
+  EXPECT_EQ(all[1].field, "axles[1].tire.diameter");
   p = ravon_params();
   p.axles[0].x = -2.0;
   EXPECT_THROW(Vehicle(p, flat), std::invalid_argument);  // front axle behind the rear
