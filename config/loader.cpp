@@ -6,8 +6,10 @@
 #include "config/executive_settings.hpp"
 #include "config/overlay.hpp"
 #include "config/source_map.hpp"
+#include "config/terrain_settings.hpp"
 #include "config/text_file.hpp"
 #include "config/validate.hpp"
+#include "config/vehicle_settings.hpp"
 
 namespace hil::config {
 
@@ -23,14 +25,29 @@ namespace {
     apply_overlay(layer.message(), merged);
     sources.push_back(&layer);
   }
-  ConfigErrors invalid = validate(merged, SourceMap(std::move(sources)), machine);
-  errors.insert(errors.end(), std::make_move_iterator(invalid.begin()),
-                std::make_move_iterator(invalid.end()));
+  const SourceMap source_map(std::move(sources));
+  ConfigErrors invalid = validate(merged, source_map, machine);
+  // The terrain is checked by building it: DEM files are read and parsed here. A rig
+  // without a vehicle (the timing bench) has no use for one.
+  TerrainBuild terrain;
+  if (merged.has_vehicle() || merged.has_terrain()) {
+    terrain = build_terrain(merged.terrain(), "terrain", source_map);
+  }
+  for (ConfigErrors* more : {&invalid, &terrain.errors}) {
+    errors.insert(errors.end(), std::make_move_iterator(more->begin()),
+                  std::make_move_iterator(more->end()));
+  }
   if (!errors.empty()) return LoadResult{std::nullopt, std::move(errors)};
 
   RigSettings settings;
   settings.executive = to_executive_config(merged.executive());
   settings.rt = to_rt_options(merged.executive());
+  if (merged.has_vehicle()) {
+    settings.vehicle =
+        to_vehicle_params(merged.vehicle(), static_cast<double>(settings.executive.period) /
+                                                static_cast<double>(rt::kSecond));
+  }
+  settings.terrain = std::move(terrain.terrain);
   settings.message = std::move(merged);
   for (const ParsedLayer& layer : layers) settings.sources.push_back(layer.name());
   return LoadResult{std::move(settings), {}};

@@ -4,6 +4,7 @@
 // the field and what was expected. Setup phase: allocates; never throws for bad input.
 
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -13,6 +14,8 @@
 #include "config/machine.hpp"
 #include "config/rig.pb.h"
 #include "config/text_layer.hpp"
+#include "models/terrain.hpp"
+#include "models/vehicle_params.hpp"
 #include "rt_core/executive_config.hpp"
 #include "rt_core/rt_options.hpp"
 
@@ -22,6 +25,10 @@ namespace hil::config {
 struct RigSettings {
   rt::ExecutiveConfig executive;
   rt::RtOptions rt;
+  /// The vehicle when the rig has one (dt = the executive's period).
+  std::optional<models::VehicleParams> vehicle;
+  /// The ground when the rig has a vehicle or a terrain block; shared by the run's vehicles.
+  std::shared_ptr<const models::Terrain> terrain;
   RigConfig message;                 ///< overlays applied; defaults not filled in
   std::vector<std::string> sources;  ///< the files, base first, as the caller named them
 };

@@ -40,8 +40,9 @@ void Vehicle::step(const VehicleInputs& inputs) noexcept {
   const VehicleParams& p = model_.params();
   const StepInputs in = model_.prepare(inputs);
   const VehicleState before = x_;
-  const double h = p.dt / p.substeps;
-  for (int sub = 0; sub < p.substeps; ++sub) {
+  const int substeps = p.substeps();
+  const double h = p.dt / substeps;
+  for (int sub = 0; sub < substeps; ++sub) {
     int stage = 0;
     const auto f = [&](double, const VehicleState& s) noexcept {
       // Diagnostics of the step's first stage: the state at the start of the step

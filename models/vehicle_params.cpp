@@ -104,22 +104,38 @@ std::vector<ParamProblem> check(const VehicleParams& p) {
   c.require_non_negative(p.aero.side_force_coefficient, "aero.side_force_coefficient");
   c.require_non_negative(p.aero.side_area, "aero.side_area");
   c.require_positive(p.gravity, "gravity");
-  c.require(p.dt > 0.0 && p.dt <= 0.01, "dt", "in (0, 0.01] s", p.dt);
-  c.require(p.substeps >= 1 && p.substeps <= 100, "substeps", "in [1, 100]", p.substeps);
+  c.require(p.dt > 0.0 && p.dt <= 0.1, "dt", "in (0, 0.1] s", p.dt);
+  c.require(p.max_step >= 1e-5 && p.max_step <= 0.01, "max_step", "in [1e-5, 0.01] s",
+            p.max_step);
+  const double h = p.dt > 0.0 && p.max_step > 0.0 ? p.dt / p.substeps() : p.dt;
   for (std::size_t i = 0; i < p.axle_count; ++i) {
     // The locked wheel rings at the brake's lock frequency: keep ω_n·h inside RK4's range
-    const double wn_h =
-        2.0 * std::numbers::pi * p.axles[i].brake.lock_frequency_hz * p.dt / p.substeps;
-    c.require(
-        wn_h <= 1.5, fmt::format("axles[{}].brake.lock_frequency_hz", i),
-        fmt::format("≤ {:.0f} Hz at dt = {} s and {} substeps (2π·f·dt/substeps ≤ 1.5); lower "
-                    "it or raise substeps",
-                    1.5 * p.substeps / (2.0 * std::numbers::pi * p.dt), p.dt, p.substeps),
-        p.axles[i].brake.lock_frequency_hz);
+    const double wn_h = 2.0 * std::numbers::pi * p.axles[i].brake.lock_frequency_hz * h;
+    c.require(wn_h <= 1.5, fmt::format("axles[{}].brake.lock_frequency_hz", i),
+              fmt::format("≤ {:.0f} Hz with RK4 steps of {} s (2π·f·h ≤ 1.5); lower it or "
+                          "lower max_step",
+                          1.5 / (2.0 * std::numbers::pi * h), h),
+              p.axles[i].brake.lock_frequency_hz);
   }
   c.require_positive(p.sensors.encoder.counts_per_revolution,
                      "sensors.encoder.counts_per_revolution");
-  c.require_positive(p.sensors.gnss.rate_hz, "sensors.gnss.rate_hz");
+  const GnssParams& gnss = p.sensors.gnss;
+  c.require_positive(gnss.rate_hz, "sensors.gnss.rate_hz");
+  c.require(std::abs(gnss.origin.latitude_deg) <= 90.0, "sensors.gnss.origin.latitude_deg",
+            "in [-90, 90]", gnss.origin.latitude_deg);
+  c.require(std::abs(gnss.origin.longitude_deg) <= 180.0, "sensors.gnss.origin.longitude_deg",
+            "in [-180, 180]", gnss.origin.longitude_deg);
+  c.require(std::isfinite(gnss.origin.altitude_m), "sensors.gnss.origin.altitude_m", "finite",
+            gnss.origin.altitude_m);
+  c.require_non_negative(gnss.horizontal_noise, "sensors.gnss.horizontal_noise");
+  c.require_non_negative(gnss.vertical_noise, "sensors.gnss.vertical_noise");
+  c.require_non_negative(gnss.velocity_noise, "sensors.gnss.velocity_noise");
+  const ImuParams& imu = p.sensors.imu;
+  c.require(imu.position.allFinite(), "sensors.imu.position", "finite", imu.position.norm());
+  c.require_non_negative(imu.accel_noise, "sensors.imu.accel_noise");
+  c.require_non_negative(imu.gyro_noise, "sensors.imu.gyro_noise");
+  c.require_non_negative(imu.accel_bias_walk, "sensors.imu.accel_bias_walk");
+  c.require_non_negative(imu.gyro_bias_walk, "sensors.imu.gyro_bias_walk");
   return std::move(checker.problems);
 }
 

@@ -5,7 +5,9 @@
 // rig loader (config/) or by the presets in models/vehicle_presets.hpp. SI units, ISO 8855
 // body axes (x forward, y left, z up); the world frame is ENU (x east, y north, z up).
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -40,7 +42,7 @@ struct AxleBrakeParams {
   /// The stuck brake as a torsional spring-damper: frequency and damping ratio of the locked
   /// wheel on it (models/wheel_brake.hpp lock_params) [Hz], [-]. Stiffer is closer to a
   /// rigid lock (a stopping wheel springs back by T/k: 0.2 mrad at 150 Hz for the HMMWV);
-  /// RK4 needs 2π·f·dt/substeps ≤ 1.5 (checked).
+  /// RK4 needs 2π·f·h ≤ 1.5 for its step h (checked).
   double lock_frequency_hz = 150.0;
   double lock_damping_ratio = 1.0;
 };
@@ -71,7 +73,9 @@ struct VehicleParams {
   AeroParams aero;
   double gravity = 9.80665;  ///< [m/s²], along world −z
   double dt = 250e-6;        ///< the executive's period: one step() advances this much [s]
-  int substeps = 1;          ///< RK4 steps per step() (≥ 1)
+  /// Longest RK4 step [s]: step() takes substeps() = ⌈dt/max_step⌉ RK4 steps of dt/substeps
+  /// (one at periods up to 1 ms; slow loops are sub-stepped automatically).
+  double max_step = 1e-3;
   std::uint64_t seed = 1;    ///< master seed of the sensor noise generators
   VehicleSensorParams sensors;
   /// RAVON §3.2: drive on the terrain as a flat road and take the road inclination from the
@@ -79,6 +83,9 @@ struct VehicleParams {
   bool road_normal_from_input = false;
 
   [[nodiscard]] std::size_t wheel_count() const noexcept { return 2 * axle_count; }
+  [[nodiscard]] int substeps() const noexcept {
+    return std::max(1, static_cast<int>(std::ceil(dt / max_step - 1e-9)));
+  }
 };
 
 /// Wheel index of (axle, side): 2·axle + (0 left, 1 right).

@@ -1,0 +1,135 @@
+// The `vehicle` and `terrain` blocks of a rig file: presets with overrides, and errors that
+// point at the value in force (file:line:column, field, what is expected).
+
+#include <gtest/gtest.h>
+
+#include "loader_fixture.hpp"
+#include "models/terrain_dem.hpp"
+#include "models/terrain_incline.hpp"
+#include "models/vehicle_presets.hpp"
+
+namespace hil::config {
+namespace {
+
+using testing::Errors;
+using testing::LoaderTest;
+
+using VehicleConfigTest = LoaderTest;
+
+TEST_F(VehicleConfigTest, ARigWithoutAVehicleHasNoneAndNoTerrain) {
+  const LoadResult result = load("executive { period_us: 100000 }");  // 10 Hz: fine without one
+  ASSERT_TRUE(result.ok()) << ::testing::PrintToString(messages(result));
+  EXPECT_FALSE(result.settings->vehicle.has_value());
+  EXPECT_EQ(result.settings->terrain, nullptr);
+}
+
+TEST_F(VehicleConfigTest, PresetWithOverridesAndThePeriodAsStep) {
+  const LoadResult result = load(R"(
+    executive { period_us: 500 }
+    vehicle {
+      preset: "hmmwv"
+      sprung { mass: 2500 ixy: 12 }
+      axles {}
+      axles { tire { rolling_resistance: 0.02 } brake { park_torque: 3000 } }
+      aero { drag_coefficient: 0.8 }
+      sensors { gnss { rate_hz: 5 origin { latitude_deg: 45 } } }
+    })");
+  ASSERT_TRUE(result.ok()) << ::testing::PrintToString(messages(result));
+  const models::VehicleParams& p = *result.settings->vehicle;
+  const models::VehicleParams hmmwv = models::hmmwv_params();
+  EXPECT_EQ(p.dt, 500e-6);
+  EXPECT_EQ(p.sprung.mass, 2500.0);
+  EXPECT_EQ(p.sprung.inertia(0, 1), 12.0);
+  EXPECT_EQ(p.sprung.inertia(1, 0), 12.0);
+  EXPECT_EQ(p.axles[0].tire.rolling_resistance, hmmwv.axles[0].tire.rolling_resistance);
+  EXPECT_EQ(p.axles[1].tire.rolling_resistance, 0.02);
+  EXPECT_EQ(p.axles[1].tire.diameter, hmmwv.axles[1].tire.diameter);  // untouched: preset
+  EXPECT_EQ(p.axles[1].brake.park_torque, 3000.0);
+  EXPECT_EQ(p.aero.drag_coefficient, 0.8);
+  EXPECT_EQ(p.sensors.gnss.rate_hz, 5.0);
+  EXPECT_EQ(p.sensors.gnss.origin.latitude_deg, 45.0);
+  EXPECT_EQ(p.axle_count, 2U);
+  ASSERT_NE(result.settings->terrain, nullptr);  // default: flat dry ground
+  EXPECT_EQ(result.settings->terrain->height(3.0, 4.0), 0.0);
+}
+
+TEST_F(VehicleConfigTest, ModelChecksPointAtTheLineThatSetTheValue) {
+  EXPECT_EQ(load_errors("vehicle {\n"
+                        "  axles {}\n"
+                        "  axles { tire { diameter: -1 } }\n"
+                        "  sprung { mass: 0 }\n"
+                        "}\n"),
+            (Errors{
+                "base.pbtxt:4:18: vehicle.sprung.mass: must be > 0 (got 0)",
+                "base.pbtxt:3:28: vehicle.axles[1].tire.diameter: must be > 0 (got -1)",
+            }));
+}
+
+TEST_F(VehicleConfigTest, AnOverlayValueIsReportedInTheOverlay) {
+  EXPECT_EQ(
+      load_errors("vehicle { preset: \"ravon\" }", {"vehicle {\n  aero { frontal_area: -2 }\n}\n"}),
+      Errors{"overlay1.pbtxt:2:24: vehicle.aero.frontal_area: must be >= 0 (got -2)"});
+}
+
+TEST_F(VehicleConfigTest, UnknownPresetSuggestsTheClosest) {
+  EXPECT_EQ(load_errors("vehicle { preset: \"ravn\" }"),
+            Errors{"base.pbtxt:1:19: vehicle.preset: unknown preset \"ravn\"; did you mean "
+                   "\"ravon\"? (presets: ravon, hmmwv)"});
+}
+
+TEST_F(VehicleConfigTest, BrakeTooStiffForTheStepSaysWhatToChange) {
+  const Errors errors = load_errors(
+      "executive { period_us: 10000 }\n"
+      "vehicle { max_step: 0.01 axles { brake { lock_frequency_hz: 150 } } }\n");
+  ASSERT_EQ(errors.size(), 2U);  // the rear axle's, from the preset, too
+  EXPECT_NE(errors[1].find("vehicle.axles[1].brake.lock_frequency_hz"), std::string::npos);
+  EXPECT_EQ(errors[0].substr(0, 69),
+            "base.pbtxt:2:62: vehicle.axles[0].brake.lock_frequency_hz: must be ≤");
+  EXPECT_NE(errors[0].find("lower max_step"), std::string::npos);
+}
+
+TEST_F(VehicleConfigTest, TerrainKindsAndSurfaces) {
+  const LoadResult result = load(R"(
+    vehicle {}
+    terrain { incline { grade_percent: 10 } surface { type: "wet" friction_scale: 0.8 } })");
+  ASSERT_TRUE(result.ok()) << ::testing::PrintToString(messages(result));
+  const models::Terrain& t = *result.settings->terrain;
+  EXPECT_NEAR(t.height(10.0, 0.0), 1.0, 1e-12);
+  EXPECT_EQ(t.surface(0, 0).type, models::Surface::wet);
+  EXPECT_EQ(t.surface(0, 0).friction_scale, 0.8);
+}
+
+TEST_F(VehicleConfigTest, TerrainErrorsNameTheField) {
+  EXPECT_EQ(load_errors("vehicle {}\n"
+                        "terrain {\n"
+                        "  surface { type: \"gravel\" }\n"
+                        "  incline { grade_percent: 150 }\n"
+                        "}\n"),
+            (Errors{
+                "base.pbtxt:3:19: terrain.surface.type: unknown surface \"gravel\"; expected dry, "
+                "wet, snow, ice, sand or clay",
+                "base.pbtxt:4:28: terrain.incline.grade_percent: 150 is out of range; expected "
+                "-100..100 (percent: 100·rise/run)",
+            }));
+  EXPECT_EQ(load_errors("vehicle {}\nterrain { surface { type: \"sand\" } }\n"),
+            Errors{"base.pbtxt:2:11: terrain.surface.cone_index_pa: sand soil needs a cone index "
+                   "> 0 [Pa] (200e3 soft .. 1500e3 firm); got 0"});
+}
+
+TEST_F(VehicleConfigTest, DemFilesAreRelativeToTheRigFileAndTheirErrorsKeepTheirLines) {
+  dir_.write("site.asc", "ncols 3\nnrows 2\nxllcorner 0\nyllcorner 0\ncellsize 1\n1 2 3\n4 5 6\n");
+  const LoadResult result = load(R"(
+    vehicle {}
+    terrain { dem { heights: "site.asc" } classes { type: "clay" cone_index_pa: 500000 } })");
+  ASSERT_TRUE(result.ok()) << ::testing::PrintToString(messages(result));
+  EXPECT_NEAR(result.settings->terrain->height(1.5, 0.5), 5.0, 1e-12);  // south row: 4 5 6
+
+  dir_.write("bad.asc", "ncols 3\nnrows 2\nxllcorner 0\nyllcorner 0\ncellsize 1\n1 2 3\n4 5\n");
+  const Errors errors = load_errors("vehicle {}\nterrain { dem { heights: \"bad.asc\" } }\n");
+  ASSERT_EQ(errors.size(), 1U);
+  EXPECT_NE(errors[0].find("bad.asc:7"), std::string::npos) << errors[0];
+  EXPECT_EQ(errors[0].substr(0, 29), "base.pbtxt:2:11: terrain.dem:");
+}
+
+}  // namespace
+}  // namespace hil::config
