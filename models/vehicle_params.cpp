@@ -112,7 +112,7 @@ std::vector<ParamProblem> check(const VehicleParams& p) {
     // The locked wheel rings at the brake's lock frequency: keep ω_n·h inside RK4's range
     const double wn_h = 2.0 * std::numbers::pi * p.axles[i].brake.lock_frequency_hz * h;
     c.require(wn_h <= 1.5, fmt::format("axles[{}].brake.lock_frequency_hz", i),
-              fmt::format("≤ {:.0f} Hz with RK4 steps of {} s (2π·f·h ≤ 1.5); lower it or "
+              fmt::format("<= {:.0f} Hz with RK4 steps of {} s (2*pi*f*h <= 1.5); lower it or "
                           "lower max_step",
                           1.5 / (2.0 * std::numbers::pi * h), h),
               p.axles[i].brake.lock_frequency_hz);

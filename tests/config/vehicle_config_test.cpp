@@ -83,8 +83,8 @@ TEST_F(VehicleConfigTest, BrakeTooStiffForTheStepSaysWhatToChange) {
       "vehicle { max_step: 0.01 axles { brake { lock_frequency_hz: 150 } } }\n");
   ASSERT_EQ(errors.size(), 2U);  // the rear axle's, from the preset, too
   EXPECT_NE(errors[1].find("vehicle.axles[1].brake.lock_frequency_hz"), std::string::npos);
-  EXPECT_EQ(errors[0].substr(0, 69),
-            "base.pbtxt:2:62: vehicle.axles[0].brake.lock_frequency_hz: must be ≤");
+  EXPECT_EQ(errors[0].substr(0, 70),
+            "base.pbtxt:2:61: vehicle.axles[0].brake.lock_frequency_hz: must be <= ");
   EXPECT_NE(errors[0].find("lower max_step"), std::string::npos);
 }
 
