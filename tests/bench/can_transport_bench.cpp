@@ -41,7 +41,7 @@ void BM_CannelloniEncodeDecode(benchmark::State& state) {
   std::vector<CanFrame> decoded(n);
   std::uint8_t sequence = 0;
   std::size_t packet_bytes = 0;
-  for (auto _ : state) {
+  for (auto _ : state) {  // NOLINT(clang-analyzer-deadcode.DeadStores): benchmark idiom
     writer.begin(sequence++);
     for (const CanFrame& f : frames) (void)writer.append(f);
     const auto packet = writer.finish();
@@ -66,7 +66,7 @@ void BM_VirtualSendReceive(benchmark::State& state) {
   const CanFrame f = frame(0x123, 8, false);
   std::array<TimedFrame, 1> out{};
   std::int64_t tick = 0;
-  for (auto _ : state) {
+  for (auto _ : state) {  // NOLINT(clang-analyzer-deadcode.DeadStores): benchmark idiom
     benchmark::DoNotOptimize(a->send(f, tick));
     benchmark::DoNotOptimize(b->receive(out, tick++));
   }
@@ -82,7 +82,7 @@ void BM_VirtualBurst(benchmark::State& state) {
   const CanFrame f = frame(0x123, 8, false);
   std::vector<TimedFrame> out(n);
   std::int64_t tick = 0;
-  for (auto _ : state) {
+  for (auto _ : state) {  // NOLINT(clang-analyzer-deadcode.DeadStores): benchmark idiom
     for (std::size_t i = 0; i < n; ++i) benchmark::DoNotOptimize(a->send(f, tick));
     benchmark::DoNotOptimize(b->receive(out, tick++));
   }
@@ -96,7 +96,7 @@ void BM_SlcanFormatParse(benchmark::State& state) {
   const CanFrame f = frame(0x123, fd ? 64 : 8, fd);
   std::array<char, hil::io::can::slcan::kMaxFormattedBytes> line{};
   CanFrame back;
-  for (auto _ : state) {
+  for (auto _ : state) {  // NOLINT(clang-analyzer-deadcode.DeadStores): benchmark idiom
     const std::size_t n = hil::io::can::slcan::format_frame(f, line);
     benchmark::DoNotOptimize(hil::io::can::slcan::parse_line({line.data(), n - 1}, back));
   }
@@ -119,7 +119,7 @@ void BM_CannelloniLoopbackTick(benchmark::State& state) {
   const CanFrame f = frame(0x123, 8, false);
   std::vector<TimedFrame> out(n);
   std::int64_t tick = 0;
-  for (auto _ : state) {
+  for (auto _ : state) {  // NOLINT(clang-analyzer-deadcode.DeadStores): benchmark idiom
     for (std::size_t i = 0; i < n; ++i) benchmark::DoNotOptimize(a->send(f, tick));
     a->flush(tick);
     std::size_t got = 0;

@@ -33,13 +33,14 @@ using test::Pty;
 /// PATH that imports can and serial.
 std::optional<std::string> python_with_can() {
   std::vector<std::string> candidates;
-  if (const char* env = std::getenv("HIL_PYTHON")) candidates.emplace_back(env);  // NOLINT
+  // NOLINTNEXTLINE(concurrency-mt-unsafe): read before any thread starts
+  if (const char* env = std::getenv("HIL_PYTHON")) candidates.emplace_back(env);
   candidates.emplace_back("/usr/bin/python3");
   candidates.emplace_back("python3");
   for (const std::string& python : candidates) {
     const std::string probe = python + " -c 'import can, serial' >/dev/null 2>&1";
-    if (std::system(probe.c_str()) == 0)
-      return python;  // NOLINT(cert-env33-c,concurrency-mt-unsafe): setup
+    // NOLINTNEXTLINE(cert-env33-c,concurrency-mt-unsafe): a probe before any thread starts
+    if (std::system(probe.c_str()) == 0) return python;
   }
   return std::nullopt;
 }
