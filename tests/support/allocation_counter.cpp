@@ -8,6 +8,7 @@
 
 namespace {
 std::atomic<std::uint64_t> g_allocations{0};
+thread_local std::uint64_t t_allocations = 0;
 }  // namespace
 
 // The replacements pair malloc with free throughout; GCC cannot see that across inlining.
@@ -15,6 +16,7 @@ std::atomic<std::uint64_t> g_allocations{0};
 
 void* operator new(std::size_t size) {
   g_allocations.fetch_add(1, std::memory_order_relaxed);  // relaxed: a counter, no ordering
+  ++t_allocations;
   if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
   throw std::bad_alloc();
 }
@@ -27,6 +29,8 @@ void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
 namespace hil::testing {
 
 std::uint64_t allocation_count() noexcept { return g_allocations.load(std::memory_order_relaxed); }
+
+std::uint64_t thread_allocation_count() noexcept { return t_allocations; }
 
 long thread_minor_faults() noexcept {
   rusage usage{};

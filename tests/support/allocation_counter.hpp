@@ -11,6 +11,17 @@ namespace hil::testing {
 /// Allocations through operator new since the program started (any thread).
 [[nodiscard]] std::uint64_t allocation_count() noexcept;
 
+/// Allocations made by the calling thread since it started.
+[[nodiscard]] std::uint64_t thread_allocation_count() noexcept;
+
+/// The allocations `body()` makes on the calling thread.
+template <class Body>
+[[nodiscard]] std::uint64_t allocations_in(Body&& body) {
+  const std::uint64_t before = thread_allocation_count();
+  body();
+  return thread_allocation_count() - before;
+}
+
 /// Minor page faults of the calling thread so far (getrusage RUSAGE_THREAD).
 [[nodiscard]] long thread_minor_faults() noexcept;
 
