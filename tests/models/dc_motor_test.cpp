@@ -110,8 +110,10 @@ TEST(Gear, GearLossIsNeverNegative) {
   const DcMotorParams m = ravon_drive_unit().motor;
   const GearParams g{.ratio = 59.0, .efficiency = 0.9};
   const double I = 1.0;
-  for (double tau_m = -10.0; tau_m <= 10.0; tau_m += 0.5) {
-    for (double other = -600.0; other <= 600.0; other += 25.0) {
+  for (int n_tau = -20; n_tau <= 20; ++n_tau) {
+    const double tau_m = 0.5 * n_tau;
+    for (int n_other = -24; n_other <= 24; ++n_other) {
+      const double other = 25.0 * n_other;
       for (const double w : {-3.0, -0.1, 0.1, 3.0}) {
         const GearedDrive d = geared_drive(m, g, tau_m, w, other, I);
         const double a = (d.drive_torque + other) / (I + d.reflected_inertia);

@@ -48,8 +48,8 @@ struct DriveRig {
     x.head<L::kSize>() = electric_drive_initial_state(p, soc);
   }
 
-  [[nodiscard]] ElectricDriveState drive_state(const State& s) const { return s.head<L::kSize>(); }
-  [[nodiscard]] WheelValues omegas(const State& s) const {
+  [[nodiscard]] static ElectricDriveState drive_state(const State& s) { return s.head<L::kSize>(); }
+  [[nodiscard]] static WheelValues omegas(const State& s) {
     WheelValues w{};
     for (std::size_t j = 0; j < kMaxWheels; ++j) w[j] = s[kWheels + static_cast<int>(j)];
     return w;
