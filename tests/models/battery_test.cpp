@@ -9,6 +9,7 @@
 #include <numbers>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -148,29 +149,49 @@ TEST(Battery, VoltageStaysPhysicalWhenOverDischargedOrOverCharged) {
   EXPECT_TRUE(std::isfinite(e_over));
 }
 
+/// The two datasheet examples of the MATLAB "Battery" block documentation ("Extracting
+/// Battery Parameters From Data Sheets"): Panasonic NiMH-HHR650D and A123 ANR26650M1 — and the
+/// RAVON pack.
+std::vector<BatteryDatasheet> datasheets() {
+  return {{.chemistry = BatteryChemistry::kNickelMetalHydride,
+           .full_voltage = 1.39,
+           .exp_zone_voltage = 1.28,
+           .exp_zone_charge = 1.3 * kAh,
+           .nominal_voltage = 1.18,
+           .nominal_charge = 6.25 * kAh,
+           .nominal_current = 1.3,
+           .capacity = 7.0 * kAh,
+           .internal_resistance = 0.002},
+          {.chemistry = BatteryChemistry::kLithiumIon,
+           .full_voltage = 3.7,
+           .exp_zone_voltage = 3.4,
+           .exp_zone_charge = 0.23 * kAh,
+           .nominal_voltage = 3.22,
+           .nominal_charge = 2.07 * kAh,
+           .nominal_current = 2.3,
+           .capacity = 2.3 * kAh,
+           .internal_resistance = 0.010},
+          ravon_battery_datasheet()};
+}
+
 TEST(BatteryDatasheet, ExtractedModelPassesThroughTheThreePoints) {
-  for (const BatteryChemistry c : {BatteryChemistry::kLeadAcid, BatteryChemistry::kLithiumIon,
-                                   BatteryChemistry::kNickelMetalHydride}) {
-    // A 3.6 V, 2.3 A·h cell (Li-ion shaped) used for all chemistries: the algebra is shared.
-    const BatteryDatasheet d{.chemistry = c,
-                             .full_voltage = 4.15,
-                             .exp_zone_voltage = 3.95,
-                             .exp_zone_charge = 0.1 * kAh,
-                             .nominal_voltage = 3.6,
-                             .nominal_charge = 2.0 * kAh,
-                             .nominal_current = 1.0,
-                             .capacity = 2.3 * kAh,
-                             .internal_resistance = 0.015,
-                             .cutoff_voltage = 2.8};
+  for (const BatteryDatasheet& d : datasheets()) {
     const BatteryParams p = battery_params_from_datasheet(d);
+    const double I = d.nominal_current;
     EXPECT_NEAR(p.b, 3.0 / d.exp_zone_charge, 1e-15);
-    EXPECT_NEAR(battery_steady_discharge_voltage(p, 1.0, 0.0), d.full_voltage, 1e-9);
-    EXPECT_NEAR(battery_steady_discharge_voltage(p, 1.0, d.exp_zone_charge), d.exp_zone_voltage,
+    EXPECT_NEAR(battery_steady_discharge_voltage(p, I, 0.0), d.full_voltage, 1e-9);
+    EXPECT_NEAR(battery_steady_discharge_voltage(p, I, d.exp_zone_charge), d.exp_zone_voltage,
                 1e-9);
-    EXPECT_NEAR(battery_steady_discharge_voltage(p, 1.0, d.nominal_charge), d.nominal_voltage,
-                1e-9);
+    EXPECT_NEAR(battery_steady_discharge_voltage(p, I, d.nominal_charge), d.nominal_voltage, 1e-9);
     EXPECT_GT(p.k, 0.0);
     EXPECT_GT(p.a, 0.0);
+    // The curve keeps falling through the nominal zone (no bump between the points)
+    double last = d.full_voltage;
+    for (int n = 1; n <= 100; ++n) {
+      const double v = battery_steady_discharge_voltage(p, I, d.nominal_charge * n / 100.0);
+      EXPECT_LT(v, last) << n;
+      last = v;
+    }
   }
 }
 
