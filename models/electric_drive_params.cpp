@@ -1,5 +1,7 @@
 #include "models/electric_drive_params.hpp"
 
+#include "models/drive_validation.hpp"
+
 namespace hil::models {
 
 namespace {
@@ -48,6 +50,7 @@ ElectricDriveParams ravon_drive_params() {
   p.battery = battery_params_from_datasheet(ravon_battery_datasheet());
   p.derating = {.start_voltage = kLeadAcidCells * 1.85};  // 44.4 V, assumed
   p.controller_decimation = 1;
+  validate_electric_drive(p);
   return p;
 }
 

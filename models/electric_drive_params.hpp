@@ -20,8 +20,8 @@ inline constexpr double kRavonMaxRotorSpeed = 2000.0 * 2.0 * std::numbers::pi / 
 /// The 48 V lead-acid pack (24 cells, 100 A·h rated) as datasheet points at 0.2 C.
 [[nodiscard]] BatteryDatasheet ravon_battery_datasheet();
 
-/// Four drive units on one battery extracted from ravon_battery_datasheet(). May throw
-/// (datasheet extraction), setup phase only.
+/// Four drive units on one battery extracted from ravon_battery_datasheet(), validated
+/// (validate_electric_drive()). May throw; setup phase only.
 [[nodiscard]] ElectricDriveParams ravon_drive_params();
 
 }  // namespace hil::models

@@ -2,6 +2,8 @@
 
 #include <numbers>
 
+#include "models/drive_validation.hpp"
+
 namespace hil::models {
 
 namespace {
@@ -54,6 +56,7 @@ PowertrainParams hmmwv_powertrain() {
   p.output_inertia = 0.5;                                 // Chrono driveline driveshaft inertia
   p.driveshaft = {.stiffness = 1500.0, .damping = 60.0};  // assumed, docs: ~2.5 Hz shuffle
   p.driven = {true, true, true, true};  // Chrono HMMWV_Driveline4WD: all four wheels
+  validate_powertrain(p);
   return p;
 }
 
@@ -101,6 +104,7 @@ PowertrainParams autosim_car_powertrain(ShiftMode mode) {
   p.output_inertia = 0.05;
   p.driveshaft = {.stiffness = 600.0, .damping = 8.0};  // two half-shafts seen at the output
   p.driven = {true, true};  // front-wheel drive: slots 0 (front left) and 1 (front right)
+  validate_powertrain(p);
   return p;
 }
 
