@@ -29,6 +29,10 @@ void Vehicle::reset(double x, double y, double yaw, double speed) {
   x_ = model_.rest_state(x, y, yaw, speed);
   imu_ = Imu(p.sensors.imu, derive_seed(p.seed, "imu"));
   gnss_ = Gnss(p.sensors.gnss, derive_seed(p.seed, "gnss"));
+  drive_controller_ = ElectricDriveControllerState{};
+  powertrain_ = powertrain_initial_discrete_state(model_.powertrain());
+  speed_ref_.fill(0.0);
+  lever_pressed_ = false;
   out_ = VehicleOutputs{};
   const VehicleState before = x_;
   update_outputs(before, model_.prepare(VehicleInputs{}));
@@ -38,7 +42,8 @@ void Vehicle::reset(double x, double y, double yaw, double speed) {
 
 void Vehicle::step(const VehicleInputs& inputs) noexcept {
   const VehicleParams& p = model_.params();
-  const StepInputs in = model_.prepare(inputs);
+  StepInputs in = model_.prepare(inputs);
+  update_drive(inputs, in);
   const VehicleState before = x_;
   const int substeps = p.substeps();
   const double h = p.dt / substeps;
@@ -54,6 +59,53 @@ void Vehicle::step(const VehicleInputs& inputs) noexcept {
   ++out_.tick;
   out_.time = static_cast<double>(out_.tick) * p.dt;
   update_outputs(before, in);
+}
+
+void Vehicle::update_drive(const VehicleInputs& inputs, StepInputs& in) noexcept {
+  const VehicleParams& p = model_.params();
+  const std::size_t n = model_.wheel_count();
+  WheelValues omega{};
+  for (std::size_t i = 0; i < n; ++i) omega[i] = x_[L::spin(i)];
+  const auto drive_state = x_.segment<L::kDriveSize>(L::kDrive);
+  switch (p.drive.kind) {
+    case DriveKind::electric:
+      for (std::size_t i = 0; i < n; ++i) {
+        // A non-finite reference holds the last one (and counts as rejected)
+        if (std::isfinite(inputs.speed_ref[i])) {
+          speed_ref_[i] = inputs.speed_ref[i];
+        } else {
+          ++in.rejected;
+        }
+      }
+      in.duty = electric_drive_controller_update(
+          p.drive.electric, drive_controller_,
+          drive_state.template head<ElectricDriveLayout::kSize>(), omega, speed_ref_, p.dt);
+      break;
+    case DriveKind::combustion: {
+      const PowertrainParams& pt = model_.powertrain();
+      PowertrainCommand command{.throttle = inputs.throttle,
+                                .shift_up = inputs.shift_up > 0.5,
+                                .shift_down = inputs.shift_down > 0.5};
+      if (!std::isfinite(inputs.throttle)) ++in.rejected;
+      // An absolute gear request becomes lever presses, one every other tick
+      const int gear = powertrain_.transmission.gear;
+      const int position =
+          pt.transmission.mode == ShiftMode::kAutomatic ? std::clamp(gear, -1, 1) : gear;
+      if (std::isfinite(inputs.gear_request) && !lever_pressed_) {
+        const auto request = static_cast<int>(std::lround(inputs.gear_request));
+        command.shift_up = command.shift_up || request > position;
+        command.shift_down = command.shift_down || request < position;
+      }
+      lever_pressed_ = std::isfinite(inputs.gear_request) && !lever_pressed_ &&
+                       (command.shift_up || command.shift_down);
+      powertrain_update(pt, powertrain_, drive_state.template head<PowertrainLayout::kSize>(),
+                        command, p.dt);
+      in.powertrain = powertrain_;
+      break;
+    }
+    case DriveKind::torque:
+      break;
+  }
 }
 
 void Vehicle::update_outputs(const VehicleState& before, const StepInputs& in) noexcept {
@@ -86,6 +138,16 @@ void Vehicle::update_outputs(const VehicleState& before, const StepInputs& in) n
   const Eigen::Vector3d& antenna = p.sensors.gnss.antenna;
   out_.gnss = gnss_.update(out_.time, out_.position + R * antenna, v + R * w.cross(antenna));
   out_.aero_force_body = diag_.aero_force_body;
+  WheelValues omega{};
+  for (std::size_t i = 0; i < model_.wheel_count(); ++i) omega[i] = x_[L::spin(i)];
+  const auto drive_state = x_.segment<L::kDriveSize>(L::kDrive);
+  if (p.drive.kind == DriveKind::electric) {
+    out_.electric = electric_drive_outputs(p.drive.electric, drive_controller_,
+                                           drive_state.head<ElectricDriveLayout::kSize>(), omega);
+  } else if (p.drive.kind == DriveKind::combustion) {
+    out_.powertrain = powertrain_outputs(model_.powertrain(), powertrain_,
+                                         drive_state.head<PowertrainLayout::kSize>(), omega);
+  }
   out_.rejected_inputs += in.rejected;
 
   for (std::size_t a = 0; a < p.axle_count; ++a) out_.steering_angle[a] = x_[L::steer(a)];
@@ -105,7 +167,7 @@ void Vehicle::update_outputs(const VehicleState& before, const StepInputs& in) n
     o.slip_angle = d.tire.alpha;
     o.tire_deflection = d.deflection;
     o.brake_torque = d.brake_torque;
-    o.drive_torque = in.drive_torque[i];
+    o.drive_torque = d.drive_torque;
   }
 }
 

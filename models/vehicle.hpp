@@ -46,6 +46,8 @@ struct VehicleOutputs {
   std::array<double, kMaxAxles> steering_angle{};               ///< servo central angles d [rad]
   ImuSample imu;
   GnssFix gnss;
+  ElectricDriveOutputs electric;                              ///< DriveKind::electric
+  PowertrainOutputs powertrain;                               ///< DriveKind::combustion
   Eigen::Vector3d aero_force_body = Eigen::Vector3d::Zero();  ///< [N]
   std::int64_t rejected_inputs = 0;  ///< non-finite inputs replaced since the start
 };
@@ -73,11 +75,17 @@ class Vehicle {
 
  private:
   void update_outputs(const VehicleState& before, const StepInputs& in) noexcept;
+  /// Tick boundary: the drive's controllers and gear logic; fills the held drive inputs.
+  void update_drive(const VehicleInputs& inputs, StepInputs& in) noexcept;
 
   VehicleModel model_;
   VehicleState x_;
   Imu imu_;
   Gnss gnss_;
+  ElectricDriveControllerState drive_controller_;
+  PowertrainDiscreteState powertrain_;
+  WheelValues speed_ref_{};     ///< last finite reference per wheel (electric)
+  bool lever_pressed_ = false;  ///< gear request: a lever was pressed on the last tick
   StageDiagnostics diag_;
   VehicleOutputs out_;
 };

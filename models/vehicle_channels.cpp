@@ -29,25 +29,35 @@ std::string VehicleChannels::wheel_name(std::size_t wheel, std::size_t axle_coun
   return fmt::format("{}{}", axle_name(axle, axle_count), side);
 }
 
+void VehicleChannels::add_input(rt::ChannelTable& table, std::string name, std::string unit,
+                                double initial, InputField field, std::size_t index,
+                                std::string description) {
+  inputs_.push_back({table.add({.name = std::move(name),
+                                .unit = std::move(unit),
+                                .direction = Direction::input,
+                                .initial = initial,
+                                .description = std::move(description)}),
+                     field, index});
+}
+
+void VehicleChannels::add_output(rt::ChannelTable& table, std::string name, std::string unit,
+                                 OutputValue value, std::size_t index, std::string description) {
+  outputs_.push_back({table.add({.name = std::move(name),
+                                 .unit = std::move(unit),
+                                 .direction = Direction::output,
+                                 .description = std::move(description)}),
+                      value, index});
+}
+
 VehicleChannels::VehicleChannels(rt::ChannelTable& table, const VehicleParams& p) {
-  const auto input = [&](std::string name, std::string unit, double initial,
-                         double& (*field)(VehicleInputs&, std::size_t), std::size_t index,
-                         std::string description) {
-    inputs_.push_back({table.add({.name = std::move(name),
-                                  .unit = std::move(unit),
-                                  .direction = Direction::input,
-                                  .initial = initial,
-                                  .description = std::move(description)}),
-                       field, index});
+  const auto input = [&](std::string name, std::string unit, double initial, InputField field,
+                         std::size_t index, std::string description) {
+    add_input(table, std::move(name), std::move(unit), initial, field, index,
+              std::move(description));
   };
-  const auto output = [&](std::string name, std::string unit,
-                          double (*value)(const VehicleOutputs&, std::size_t), std::size_t index,
+  const auto output = [&](std::string name, std::string unit, OutputValue value, std::size_t index,
                           std::string description) {
-    outputs_.push_back({table.add({.name = std::move(name),
-                                   .unit = std::move(unit),
-                                   .direction = Direction::output,
-                                   .description = std::move(description)}),
-                        value, index});
+    add_output(table, std::move(name), std::move(unit), value, index, std::move(description));
   };
   const std::size_t axles = p.axle_count;
 
@@ -61,10 +71,6 @@ VehicleChannels::VehicleChannels(rt::ChannelTable& table, const VehicleParams& p
   }
   for (std::size_t w = 0; w < p.wheel_count(); ++w) {
     const std::string W = wheel_name(w, axles);
-    input(
-        fmt::format("vehicle.wheel.{}.drive_torque", W), "N*m", 0.0,
-        [](VehicleInputs& in, std::size_t i) -> double& { return in.drive_torque[i]; }, w,
-        "drive torque on the wheel, + forward");
     input(
         fmt::format("env.road.friction.{}", W), "-", 1.0,
         [](VehicleInputs& in, std::size_t i) -> double& { return in.friction_scale[i]; }, w,
@@ -105,6 +111,8 @@ VehicleChannels::VehicleChannels(rt::ChannelTable& table, const VehicleParams& p
       "env.wind.direction", "rad", 0.0,
       [](VehicleInputs& in, std::size_t) -> double& { return in.wind_direction; }, 0,
       "direction the wind blows from, counter-clockwise from east");
+
+  add_drive_channels(table, p);
 
   // ---- outputs ----
   struct WheelChannel {

@@ -6,8 +6,8 @@
 //
 // Names (wheel W: fl fr rl rr for two axles; fl fr ml mr rl rr for three; a1l a1r … for four;
 // axle A: front rear / front middle rear / a1 … a4):
-//   inputs   vehicle.steering.A.command [rad]     vehicle.wheel.W.drive_torque [N·m]
-//            vehicle.brake.command [-]            vehicle.brake.park [-]
+//   inputs   vehicle.steering.A.command [rad]     vehicle.brake.command [-]
+//            vehicle.brake.park [-]
 //            env.road.friction.W [-]              env.road.normal.{x,y,z} [-]
 //            env.wind.speed [m/s]                 env.wind.direction [rad]
 //            env.disturbance.force.{x,y,z} [N]    env.disturbance.torque.{x,y,z} [N·m]
@@ -19,6 +19,18 @@
 //            vehicle.steering.A.angle   vehicle.imu.{accel,gyro}.{x,y,z}
 //            vehicle.gnss.{latitude, longitude, altitude, velocity.east|north|up, fixes}
 //            vehicle.aero.{drag, side_force}   vehicle.inputs_rejected
+//   drive    torque:     in  vehicle.wheel.W.drive_torque [N·m]
+//            electric:   in  vehicle.wheel.W.speed_ref [rad/s]
+//                        out vehicle.wheel.W.drive_torque, vehicle.wheel.W.motor.{current,
+//                            rotor_speed, duty, voltage, power, torque, speed_ref,
+//                            current_ref, voltage_ref, speed_integrator, current_integrator},
+//                            vehicle.battery.{voltage, current, soc, extracted_charge,
+//                            source_voltage, motoring_limit}, vehicle.drive.{converter_loss,
+//                            chopper_power}
+//            combustion: in  vehicle.powertrain.{throttle, shift_up, shift_down, gear_request}
+//                        out vehicle.wheel.W.drive_torque, vehicle.powertrain.{engine_speed,
+//                            engine_torque, effective_throttle, gear, input_speed,
+//                            propshaft_speed, speed_ratio, coupling_torque, shaft_torque}
 
 #include <cstddef>
 #include <string>
@@ -49,16 +61,26 @@ class VehicleChannels {
   [[nodiscard]] std::size_t output_count() const noexcept { return outputs_.size(); }
 
  private:
+  using InputField = double& (*)(VehicleInputs&, std::size_t);
+  using OutputValue = double (*)(const VehicleOutputs&, std::size_t);
   struct InputBinding {
     rt::ChannelId id;
-    double& (*field)(VehicleInputs&, std::size_t);
+    InputField field;
     std::size_t index;
   };
   struct OutputBinding {
     rt::ChannelId id;
-    double (*value)(const VehicleOutputs&, std::size_t);
+    OutputValue value;
     std::size_t index;
   };
+
+  void add_input(rt::ChannelTable& table, std::string name, std::string unit, double initial,
+                 InputField field, std::size_t index, std::string description);
+  void add_output(rt::ChannelTable& table, std::string name, std::string unit, OutputValue value,
+                  std::size_t index, std::string description);
+  /// The drive's channels (models/vehicle_drive_channels.cpp): inputs and outputs of
+  /// whichever drive the vehicle has.
+  void add_drive_channels(rt::ChannelTable& table, const VehicleParams& p);
 
   std::vector<InputBinding> inputs_;
   std::vector<OutputBinding> outputs_;

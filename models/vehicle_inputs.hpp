@@ -5,6 +5,7 @@
 
 #include <Eigen/Core>
 #include <array>
+#include <limits>
 
 #include "models/limits.hpp"
 
@@ -13,9 +14,17 @@ namespace hil::models {
 struct VehicleInputs {
   /// Central steering angle d per axle [rad] (+ left); the servo follows it.
   std::array<double, kMaxAxles> steering_command{};
-  /// Drive torque on each wheel about its axle [N·m] (+ forward). The drive issue adds
-  /// motors that produce it; until then it is an input.
+  /// DriveKind::torque: the drive torque on each wheel about its axle [N·m] (+ forward).
   std::array<double, kMaxWheels> drive_torque{};
+  /// DriveKind::electric: the reference wheel speed the ECU sends [rad/s] (+ forward).
+  std::array<double, kMaxWheels> speed_ref{};
+  /// DriveKind::combustion: accelerator [0, 1], gear levers (a press shifts once: > 0.5 is
+  /// pressed), and an absolute gear request (manual: the gear, −1 R … n; automatic: −1 R,
+  /// 0 N, 1 D), reached by lever presses; NaN = none.
+  double throttle = 0.0;
+  double shift_up = 0.0;
+  double shift_down = 0.0;
+  double gear_request = std::numeric_limits<double>::quiet_NaN();
   double brake = 0.0;       ///< brake command [0, 1] × each axle's max_torque
   double park_brake = 0.0;  ///< parking brake [0, 1] × each axle's park_torque
   /// Per-wheel friction scale (RAVON §3.2; 1e-4 = the wheel has lost the ground) [-].

@@ -82,7 +82,13 @@ Eigen::Vector3d finite_or_zero(const Eigen::Vector3d& v, int& rejected) noexcept
 }  // namespace
 
 VehicleModel::VehicleModel(const VehicleParams& params, const Terrain& terrain)
-    : params_(validated(params)), terrain_(&terrain), chassis_(chassis_params(params_)) {
+    : params_(validated(params)),
+      terrain_(&terrain),
+      chassis_(chassis_params(params_)),
+      powertrain_(params_.drive.combustion) {
+  for (std::size_t w = 0; w < kMaxWheels; ++w) {
+    powertrain_.driven[w] = w < wheel_count() && params_.axles[w / 2].driven;
+  }
   for (std::size_t a = 0; a < params_.axle_count; ++a) {
     AxleParams& axle = params_.axles[a];
     axle.steering.ackermann.track = axle.track;  // the pivots sit at the wheel centres
@@ -106,7 +112,9 @@ StepInputs VehicleModel::prepare(const VehicleInputs& in) const noexcept {
   }
   for (std::size_t i = 0; i < wheel_count(); ++i) {
     const AxleBrakeParams& b = params_.axles[i / 2].brake;
-    s.drive_torque[i] = finite_or(in.drive_torque[i], 0.0, bad);
+    if (params_.drive.kind == DriveKind::torque) {
+      s.drive_torque[i] = finite_or(in.drive_torque[i], 0.0, bad);
+    }
     s.brake_capacity[i] = brake * b.max_torque + park * b.park_torque;
     s.friction_scale[i] = sanitize_friction_scale(finite_or(in.friction_scale[i], 1.0, bad));
   }
@@ -144,6 +152,21 @@ std::array<double, kMaxWheels> VehicleModel::steer_tangents(const VehicleState& 
   return t;
 }
 
+namespace {
+
+/// What one wheel's contact and brake give, before the drive is known.
+struct WheelContact {
+  TireOutputs tire;
+  Eigen::Vector3d LT;  ///< look-to, world
+  double cos_d = 1.0;  ///< steering angle, body axes
+  double sin_d = 0.0;
+  double delta = 0.0;  ///< tire deflection [m]
+  WheelBrakeOutput brake;
+  Surface surface = Surface::dry;
+};
+
+}  // namespace
+
 VehicleState VehicleModel::derivative(const StepInputs& in, const VehicleState& x,
                                       StageDiagnostics* diag) const noexcept {
   const ChassisState xc = x.head<ChassisLayout::kSize>();
@@ -154,62 +177,104 @@ VehicleState VehicleModel::derivative(const StepInputs& in, const VehicleState& 
 
   for (std::size_t a = 0; a < params_.axle_count; ++a) {
     const AxleSteeringParams& s = params_.axles[a].steering;
-    if (s.steered)
+    if (s.steered) {
       dx[L::steer(a)] = steering_servo_rate(s.servo, x[L::steer(a)], in.steering_command[a]);
+    }
   }
   const std::array<double, kMaxWheels> tan_delta = steer_tangents(x);
 
+  // Pass 1, per wheel, MAVS Steps 1–4 and the brake: everything but the drive
+  std::array<WheelContact, kMaxWheels> contact;
+  DriveWheelInputs wheels;  // ω, the torques other than the drive's, inertia
   for (std::size_t i = 0; i < wheel_count(); ++i) {
     const TireParams& tp = tire(i);
+    WheelContact& c = contact[i];
     const double omega = x[L::spin(i)];
     // Step 1: the steered wheel frame. Heading and axle in body axes from tan δ.
-    const double cos_d = 1.0 / std::sqrt(1.0 + tan_delta[i] * tan_delta[i]);
-    const double sin_d = tan_delta[i] * cos_d;
+    c.cos_d = 1.0 / std::sqrt(1.0 + tan_delta[i] * tan_delta[i]);
+    c.sin_d = tan_delta[i] * c.cos_d;
     const Eigen::Vector3d& p = k.position[i];
     const Eigen::Vector3d& v = k.velocity[i];
     const TerrainSample ground = terrain_->sample(p.x(), p.y());
     const Eigen::Vector3d& n = ground.normal;  // LU: up along the terrain normal
-    const Eigen::Vector3d heading = k.R * Eigen::Vector3d(cos_d, sin_d, 0.0);
-    const Eigen::Vector3d LT = (heading - heading.dot(n) * n).normalized();  // look-to
-    const Eigen::Vector3d LS = n.cross(LT);                                  // look-side (left)
+    const Eigen::Vector3d heading = k.R * Eigen::Vector3d(c.cos_d, c.sin_d, 0.0);
+    c.LT = (heading - heading.dot(n) * n).normalized();  // look-to
+    const Eigen::Vector3d LS = n.cross(c.LT);            // look-side (left)
     // Step 2: deflection along the normal (exact for a plane; MAVS measures it vertically)
-    const double delta = 0.5 * tp.diameter - n.z() * (p.z() - ground.height);
+    c.delta = 0.5 * tp.diameter - n.z() * (p.z() - ground.height);
     SurfaceProperties surface = ground.surface;
     surface.friction_scale *= in.friction_scale[i];
+    c.surface = surface.type;
     // Steps 2–4: normal force, slip, VTI forces (models/tire.hpp)
-    const TireOutputs t = evaluate_tire(tp,
-                                        {.v_par = v.dot(LT),
-                                         .v_perp = v.dot(LS),
-                                         .delta = delta,
-                                         .delta_rate = -v.dot(n),
-                                         .omega = omega,
-                                         .surface = surface},
-                                        {.u_x = x[L::patch_x(i)], .u_y = x[L::patch_y(i)]});
+    c.tire = evaluate_tire(tp,
+                           {.v_par = v.dot(c.LT),
+                            .v_perp = v.dot(LS),
+                            .delta = c.delta,
+                            .delta_rate = -v.dot(n),
+                            .omega = omega,
+                            .surface = surface},
+                           {.u_x = x[L::patch_x(i)], .u_y = x[L::patch_y(i)]});
     // Step 6: F = F∥·LT + F⊥·LS + N·LU on the hub
-    const Eigen::Vector3d F = t.Fx * LT + t.Fy * LS + t.N * n;
-    loads.hub_force_world[i] = F;
-    // Step 5 / ruling 8 with the brake: I·dω/dt = Q − r_eff·F∥ − β·ω
-    const WheelBrakeOutput brake =
-        wheel_brake(brake_lock_[i], in.brake_capacity[i], x[L::brake(i)], omega);
-    const double Q = in.drive_torque[i] + brake.torque;
-    dx[L::spin(i)] = wheel_spin_acceleration(tp, Q, t.r_eff, t.Fx_traction, omega);
+    loads.hub_force_world[i] = c.tire.Fx * c.LT + c.tire.Fy * LS + c.tire.N * n;
+    c.brake = wheel_brake(brake_lock_[i], in.brake_capacity[i], x[L::brake(i)], omega);
     dx[L::angle(i)] = omega;
-    dx[L::patch_x(i)] = t.patch_rate.u_x;
-    dx[L::patch_y(i)] = t.patch_rate.u_y;
-    dx[L::brake(i)] = brake.phi_rate;
-    // Reactions on the body: −Q about the axle, and the overturning moment r_eff·F⊥ of the
-    // contact force about the hub (the force acts at the ground, not at the hub)
+    dx[L::patch_x(i)] = c.tire.patch_rate.u_x;
+    dx[L::patch_y(i)] = c.tire.patch_rate.u_y;
+    dx[L::brake(i)] = c.brake.phi_rate;
+    wheels.omega[i] = omega;
+    wheels.inertia[i] = tp.spin_inertia;
+    // Step 5 / ruling 8 without the drive: brake − r_eff·F∥ − β·ω
+    wheels.other_torque[i] =
+        c.brake.torque - c.tire.r_eff * c.tire.Fx_traction - tp.bearing_damping * omega;
+  }
+
+  // The drive: its own states' rates, the torque on each wheel, the rotor inertia it adds
+  WheelValues drive_torque = in.drive_torque;
+  WheelValues reflected_inertia{};
+  const auto drive_state = x.segment<L::kDriveSize>(L::kDrive);
+  switch (params_.drive.kind) {
+    case DriveKind::electric: {
+      const ElectricDriveRates r = electric_drive_derivative(
+          params_.drive.electric, drive_state.template head<ElectricDriveLayout::kSize>(), in.duty,
+          wheels);
+      dx.segment<ElectricDriveLayout::kSize>(L::kDrive) = r.x_dot;
+      drive_torque = r.drive_torque;
+      reflected_inertia = r.reflected_inertia;
+      break;
+    }
+    case DriveKind::combustion: {
+      const PowertrainRates r =
+          powertrain_derivative(powertrain_, drive_state.template head<PowertrainLayout::kSize>(),
+                                in.powertrain, wheels.omega);
+      dx.segment<PowertrainLayout::kSize>(L::kDrive) = r.x_dot;
+      drive_torque = r.drive_torque;
+      break;
+    }
+    case DriveKind::torque:
+      break;
+  }
+
+  // Pass 2: wheel spin and the reactions on the body
+  for (std::size_t i = 0; i < wheel_count(); ++i) {
+    const WheelContact& c = contact[i];
+    // Step 5 / ruling 8: (I + I_rotor)·dω/dt = Q_drive + brake − r_eff·F∥ − β·ω
+    dx[L::spin(i)] =
+        (drive_torque[i] + wheels.other_torque[i]) / (wheels.inertia[i] + reflected_inertia[i]);
+    // −Q about the axle (drive and brake react on the body), and the overturning moment
+    // r_eff·F⊥ of the contact force about the hub (the force acts at the ground, not the hub)
+    const double Q = drive_torque[i] + c.brake.torque;
     loads.reaction_torque_body[i] =
-        -Q * Eigen::Vector3d(-sin_d, cos_d, 0.0) + Rt * ((t.r_eff * t.Fy) * LT);
+        -Q * Eigen::Vector3d(-c.sin_d, c.cos_d, 0.0) + Rt * ((c.tire.r_eff * c.tire.Fy) * c.LT);
     if (diag != nullptr) {
       WheelDiagnostics& w = diag->wheels[i];
-      w.tire = t;
-      w.deflection = delta;
+      w.tire = c.tire;
+      w.deflection = c.delta;
       w.steer_tangent = tan_delta[i];
-      w.brake_torque = brake.torque;
-      w.brake_sliding = brake.sliding;
-      w.surface = surface.type;
-      w.force_world = F;
+      w.brake_torque = c.brake.torque;
+      w.brake_sliding = c.brake.sliding;
+      w.drive_torque = drive_torque[i];
+      w.surface = c.surface;
+      w.force_world = loads.hub_force_world[i];
     }
   }
 
@@ -222,11 +287,11 @@ VehicleState VehicleModel::derivative(const StepInputs& in, const VehicleState& 
   if (params_.road_normal_from_input) {
     const Eigen::Vector2d h(k.R(0, 0), k.R(1, 0));  // heading in the horizontal plane
     const double norm = h.norm();
-    const double c = norm > 0.0 ? h.x() / norm : 1.0;
-    const double s = norm > 0.0 ? h.y() / norm : 0.0;
+    const double cos_yaw = norm > 0.0 ? h.x() / norm : 1.0;
+    const double sin_yaw = norm > 0.0 ? h.y() / norm : 0.0;
     const Eigen::Vector3d& G = in.inclination_force;
-    loads.external.force_world +=
-        Eigen::Vector3d(c * G.x() - s * G.y(), s * G.x() + c * G.y(), G.z());
+    loads.external.force_world += Eigen::Vector3d(cos_yaw * G.x() - sin_yaw * G.y(),
+                                                  sin_yaw * G.x() + cos_yaw * G.y(), G.z());
   }
   if (diag != nullptr) diag->aero_force_body = aero.force;
 
@@ -258,6 +323,12 @@ VehicleState VehicleModel::rest_state(double x, double y, double yaw, double spe
   VehicleState s = VehicleState::Zero();
   s.head<B::kSize>() = make_rigid_body_state(position, q, speed * forward, Eigen::Vector3d::Zero());
   for (std::size_t i = 0; i < wheel_count(); ++i) s[L::spin(i)] = speed / rolling_radius[i];
+  if (params_.drive.kind == DriveKind::electric) {
+    s.segment<ElectricDriveLayout::kSize>(L::kDrive) =
+        electric_drive_initial_state(params_.drive.electric, params_.drive.initial_soc);
+  } else if (params_.drive.kind == DriveKind::combustion) {
+    s.segment<PowertrainLayout::kSize>(L::kDrive) = powertrain_initial_state(powertrain_);
+  }
   return s;
 }
 

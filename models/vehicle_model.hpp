@@ -22,7 +22,9 @@ namespace hil::models {
 /// step precomputed (VehicleModel::prepare()).
 struct StepInputs {
   std::array<double, kMaxAxles> steering_command{};
-  std::array<double, kMaxWheels> drive_torque{};
+  std::array<double, kMaxWheels> drive_torque{};    ///< DriveKind::torque [N·m]
+  WheelValues duty{};                               ///< DriveKind::electric: held duties
+  PowertrainDiscreteState powertrain;               ///< DriveKind::combustion: gear, throttle
   std::array<double, kMaxWheels> brake_capacity{};  ///< [N·m]
   std::array<double, kMaxWheels> friction_scale{};
   Eigen::Vector3d wind_world = Eigen::Vector3d::Zero();
@@ -39,6 +41,7 @@ struct WheelDiagnostics {
   double deflection = 0.0;     ///< tire deflection δ [m]
   double steer_tangent = 0.0;  ///< tan of the wheel's steering angle [-]
   double brake_torque = 0.0;   ///< on the wheel [N·m]
+  double drive_torque = 0.0;   ///< on the wheel [N·m]
   bool brake_sliding = false;
   Surface surface = Surface::dry;
   Eigen::Vector3d force_world = Eigen::Vector3d::Zero();  ///< contact force on the hub [N]
@@ -86,11 +89,14 @@ class VehicleModel {
   [[nodiscard]] const TireParams& tire(std::size_t wheel) const noexcept {
     return params_.axles[wheel / 2].tire;
   }
+  /// The combustion powertrain with `driven` set from the axles.
+  [[nodiscard]] const PowertrainParams& powertrain() const noexcept { return powertrain_; }
 
  private:
   VehicleParams params_;
   const Terrain* terrain_;
   Chassis chassis_;
+  PowertrainParams powertrain_;
   std::array<WheelBrakeLock, kMaxWheels> brake_lock_{};
   std::array<double, kMaxAxles> max_central_angle_{};
 };

@@ -1,9 +1,12 @@
 #include "models/vehicle_params.hpp"
 
+#include "models/drive_validation.hpp"
+
 #include <fmt/format.h>
 
 #include <Eigen/Eigenvalues>
 #include <cmath>
+#include <exception>
 #include <numbers>
 #include <stdexcept>
 #include <string>
@@ -75,6 +78,36 @@ void check_axle(Checker& c, const AxleParams& a, std::size_t index) {
   }
 }
 
+void check_drive(Checker& c, const VehicleParams& p) {
+  const VehicleDriveParams& d = p.drive;
+  try {
+    switch (d.kind) {
+      case DriveKind::torque:
+        break;
+      case DriveKind::electric:
+        c.require(d.electric.motor_count == p.wheel_count(), "drive.electric.motor_count",
+                  "the wheel count (one motor per wheel)",
+                  static_cast<double>(d.electric.motor_count));
+        c.require(d.initial_soc >= 0.0 && d.initial_soc <= 1.0, "drive.initial_soc", "in [0, 1]",
+                  d.initial_soc);
+        validate_electric_drive(d.electric);
+        break;
+      case DriveKind::combustion: {
+        PowertrainParams pt = d.combustion;
+        for (std::size_t w = 0; w < kMaxWheels; ++w) {
+          pt.driven[w] = w < p.wheel_count() && p.axles[w / 2].driven;
+        }
+        validate_powertrain(pt);
+        break;
+      }
+    }
+  } catch (const std::exception& e) {  // the drive's own checks name the field in the text
+    c.problems.push_back(
+        {.field = d.kind == DriveKind::electric ? "drive.electric" : "drive.combustion",
+         .message = e.what()});
+  }
+}
+
 }  // namespace
 
 std::vector<ParamProblem> check(const VehicleParams& p) {
@@ -105,8 +138,7 @@ std::vector<ParamProblem> check(const VehicleParams& p) {
   c.require_non_negative(p.aero.side_area, "aero.side_area");
   c.require_positive(p.gravity, "gravity");
   c.require(p.dt > 0.0 && p.dt <= 0.1, "dt", "in (0, 0.1] s", p.dt);
-  c.require(p.max_step >= 1e-5 && p.max_step <= 0.01, "max_step", "in [1e-5, 0.01] s",
-            p.max_step);
+  c.require(p.max_step >= 1e-5 && p.max_step <= 0.01, "max_step", "in [1e-5, 0.01] s", p.max_step);
   const double h = p.dt > 0.0 && p.max_step > 0.0 ? p.dt / p.substeps() : p.dt;
   for (std::size_t i = 0; i < p.axle_count; ++i) {
     // The locked wheel rings at the brake's lock frequency: keep ω_n·h inside RK4's range
@@ -117,6 +149,7 @@ std::vector<ParamProblem> check(const VehicleParams& p) {
                           1.5 / (2.0 * std::numbers::pi * h), h),
               p.axles[i].brake.lock_frequency_hz);
   }
+  check_drive(c, p);
   c.require_positive(p.sensors.encoder.counts_per_revolution,
                      "sensors.encoder.counts_per_revolution");
   const GnssParams& gnss = p.sensors.gnss;

@@ -14,9 +14,11 @@
 #include <vector>
 
 #include "models/aero.hpp"
+#include "models/electric_drive.hpp"
 #include "models/gnss.hpp"
 #include "models/imu.hpp"
 #include "models/limits.hpp"
+#include "models/powertrain.hpp"
 #include "models/rigid_body.hpp"
 #include "models/steering.hpp"
 #include "models/steering_servo.hpp"
@@ -60,6 +62,20 @@ struct AxleParams {
   bool driven = false;  ///< the drive (issue 4) acts on this axle's wheels
 };
 
+/// What turns the wheels (issue 4): torques straight from the inputs (co-simulation, tests),
+/// RAVON's electric drive (one geared DC motor per wheel, fed from a battery; the inputs are
+/// reference wheel speeds), or a combustion powertrain (throttle, gear levers).
+enum class DriveKind : std::uint8_t { torque, electric, combustion };
+
+struct VehicleDriveParams {
+  DriveKind kind = DriveKind::torque;
+  /// kind electric: motor j drives wheel slot j; motor_count must equal the wheel count.
+  ElectricDriveParams electric;
+  double initial_soc = 0.9;  ///< battery state of charge at reset [-]
+  /// kind combustion: `driven` comes from the axles' `driven` flags.
+  PowertrainParams combustion;
+};
+
 struct VehicleSensorParams {
   ImuParams imu;
   GnssParams gnss;
@@ -71,12 +87,13 @@ struct VehicleParams {
   std::array<AxleParams, kMaxAxles> axles{};
   std::size_t axle_count = 2;  ///< 1..kMaxAxles, front to rear
   AeroParams aero;
+  VehicleDriveParams drive;
   double gravity = 9.80665;  ///< [m/s²], along world −z
   double dt = 250e-6;        ///< the executive's period: one step() advances this much [s]
   /// Longest RK4 step [s]: step() takes substeps() = ⌈dt/max_step⌉ RK4 steps of dt/substeps
   /// (one at periods up to 1 ms; slow loops are sub-stepped automatically).
   double max_step = 1e-3;
-  std::uint64_t seed = 1;    ///< master seed of the sensor noise generators
+  std::uint64_t seed = 1;  ///< master seed of the sensor noise generators
   VehicleSensorParams sensors;
   /// RAVON §3.2: drive on the terrain as a flat road and take the road inclination from the
   /// input road_normal, adding eq. (1)'s force G'. Off: the terrain's own normal and height.

@@ -1,5 +1,8 @@
 #include "models/vehicle_presets.hpp"
 
+#include "models/electric_drive_params.hpp"
+#include "models/powertrain_params.hpp"
+
 namespace hil::models {
 
 VehicleParams ravon_params() {
@@ -38,6 +41,9 @@ VehicleParams ravon_params() {
             .side_force_coefficient = 1.0,
             .side_area = 3.5,
             .x_cp = 0.0};
+  p.drive.kind = DriveKind::electric;  // RAVON §3.4: a DC motor and a 1:59 gear per wheel
+  p.drive.electric = ravon_drive_params();
+  p.drive.initial_soc = 0.9;
   return p;
 }
 
@@ -70,6 +76,8 @@ VehicleParams hmmwv_params() {
             .side_force_coefficient = 1.0,
             .side_area = 8.0,
             .x_cp = 0.2};
+  p.drive.kind = DriveKind::combustion;  // Chrono HMMWV: diesel, torque converter, 4WD
+  p.drive.combustion = hmmwv_powertrain();
   return p;
 }
 

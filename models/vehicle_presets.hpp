@@ -7,11 +7,12 @@
 namespace hil::models {
 
 /// RAVON (RAVON paper §3.3: wheelbase 1.206 m, track 1.156 m, Ackermann steering on both
-/// axles, four driven wheels), ≈ 750 kg.
+/// axles, four driven wheels), ≈ 750 kg, electric drive (ravon_drive_params()).
 [[nodiscard]] VehicleParams ravon_params();
 
 /// HMMWV (ROAMS paper; public Chrono HMMWV values: ≈ 2600 kg, wheelbase 3.378 m, track
-/// 1.819 m, 37×12.5R16.5 tires of radius 0.47 m), front steering, four driven wheels.
+/// 1.819 m, 37×12.5R16.5 tires of radius 0.47 m), front steering, four driven wheels,
+/// diesel with torque converter and automatic gearbox (hmmwv_powertrain()).
 [[nodiscard]] VehicleParams hmmwv_params();
 
 }  // namespace hil::models

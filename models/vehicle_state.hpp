@@ -1,12 +1,16 @@
 #pragma once
 // The vehicle's continuous state: one fixed-size vector that rt::rk4_step integrates in one
-// piece (chassis, wheel spins and angles, tire patches, brakes, steering servos), so every
-// coupling is evaluated at every RK4 stage. Unused wheel and axle slots stay zero.
+// piece (chassis, wheel spins and angles, tire patches, brakes, steering servos, the drive's
+// states), so every coupling is evaluated at every RK4 stage. Unused slots stay zero.
 
 #include <Eigen/Core>
 
+#include <algorithm>
+
 #include "models/chassis.hpp"
+#include "models/electric_drive.hpp"
 #include "models/limits.hpp"
+#include "models/powertrain.hpp"
 
 namespace hil::models {
 
@@ -19,7 +23,10 @@ struct VehicleLayout {
   static constexpr int kPatchY = kPatchX + kWheels;   ///< u_y per wheel [m]
   static constexpr int kBrake = kPatchY + kWheels;    ///< φ per wheel [rad]
   static constexpr int kSteer = kBrake + kWheels;     ///< servo angle per axle [rad]
-  static constexpr int kSize = kSteer + static_cast<int>(kMaxAxles);
+  /// The drive's own states: ElectricDriveLayout or PowertrainLayout, whichever the rig has.
+  static constexpr int kDrive = kSteer + static_cast<int>(kMaxAxles);
+  static constexpr int kDriveSize = std::max(ElectricDriveLayout::kSize, PowertrainLayout::kSize);
+  static constexpr int kSize = kDrive + kDriveSize;
 
   [[nodiscard]] static constexpr int spin(std::size_t i) { return kSpin + static_cast<int>(i); }
   [[nodiscard]] static constexpr int angle(std::size_t i) { return kAngle + static_cast<int>(i); }

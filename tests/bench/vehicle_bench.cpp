@@ -1,6 +1,8 @@
 // Issue 3 goal: ≤ 2 µs median per RK4 step of the RAVON-like vehicle (4 wheels, tires on
-// flat dry ground) on the development machine. Also the HMMWV, the parts of one derivative
-// evaluation (chassis alone, one full derivative), and the vehicle on soil and on a DEM.
+// flat dry ground) on the development machine; issue 4: the same with its drive. The presets
+// carry their drives (RAVON electric, HMMWV diesel); "Torque" runs RAVON with torque inputs
+// (issue 3's vehicle). Also the parts of one derivative evaluation (chassis alone, one full
+// derivative) and the vehicle on clay with bumps.
 // Report with --benchmark_repetitions=10 --benchmark_report_aggregates_only=true (median).
 
 #include <benchmark/benchmark.h>
@@ -17,7 +19,11 @@ namespace {
 /// suspension are all busy (nothing degenerates to a fast path).
 VehicleInputs driving_inputs(const VehicleParams& p) {
   VehicleInputs in;
-  for (std::size_t i = 0; i < p.wheel_count(); ++i) in.drive_torque[i] = 40.0;
+  for (std::size_t i = 0; i < p.wheel_count(); ++i) {
+    in.drive_torque[i] = 40.0;  // DriveKind::torque
+    in.speed_ref[i] = 10.0;     // electric: ≈ 3 m/s
+  }
+  in.throttle = 0.3;  // combustion
   in.steering_command[0] = 0.15;
   in.wind_speed = 5.0;
   in.wind_direction = 1.0;
@@ -40,6 +46,14 @@ void BM_VehicleStepRavonDry(benchmark::State& state) {
   run_steps(state, ravon_params(), flat);
 }
 BENCHMARK(BM_VehicleStepRavonDry);
+
+void BM_VehicleStepRavonTorqueDry(benchmark::State& state) {
+  const FlatTerrain flat({});
+  VehicleParams p = ravon_params();
+  p.drive.kind = DriveKind::torque;
+  run_steps(state, p, flat);
+}
+BENCHMARK(BM_VehicleStepRavonTorqueDry);
 
 void BM_VehicleStepHmmwvDry(benchmark::State& state) {
   const FlatTerrain flat({});

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "models/terrain_flat.hpp"
 #include "models/vehicle_presets.hpp"
 
@@ -26,20 +28,47 @@ TEST(VehicleChannels, InputChannelsReachTheVehicleInputs) {
   const VehicleChannels channels(table, ravon_params());
   table.freeze();
   table.set(table.resolve("vehicle.steering.rear.command"), -0.2);
-  table.set(table.resolve("vehicle.wheel.fr.drive_torque"), 12.5);
+  table.set(table.resolve("vehicle.wheel.fr.speed_ref"), 12.5);
   table.set(table.resolve("env.road.friction.rl"), 0.3);
   table.set(table.resolve("env.wind.direction"), 1.5);
   table.set(table.resolve("env.disturbance.force.y"), 250.0);
   VehicleInputs in;
   channels.read(table, in);
   EXPECT_EQ(in.steering_command[1], -0.2);
-  EXPECT_EQ(in.drive_torque[1], 12.5);
+  EXPECT_EQ(in.speed_ref[1], 12.5);
   EXPECT_EQ(in.friction_scale[2], 0.3);
   EXPECT_EQ(in.friction_scale[0], 1.0);  // initial value of an untouched friction channel
   EXPECT_EQ(in.road_normal, Eigen::Vector3d::UnitZ());
   EXPECT_EQ(in.wind_direction, 1.5);
   EXPECT_EQ(in.external_force.y(), 250.0);
+  // RAVON's wheels are driven by motors: the torque is an output, the battery reports
   EXPECT_EQ(table.spec(table.resolve("vehicle.wheel.fr.drive_torque")).direction,
+            rt::Direction::output);
+  EXPECT_TRUE(table.find("vehicle.wheel.rl.motor.current").has_value());
+  EXPECT_TRUE(table.find("vehicle.battery.soc").has_value());
+  EXPECT_FALSE(table.find("vehicle.powertrain.throttle").has_value());
+}
+
+TEST(VehicleChannels, EachDriveHasItsOwnCommands) {
+  VehicleParams p = hmmwv_params();
+  rt::ChannelTable combustion;
+  const VehicleChannels hmmwv(combustion, p);
+  combustion.freeze();
+  VehicleInputs in;
+  combustion.set(combustion.resolve("vehicle.powertrain.throttle"), 0.3);
+  hmmwv.read(combustion, in);
+  EXPECT_EQ(in.throttle, 0.3);
+  EXPECT_TRUE(std::isnan(in.gear_request));  // no request until the ECU sends one
+  EXPECT_FALSE(combustion.find("vehicle.wheel.fl.speed_ref").has_value());
+
+  p.drive.kind = DriveKind::torque;  // co-simulation: torques straight in
+  rt::ChannelTable torque;
+  const VehicleChannels direct(torque, p);
+  torque.freeze();
+  torque.set(torque.resolve("vehicle.wheel.rr.drive_torque"), -40.0);
+  direct.read(torque, in);
+  EXPECT_EQ(in.drive_torque[3], -40.0);
+  EXPECT_EQ(torque.spec(torque.resolve("vehicle.wheel.rr.drive_torque")).direction,
             rt::Direction::input);
 }
 
@@ -67,7 +96,9 @@ TEST(VehicleChannels, OutputsReachTheirChannels) {
   EXPECT_GT(o.steering_angle[0], 0.05);
   // The HMMWV's rear axle does not steer: no channel for it
   EXPECT_FALSE(table.find("vehicle.steering.rear.command").has_value());
-  EXPECT_EQ(channels.output_count(), 4 * 12 + 15 + 18 + 1);
+  EXPECT_EQ(table.get(table.resolve("vehicle.powertrain.engine_speed")), o.powertrain.engine_speed);
+  // per wheel 12 + drive torque, 5 vectors, 18 scalars, 1 steering angle, 9 powertrain
+  EXPECT_EQ(channels.output_count(), 4 * 13 + 15 + 18 + 1 + 9);
 }
 
 }  // namespace

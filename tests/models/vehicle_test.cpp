@@ -28,6 +28,15 @@ void report(const std::string& what, double value) {
   ::testing::Test::RecordProperty(what, std::to_string(value));
 }
 
+/// The preset with its drive replaced by torque inputs: the physics tests of issue 3 drive
+/// the wheels with torques directly (the drives are tested below and in their own files).
+VehicleParams torque_driven(VehicleParams p) {
+  p.drive.kind = DriveKind::torque;
+  return p;
+}
+VehicleParams ravon() { return torque_driven(ravon_params()); }
+VehicleParams hmmwv() { return torque_driven(hmmwv_params()); }
+
 /// Steps `vehicle` for `seconds`, calling `each(vehicle)` after every step.
 void run(Vehicle& vehicle, const VehicleInputs& in, double seconds,
          const std::function<void(const Vehicle&)>& each = {}) {
@@ -56,7 +65,7 @@ WheelLoads wheel_loads(const Vehicle& v) {
 
 TEST(Vehicle, SettlesOnFlatGroundWithTheWheelLoadsOfItsCgPosition) {
   const FlatTerrain flat({});
-  for (const VehicleParams& p : {ravon_params(), hmmwv_params()}) {
+  for (const VehicleParams& p : {ravon(), hmmwv()}) {
     Vehicle vehicle(p, flat);
     vehicle.reset(0.0, 0.0, 0.3, 0.0);
     // Dropped 2 cm to give it something to settle from
@@ -82,7 +91,7 @@ TEST(Vehicle, SettlesOnFlatGroundWithTheWheelLoadsOfItsCgPosition) {
 
 TEST(Vehicle, ParkedOnA15PercentGradeDriftsLessThanAMillimetreInAMinute) {
   const InclineTerrain hill({.grade_percent = 15.0, .rise_direction = 0.0});
-  for (const VehicleParams& p : {ravon_params(), hmmwv_params()}) {
+  for (const VehicleParams& p : {ravon(), hmmwv()}) {
     for (const double yaw : {0.0, 3.14159265358979}) {  // facing up and facing down the hill
       Vehicle vehicle(p, hill);
       vehicle.reset(0.0, 0.0, yaw, 0.0);
@@ -101,7 +110,7 @@ TEST(Vehicle, ParkedOnA15PercentGradeDriftsLessThanAMillimetreInAMinute) {
 
 TEST(Vehicle, WithoutTheParkingBrakeItRollsDownTheGrade) {
   const InclineTerrain hill({.grade_percent = 15.0, .rise_direction = 0.0});
-  Vehicle vehicle(hmmwv_params(), hill);
+  Vehicle vehicle(hmmwv(), hill);
   run(vehicle, {}, 3.0);
   // g·sin θ less rolling resistance, about 1.3 m/s² for 3 s
   EXPECT_LT(vehicle.outputs().velocity_world.x(), -2.5);
@@ -111,7 +120,7 @@ TEST(Vehicle, RoadInclinationFromChannelsActsLikeTheInclinedTerrain) {
   // RAVON §3.2: drive on a flat road and feel the grade through eq. (1)'s force G'
   const InclineTerrain hill({.grade_percent = 15.0, .rise_direction = 0.0});
   const FlatTerrain flat({});
-  VehicleParams p = hmmwv_params();
+  VehicleParams p = hmmwv();
   Vehicle on_hill(p, hill);
   p.road_normal_from_input = true;
   Vehicle on_flat(p, flat);
@@ -128,7 +137,7 @@ TEST(Vehicle, RoadInclinationFromChannelsActsLikeTheInclinedTerrain) {
 
 TEST(Vehicle, CoastDownFollowsTheAnalyticSolutionWithDragAndRollingResistance) {
   const FlatTerrain flat({});
-  VehicleParams p = hmmwv_params();
+  VehicleParams p = hmmwv();
   for (std::size_t a = 0; a < 2; ++a) p.axles[a].tire.bearing_damping = 0.0;
   p.aero.x_cp = 0.0;
   Vehicle vehicle(p, flat);
@@ -169,7 +178,7 @@ VehicleInputs cruise(const Vehicle& v, double v_ref, VehicleInputs in) {
 TEST(Vehicle, LowSpeedCircleYawRateIsTheKinematicValueOfTheSteeringGeometry) {
   const FlatTerrain flat({});
   {  // HMMWV, front steering: ψ̇ = v·tan d / L
-    const VehicleParams p = hmmwv_params();
+    const VehicleParams p = hmmwv();
     Vehicle vehicle(p, flat);
     vehicle.reset(0.0, 0.0, 0.0, 2.0);
     VehicleInputs in;
@@ -185,7 +194,7 @@ TEST(Vehicle, LowSpeedCircleYawRateIsTheKinematicValueOfTheSteeringGeometry) {
     EXPECT_NEAR(ratio, 1.0, 0.02);
   }
   {  // RAVON, both axles steered opposite: ψ̇ = v·tan d / b with b = L/2 (RAVON eq. (2))
-    const VehicleParams p = ravon_params();
+    const VehicleParams p = ravon();
     Vehicle vehicle(p, flat);
     vehicle.reset(0.0, 0.0, 0.0, 2.0);
     VehicleInputs in;
@@ -201,7 +210,7 @@ TEST(Vehicle, LowSpeedCircleYawRateIsTheKinematicValueOfTheSteeringGeometry) {
 
 TEST(Vehicle, FourWheelSteeringAxesMeetInOneTurningCentre) {
   const FlatTerrain flat({});
-  Vehicle vehicle(ravon_params(), flat);
+  Vehicle vehicle(ravon(), flat);
   VehicleState x = vehicle.state();
   x[L::steer(0)] = 0.25;
   x[L::steer(1)] = -0.25;
@@ -221,7 +230,7 @@ TEST(Vehicle, FourWheelSteeringAxesMeetInOneTurningCentre) {
 
 TEST(Vehicle, ConservesEnergyWithoutDampingOrFriction) {
   const FlatTerrain flat({});
-  VehicleParams p = hmmwv_params();
+  VehicleParams p = hmmwv();
   for (std::size_t a = 0; a < 2; ++a) {
     p.axles[a].damping = 0.0;
     p.axles[a].tire.vertical_damping = 0.0;
@@ -253,7 +262,7 @@ TEST(Vehicle, ConservesEnergyWithoutDampingOrFriction) {
 
 TEST(Vehicle, SameInputsGiveTheSameBitsAndTheSeedChangesOnlyTheNoise) {
   const FlatTerrain flat({});
-  VehicleParams p = ravon_params();
+  VehicleParams p = ravon();
   p.sensors.imu.accel_noise = 0.05;
   p.sensors.gnss.horizontal_noise = 0.5;
   const auto run_hash = [&](std::uint64_t seed, double* imu_x) {
@@ -293,7 +302,7 @@ TEST(Vehicle, SameInputsGiveTheSameBitsAndTheSeedChangesOnlyTheNoise) {
 
 TEST(Vehicle, NonFiniteInputsAreCountedAndNeverIntegrated) {
   const FlatTerrain flat({});
-  Vehicle vehicle(ravon_params(), flat);
+  Vehicle vehicle(ravon(), flat);
   VehicleInputs bad;
   bad.drive_torque[0] = std::nan("");
   bad.steering_command[0] = std::numeric_limits<double>::infinity();
@@ -308,7 +317,7 @@ TEST(Vehicle, NonFiniteInputsAreCountedAndNeverIntegrated) {
 
 TEST(Vehicle, RejectsParametersOutOfRangeNamingTheField) {
   const FlatTerrain flat({});
-  VehicleParams p = ravon_params();
+  VehicleParams p = ravon();
   p.axles[1].tire.diameter = -1.0;
   try {
     Vehicle v(p, flat);
@@ -321,7 +330,7 @@ TEST(Vehicle, RejectsParametersOutOfRangeNamingTheField) {
   ASSERT_EQ(all.size(), 2U);
   EXPECT_EQ(all[0].field, "sprung.mass");
   EXPECT_EQ(all[1].field, "axles[1].tire.diameter");
-  p = ravon_params();
+  p = ravon();
   p.axles[0].x = -2.0;
   EXPECT_THROW(Vehicle(p, flat), std::invalid_argument);  // front axle behind the rear
 }
