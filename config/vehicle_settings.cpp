@@ -3,12 +3,18 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <exception>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "config/suggest.hpp"
+#include "models/battery_datasheet.hpp"
+#include "models/electric_drive_params.hpp"
 #include "models/limits.hpp"
+#include "models/lookup_table.hpp"
+#include "models/powertrain_params.hpp"
 #include "models/vehicle_presets.hpp"
 
 namespace hil::config {
@@ -102,11 +108,158 @@ void apply(const Sensors& s, models::VehicleSensorParams& p) {
   HIL_COPY(s.encoder(), counts_per_revolution, p.encoder);
 }
 
+constexpr double kAmpereHour = 3600.0;  // [C]
+
+/// Problems found while converting (names the schema cannot check by itself).
+using Problems = std::vector<models::ParamProblem>;
+
+void apply(const Drive::Electric& e, models::ElectricDriveParams& p, Problems& problems) {
+  for (std::size_t j = 0; j < models::kMaxWheels; ++j) {
+    models::DriveUnitParams& u = p.units[j];
+    HIL_COPY(e.motor(), resistance, u.motor);
+    HIL_COPY(e.motor(), inductance, u.motor);
+    HIL_COPY(e.motor(), torque_constant, u.motor);
+    HIL_COPY(e.motor(), rotor_inertia, u.motor);
+    HIL_COPY(e.motor(), viscous_friction, u.motor);
+    HIL_COPY(e.motor(), coulomb_friction, u.motor);
+    HIL_COPY(e.gear(), ratio, u.gear);
+    HIL_COPY(e.gear(), efficiency, u.gear);
+    HIL_COPY(e.controller().speed(), kp, u.controller.speed);
+    HIL_COPY(e.controller().speed(), ki, u.controller.speed);
+    HIL_COPY(e.controller().current(), kp, u.controller.current);
+    HIL_COPY(e.controller().current(), ki, u.controller.current);
+    HIL_COPY(e.controller(), current_limit, u.controller);
+  }
+  if (e.has_controller_decimation()) {
+    p.controller_decimation = static_cast<int>(e.controller_decimation());
+  }
+  if (e.has_converter_efficiency()) p.converter.efficiency = e.converter_efficiency();
+  if (e.has_max_regen_current()) p.converter.max_regen_current = e.max_regen_current();
+  if (e.has_derating_start_voltage()) p.derating.start_voltage = e.derating_start_voltage();
+  if (!e.has_battery()) return;
+  const Drive::Electric::Battery& b = e.battery();
+  models::BatteryDatasheet d = models::ravon_battery_datasheet();
+  if (b.has_chemistry()) {
+    if (b.chemistry() == "lead_acid") {
+      d.chemistry = models::BatteryChemistry::kLeadAcid;
+    } else if (b.chemistry() == "li_ion") {
+      d.chemistry = models::BatteryChemistry::kLithiumIon;
+    } else if (b.chemistry() == "nimh") {
+      d.chemistry = models::BatteryChemistry::kNickelMetalHydride;
+    } else {
+      problems.push_back({.field = "drive.electric.battery.chemistry",
+                          .message = fmt::format("unknown chemistry \"{}\"; expected lead_acid, "
+                                                 "li_ion or nimh",
+                                                 b.chemistry())});
+    }
+  }
+  HIL_COPY(b, full_voltage, d);
+  HIL_COPY(b, exp_zone_voltage, d);
+  if (b.has_exp_zone_charge()) d.exp_zone_charge = b.exp_zone_charge() * kAmpereHour;
+  HIL_COPY(b, nominal_voltage, d);
+  if (b.has_nominal_charge()) d.nominal_charge = b.nominal_charge() * kAmpereHour;
+  HIL_COPY(b, nominal_current, d);
+  if (b.has_capacity()) d.capacity = b.capacity() * kAmpereHour;
+  HIL_COPY(b, internal_resistance, d);
+  HIL_COPY(b, response_time, d);
+  HIL_COPY(b, cutoff_voltage, d);
+  try {
+    p.battery = models::battery_params_from_datasheet(d);
+  } catch (const std::exception& error) {
+    problems.push_back({.field = "drive.electric.battery", .message = error.what()});
+  }
+}
+
+void apply(const Drive::Combustion& c, models::PowertrainParams& p, Problems& problems) {
+  if (c.has_preset()) {
+    if (c.preset() == "hmmwv") {
+      p = models::hmmwv_powertrain();
+    } else if (c.preset() == "autosim_car") {
+      p = models::autosim_car_powertrain();
+    } else {
+      problems.push_back({.field = "drive.combustion.preset",
+                          .message = fmt::format("unknown powertrain \"{}\"; expected hmmwv or "
+                                                 "autosim_car",
+                                                 c.preset())});
+    }
+  }
+  models::TransmissionParams& t = p.transmission;
+  if (c.has_shift_mode()) {
+    if (c.shift_mode() == "automatic" || c.shift_mode() == "manual") {
+      t.mode =
+          c.shift_mode() == "manual" ? models::ShiftMode::kManual : models::ShiftMode::kAutomatic;
+    } else {
+      problems.push_back({.field = "drive.combustion.shift_mode",
+                          .message = fmt::format("unknown shift mode \"{}\"; expected automatic "
+                                                 "or manual",
+                                                 c.shift_mode())});
+    }
+  }
+  if (c.forward_ratios_size() > 0) {
+    if (static_cast<std::size_t>(c.forward_ratios_size()) > t.forward_ratios.size()) {
+      problems.push_back(
+          {.field = "drive.combustion.forward_ratios",
+           .message = fmt::format("{} gears; expected at most {}", c.forward_ratios_size(),
+                                  t.forward_ratios.size())});
+    } else {
+      t.forward_count = static_cast<std::size_t>(c.forward_ratios_size());
+      for (std::size_t g = 0; g < t.forward_count; ++g) {
+        t.forward_ratios[g] = c.forward_ratios(static_cast<int>(g));
+      }
+    }
+  }
+  HIL_COPY(c, reverse_ratio, t);
+  HIL_COPY(c, final_drive, t);
+  HIL_COPY(c, efficiency, t);
+  HIL_COPY(c, upshift_speed, t);
+  HIL_COPY(c, downshift_speed, t);
+  HIL_COPY(c, shift_latency, t);
+  if (c.full_load_torque_size() > 0) {
+    std::vector<std::pair<double, double>> points;
+    for (const Drive::Combustion::TorquePoint& point : c.full_load_torque()) {
+      points.emplace_back(point.speed(), point.torque());
+    }
+    try {
+      p.engine.full_load_torque = models::LookupTable(points);
+    } catch (const std::exception& error) {
+      problems.push_back({.field = "drive.combustion.full_load_torque", .message = error.what()});
+    }
+  }
+  if (c.has_engine_inertia()) p.engine.inertia = c.engine_inertia();
+  HIL_COPY(c, idle_speed, p.engine);
+  HIL_COPY(c, rev_limit, p.engine);
+}
+
+void apply(const Drive& d, models::VehicleDriveParams& p, Problems& problems) {
+  if (d.has_kind()) {
+    if (d.kind() == "torque") {
+      p.kind = models::DriveKind::torque;
+    } else if (d.kind() == "electric") {
+      p.kind = models::DriveKind::electric;
+    } else if (d.kind() == "combustion") {
+      p.kind = models::DriveKind::combustion;
+    } else {
+      problems.push_back({.field = "drive.kind",
+                          .message = fmt::format("unknown drive \"{}\"; expected torque, "
+                                                 "electric or combustion",
+                                                 d.kind())});
+    }
+  }
+  HIL_COPY(d, initial_soc, p);
+  apply(d.electric(), p.electric, problems);
+  apply(d.combustion(), p.combustion, problems);
+}
+
+/// The parameters and the problems the conversion itself found.
+models::VehicleParams convert(const Vehicle& v, double dt, Problems& problems);
+
 }  // namespace
 
 std::string_view vehicle_preset_names() noexcept { return "ravon, hmmwv"; }
 
-models::VehicleParams to_vehicle_params(const Vehicle& v, double dt) {
+namespace {
+
+models::VehicleParams convert(const Vehicle& v, double dt, Problems& problems) {
   models::VehicleParams p =
       preset(v.has_preset() ? v.preset() : "ravon").value_or(models::ravon_params());
   const Vehicle::Sprung& s = v.sprung();
@@ -133,8 +286,19 @@ models::VehicleParams to_vehicle_params(const Vehicle& v, double dt) {
   HIL_COPY(v, seed, p);
   HIL_COPY(v, road_normal_from_input, p);
   apply(v.sensors(), p.sensors);
+  apply(v.drive(), p.drive, problems);
+  if (p.drive.kind == models::DriveKind::electric) {
+    p.drive.electric.motor_count = p.wheel_count();  // one motor per wheel
+  }
   p.dt = dt;
   return p;
+}
+
+}  // namespace
+
+models::VehicleParams to_vehicle_params(const Vehicle& v, double dt) {
+  Problems ignored;  // check_vehicle reports them
+  return convert(v, dt, ignored);
 }
 
 ConfigErrors check_vehicle(const Vehicle& v, double dt, std::string_view prefix,
@@ -150,7 +314,10 @@ ConfigErrors check_vehicle(const Vehicle& v, double dt, std::string_view prefix,
         fmt::format("{}.axles[{}]", prefix, models::kMaxAxles),
         fmt::format("{} axles; expected at most {}", v.axles_size(), models::kMaxAxles)));
   }
-  for (const models::ParamProblem& problem : models::check(to_vehicle_params(v, dt))) {
+  Problems problems;
+  const models::VehicleParams params = convert(v, dt, problems);
+  if (problems.empty()) problems = models::check(params);  // a failed conversion says enough
+  for (const models::ParamProblem& problem : problems) {
     errors.push_back(sources.error(fmt::format("{}.{}", prefix, problem.field), problem.message));
   }
   return errors;

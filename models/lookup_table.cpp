@@ -7,7 +7,10 @@
 
 namespace hil::models {
 
-LookupTable::LookupTable(std::initializer_list<std::pair<double, double>> points) {
+LookupTable::LookupTable(std::initializer_list<std::pair<double, double>> points)
+    : LookupTable(std::span<const std::pair<double, double>>(points.begin(), points.size())) {}
+
+LookupTable::LookupTable(std::span<const std::pair<double, double>> points) {
   if (points.size() == 0 || points.size() > kCapacity) {
     throw std::invalid_argument("lookup table: needs 1.." + std::to_string(kCapacity) +
                                 " points, got " + std::to_string(points.size()));

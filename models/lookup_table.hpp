@@ -6,6 +6,7 @@
 #include <array>
 #include <cstddef>
 #include <initializer_list>
+#include <span>
 #include <utility>
 
 namespace hil::models {
@@ -19,6 +20,7 @@ class LookupTable {
   /// Points (x, y) with strictly increasing, finite x and finite y; 1 ≤ count ≤ kCapacity.
   /// Throws std::invalid_argument otherwise, naming the offending point index.
   LookupTable(std::initializer_list<std::pair<double, double>> points);
+  explicit LookupTable(std::span<const std::pair<double, double>> points);
 
   /// Linear interpolation; beyond the ends the end value holds. 0 for an empty table.
   [[nodiscard]] double operator()(double x) const noexcept;

@@ -133,3 +133,77 @@ TEST_F(VehicleConfigTest, DemFilesAreRelativeToTheRigFileAndTheirErrorsKeepTheir
 
 }  // namespace
 }  // namespace hil::config
+
+namespace hil::config {
+namespace {
+
+using DriveConfigTest = testing::LoaderTest;
+
+TEST_F(DriveConfigTest, ElectricDriveSettingsReachEveryMotor) {
+  const LoadResult result = load(R"(
+    vehicle {
+      preset: "ravon"
+      drive {
+        electric { motor { resistance: 0.08 } controller { current_limit: 45 } gear { ratio: 40 }
+                   battery { capacity: 120 } }
+        initial_soc: 0.5
+      }
+    })");
+  ASSERT_TRUE(result.ok()) << ::testing::PrintToString(messages(result));
+  const models::VehicleDriveParams& d = result.settings->vehicle->drive;
+  EXPECT_EQ(d.kind, models::DriveKind::electric);
+  EXPECT_EQ(d.initial_soc, 0.5);
+  EXPECT_EQ(d.electric.motor_count, 4U);
+  for (std::size_t j = 0; j < 4; ++j) {
+    EXPECT_EQ(d.electric.units[j].motor.resistance, 0.08);
+    EXPECT_EQ(d.electric.units[j].controller.current_limit, 45.0);
+    EXPECT_EQ(d.electric.units[j].gear.ratio, 40.0);
+  }
+  EXPECT_EQ(d.electric.battery.capacity, 120.0 * 3600.0);  // A·h in the file, C in the model
+}
+
+TEST_F(DriveConfigTest, CombustionPresetShiftModeAndTorqueCurve) {
+  const LoadResult result = load(R"(
+    vehicle {
+      preset: "hmmwv"
+      drive {
+        combustion {
+          preset: "autosim_car"
+          shift_mode: "manual"
+          forward_ratios: [3.5, 2.0, 1.3, 1.0]
+          full_load_torque { speed: 100 torque: 120 }
+          full_load_torque { speed: 400 torque: 150 }
+          full_load_torque { speed: 650 torque: 110 }
+        }
+      }
+    })");
+  ASSERT_TRUE(result.ok()) << ::testing::PrintToString(messages(result));
+  const models::PowertrainParams& p = result.settings->vehicle->drive.combustion;
+  EXPECT_EQ(p.transmission.mode, models::ShiftMode::kManual);
+  EXPECT_EQ(p.transmission.forward_count, 4U);
+  EXPECT_EQ(p.transmission.forward_ratios[2], 1.3);
+  EXPECT_EQ(p.engine.full_load_torque(400.0), 150.0);
+  EXPECT_EQ(p.coupling, models::PowertrainCoupling::kClutch);  // the AutoSim car's
+}
+
+TEST_F(DriveConfigTest, DriveErrorsPointAtTheField) {
+  EXPECT_EQ(load_errors("vehicle {\n  drive { kind: \"hybrid\" }\n}\n"),
+            Errors{"base.pbtxt:2:17: vehicle.drive.kind: unknown drive \"hybrid\"; expected "
+                   "torque, electric or combustion"});
+  const Errors torque_curve = load_errors(
+      "vehicle {\n  preset: \"hmmwv\"\n  drive { combustion {\n"
+      "    full_load_torque { speed: 300 torque: 100 }\n"
+      "    full_load_torque { speed: 200 torque: 100 }\n  } }\n}\n");
+  ASSERT_EQ(torque_curve.size(), 1U);
+  EXPECT_NE(torque_curve[0].find("vehicle.drive.combustion.full_load_torque: lookup table: point "
+                                 "1: x must increase strictly"),
+            std::string::npos)
+      << torque_curve[0];
+  const Errors motor =
+      load_errors("vehicle {\n  drive { electric { motor { inductance: 0 } } }\n}\n");
+  ASSERT_EQ(motor.size(), 1U);
+  EXPECT_NE(motor[0].find("units[0].motor.inductance"), std::string::npos) << motor[0];
+}
+
+}  // namespace
+}  // namespace hil::config
