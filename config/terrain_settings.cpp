@@ -6,12 +6,15 @@
 #include <exception>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "models/dem_loader.hpp"
 #include "models/terrain_bumps.hpp"
 #include "models/terrain_dem.hpp"
 #include "models/terrain_flat.hpp"
 #include "models/terrain_incline.hpp"
+#include "models/terrain_patches.hpp"
 
 namespace hil::config {
 
@@ -74,7 +77,7 @@ TerrainBuild build_terrain(const Terrain& t, std::string_view prefix, const Sour
             fmt::format("{} is out of range; expected -100..100 (percent: 100·rise/run)",
                         i.grade_percent())));
       }
-      out.terrain = std::make_unique<models::InclineTerrain>(
+      out.terrain = std::make_shared<models::InclineTerrain>(
           models::InclineTerrainParams{.grade_percent = i.grade_percent(),
                                        .rise_direction = i.rise_direction(),
                                        .z0 = i.z0(),
@@ -83,7 +86,7 @@ TerrainBuild build_terrain(const Terrain& t, std::string_view prefix, const Sour
     }
     case Terrain::kBumps: {
       const Terrain::Bumps& b = t.bumps();
-      out.terrain = std::make_unique<models::BumpsTerrain>(
+      out.terrain = std::make_shared<models::BumpsTerrain>(
           models::BumpsTerrainParams{.amplitude_x = b.amplitude_x(),
                                      .wavelength_x = b.wavelength_x(),
                                      .amplitude_y = b.amplitude_y(),
@@ -114,7 +117,7 @@ TerrainBuild build_terrain(const Terrain& t, std::string_view prefix, const Sour
         const std::filesystem::path heights = resolve(d.heights(), at + ".dem.heights", sources);
         std::optional<std::filesystem::path> codes;
         if (d.has_surfaces()) codes = resolve(d.surfaces(), at + ".dem.surfaces", sources);
-        out.terrain = std::make_unique<models::DemTerrain>(
+        out.terrain = std::make_shared<models::DemTerrain>(
             models::load_dem(heights, codes, surface.type), table);
       } catch (const std::exception& e) {
         out.errors.push_back(sources.error(at + ".dem", e.what()));
@@ -123,9 +126,32 @@ TerrainBuild build_terrain(const Terrain& t, std::string_view prefix, const Sour
     }
     case Terrain::kFlat:
     case Terrain::KIND_NOT_SET:
-      out.terrain = std::make_unique<models::FlatTerrain>(
+      out.terrain = std::make_shared<models::FlatTerrain>(
           models::FlatTerrainParams{.z0 = t.flat().z0(), .surface = surface});
       break;
+  }
+  if (t.patches_size() > 0 && out.terrain) {
+    std::vector<models::SurfacePatch> patches;
+    for (int i = 0; i < t.patches_size(); ++i) {
+      const Terrain::Patch& p = t.patches(i);
+      const std::string field = fmt::format("{}.patches[{}]", at, i);
+      if (!(p.x_min() <= p.x_max() && p.y_min() <= p.y_max())) {
+        out.errors.push_back(sources.error(
+            field, fmt::format("x {}..{}, y {}..{}: expected x_min <= x_max and y_min <= y_max",
+                               p.x_min(), p.x_max(), p.y_min(), p.y_max())));
+        continue;
+      }
+      patches.push_back(
+          {.x_min = p.x_min(),
+           .x_max = p.x_max(),
+           .y_min = p.y_min(),
+           .y_max = p.y_max(),
+           .surface = to_surface(p.surface(), field + ".surface", sources, out.errors)});
+    }
+    if (out.errors.empty()) {
+      out.terrain =
+          std::make_shared<models::PatchedTerrain>(std::move(out.terrain), std::move(patches));
+    }
   }
   if (!out.errors.empty()) out.terrain.reset();
   return out;

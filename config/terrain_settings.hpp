@@ -15,13 +15,14 @@ namespace hil::config {
 
 /// A terrain, or the reasons there is none.
 struct TerrainBuild {
-  std::unique_ptr<models::Terrain> terrain;  ///< null exactly when errors is not empty
+  std::shared_ptr<const models::Terrain> terrain;  ///< null exactly when errors is not empty
   ConfigErrors errors;
 };
 
 /// Builds the terrain of the block at `prefix` ("terrain"): checks every value (surface
-/// names, grades, cone indices) and loads DEM files, whose paths are relative to the
-/// directory of the file that names them (found through `sources`). DEM errors keep the
+/// names, grades, cone indices, patch bounds) and loads DEM files, whose paths are relative
+/// to the directory of the file that names them (found through `sources`); surface patches
+/// go on top. DEM errors keep the
 /// DEM file's own line ("site.asc:7: row 2 has 3 values; expected 4 (ncols)").
 [[nodiscard]] TerrainBuild build_terrain(const Terrain& terrain, std::string_view prefix,
                                          const SourceMap& sources);

@@ -99,6 +99,22 @@ TEST_F(VehicleConfigTest, TerrainKindsAndSurfaces) {
   EXPECT_EQ(t.surface(0, 0).friction_scale, 0.8);
 }
 
+TEST_F(VehicleConfigTest, SurfacePatchesOverTheGround) {
+  const LoadResult result = load(R"(
+    vehicle {}
+    terrain {
+      flat { z0: 1 }
+      patches { x_min: 10 x_max: 20 y_min: -3 y_max: 3 surface { type: "ice" } }
+    })");
+  ASSERT_TRUE(result.ok()) << ::testing::PrintToString(messages(result));
+  EXPECT_EQ(result.settings->terrain->surface(15, 0).type, models::Surface::ice);
+  EXPECT_EQ(result.settings->terrain->surface(25, 0).type, models::Surface::dry);
+  EXPECT_EQ(result.settings->terrain->height(15, 0), 1.0);
+  EXPECT_EQ(load_errors("vehicle {}\nterrain { patches { x_min: 5 x_max: 1 } }\n"),
+            Errors{"base.pbtxt:2:11: terrain.patches[0]: x 5..1, y 0..0: expected x_min <= x_max "
+                   "and y_min <= y_max"});
+}
+
 TEST_F(VehicleConfigTest, TerrainErrorsNameTheField) {
   EXPECT_EQ(load_errors("vehicle {}\n"
                         "terrain {\n"

@@ -115,3 +115,34 @@ TEST(Terrain, SampleIsHeightNormalAndSurfaceInOneCall) {
 
 }  // namespace
 }  // namespace hil::models
+
+#include "models/terrain_patches.hpp"
+
+namespace hil::models {
+namespace {
+
+TEST(PatchedTerrain, PatchesChangeTheSurfaceNotTheGroundAndTheLastOneWins) {
+  const auto base = std::make_shared<InclineTerrain>(
+      InclineTerrainParams{.grade_percent = 5.0, .surface = {.type = Surface::dry}});
+  const PatchedTerrain t(base, {{.x_min = 10,
+                                 .x_max = 30,
+                                 .y_min = -5,
+                                 .y_max = 5,
+                                 .surface = {.type = Surface::sand, .cone_index_pa = 400e3}},
+                                {.x_min = 25,
+                                 .x_max = 50,
+                                 .y_min = -5,
+                                 .y_max = 5,
+                                 .surface = {.type = Surface::clay, .cone_index_pa = 600e3}}});
+  EXPECT_EQ(t.surface(5.0, 0.0).type, Surface::dry);
+  EXPECT_EQ(t.surface(20.0, 0.0).type, Surface::sand);
+  EXPECT_EQ(t.surface(27.0, 0.0).type, Surface::clay);  // overlap: the later patch
+  EXPECT_EQ(t.sample(40.0, 4.9).surface.cone_index_pa, 600e3);
+  EXPECT_EQ(t.surface(40.0, 5.1).type, Surface::dry);  // beside the patch
+  EXPECT_EQ(t.height(20.0, 0.0), base->height(20.0, 0.0));
+  EXPECT_EQ(t.sample(20.0, 0.0).normal, base->normal(20.0, 0.0));
+  EXPECT_THROW(PatchedTerrain(base, {{.x_min = 3, .x_max = 1}}), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace hil::models
