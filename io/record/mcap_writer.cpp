@@ -194,11 +194,14 @@ void McapWriter::append_summary(ByteWriter& w) {
     w.put(static_cast<std::uint32_t>(chunk_indexes_.size()));
     w.put(start_time_);
     w.put(end_time_);
-    w.put(static_cast<std::uint32_t>(channels_.size() * 10));
+    const std::size_t counts = w.size();
+    w.put(std::uint32_t{0});
     for (const Channel& c : channels_) {
+      if (per_channel_[c.id].total == 0) continue;  // only channels that have messages
       w.put(c.id);
       w.put(per_channel_[c.id].total);
     }
+    w.patch_u32_length(counts);
     w.end_record(start);
   });
   group(Opcode::metadata_index, [&] {
@@ -237,12 +240,13 @@ void McapWriter::append_summary(ByteWriter& w) {
     w.put(length);
     w.end_record(record);
   }
-  const std::size_t footer = w.begin_record(Opcode::footer);
+  // The footer's length is written now, not patched later: the summary CRC covers it.
+  w.put(static_cast<std::uint8_t>(Opcode::footer));
+  w.put(std::uint64_t{8 + 8 + 4});
   w.put(offset_);  // summary_start: the summary begins where this buffer does
   w.put(summary_offset_start);
   // summary_crc: from the summary's start through summary_offset_start in the footer.
   w.put(crc32_update(0, std::span(out_).first(w.size())));
-  w.end_record(footer);
 }
 
 void McapWriter::close() {

@@ -49,7 +49,7 @@ class TelemetryLayout {
   [[nodiscard]] const std::vector<TelemetryColumn>& columns() const noexcept { return columns_; }
 
   /// Decodes a sample message; false when the bytes are not a valid message of this layout.
-  /// Fields absent from the message are 0 (proto3). Reuses `out.values`' storage.
+  /// Fields absent from the message are 0. Reuses `out.values`' storage.
   [[nodiscard]] bool decode(std::span<const std::uint8_t> data, TelemetrySample& out) const;
   /// Decodes an /events message; false when malformed.
   [[nodiscard]] bool decode(std::span<const std::uint8_t> data, TelemetryEvent& out) const;

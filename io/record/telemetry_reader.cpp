@@ -1,5 +1,6 @@
 #include "io/record/telemetry_reader.hpp"
 
+#include <deque>
 #include <map>
 #include <optional>
 
@@ -59,7 +60,7 @@ class Decoder final : public McapVisitor {
   TelemetryReadReport& report_;
   std::map<std::uint16_t, McapSchema> schemas_;
   std::map<std::uint16_t, std::size_t> topic_of_channel_;
-  std::vector<TelemetryLayout> layouts_;
+  std::deque<TelemetryLayout> layouts_;  // stable: visitors keep references
   TelemetrySample sample_;
   TelemetryEvent event_;
 };

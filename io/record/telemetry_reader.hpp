@@ -20,7 +20,8 @@ class TelemetryVisitor {
   TelemetryVisitor(const TelemetryVisitor&) = delete;
   TelemetryVisitor& operator=(const TelemetryVisitor&) = delete;
 
-  /// A telemetry topic, numbered 0, 1, … in file order; before its first sample.
+  /// A telemetry topic, numbered 0, 1, … in file order; before its first sample. `layout`
+  /// stays valid until read_telemetry() returns.
   virtual void on_topic(std::size_t /*topic*/, const TelemetryLayout& /*layout*/) {}
   /// One decoded sample of `topic`; its values follow the layout's columns.
   virtual void on_sample(std::size_t /*topic*/, std::uint64_t /*log_time_ns*/,

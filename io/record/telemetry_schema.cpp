@@ -74,7 +74,9 @@ pb::FileDescriptorProto new_file(std::string_view message) {
   pb::FileDescriptorProto file;
   file.set_name("hil/telemetry/" + std::string(message) + ".proto");
   file.set_package(std::string(kTelemetryPackage));
-  file.set_syntax("proto3");
+  // proto2: proto3 refuses fields whose JSON names collide ("a_1" and "a1"), which valid
+  // channel names can do. Every field is written, so presence rules never matter.
+  file.set_syntax("proto2");
   pb::DescriptorProto* m = file.add_message_type();
   m->set_name(std::string(message));
   add_field(*m, kTickFieldName, kTickField, pb::FieldDescriptorProto::TYPE_INT64);
@@ -152,7 +154,8 @@ TelemetrySchema::TelemetrySchema(const rt::ChannelTable& table) : channel_count_
     }
     TelemetryGroup& g = groups_[it->second];
     std::string field = last_segment(name);
-    while (!field_names[it->second].insert(field).second) field += '_';  // "tick" → "tick_"
+    if (field == kTickFieldName || field == kSimTimeFieldName) field += "_channel";
+    while (!field_names[it->second].insert(field).second) field += '_';
     g.fields.push_back({.name = field, .number = field_number(g.fields.size()), .channel = id});
   }
   std::set<std::string> messages{"Event"};

@@ -4,6 +4,8 @@
 //   vehicle.wheel.fl.speed, vehicle.wheel.fl.slip  →  topic /vehicle/wheel/fl,
 //   message hil.telemetry.vehicle_wheel_fl { int64 tick = 1; double sim_time = 2;
 //                                            double speed = 3; double slip = 4; }
+// (proto2 syntax, every field written; a channel whose last segment is "tick" or "sim_time"
+// becomes the field "tick_channel" / "sim_time_channel").
 // Each schema is a serialized google.protobuf.FileDescriptorSet (MCAP "protobuf" schema
 // encoding) whose fields carry the channel name, unit, direction and description as
 // comments; the MCAP channel's metadata map carries the same per field
