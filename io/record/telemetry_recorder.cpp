@@ -88,11 +88,10 @@ PushResult TelemetryRecorder::push(std::int64_t tick, std::span<const double> va
 
 bool TelemetryRecorder::push_event(std::int64_t tick, std::string_view kind,
                                    std::string_view text) noexcept {
-  EventSlot e{.tick = tick,
-              .kind_length = static_cast<std::uint8_t>(std::min(kind.size(), e.kind.size())),
-              .text_length = static_cast<std::uint8_t>(std::min(text.size(), e.text.size())),
-              .kind = {},
-              .text = {}};
+  EventSlot e{};
+  e.tick = tick;
+  e.kind_length = static_cast<std::uint8_t>(std::min(kind.size(), e.kind.size()));
+  e.text_length = static_cast<std::uint8_t>(std::min(text.size(), e.text.size()));
   std::copy_n(kind.begin(), e.kind_length, e.kind.begin());
   std::copy_n(text.begin(), e.text_length, e.text.begin());
   return events_.try_push(e);
