@@ -1,6 +1,7 @@
 #include "io/record/telemetry_layout.hpp"
 
 #include <google/protobuf/descriptor.pb.h>
+#include <google/protobuf/stubs/logging.h>
 
 #include <algorithm>
 #include <bit>
@@ -38,6 +39,7 @@ std::pair<std::optional<TelemetryLayout>, std::string> TelemetryLayout::from(
     return {std::nullopt, "not Protobuf-encoded"};
   }
   pb::FileDescriptorSet set;
+  const pb::LogSilencer quiet;  // a bad schema is reported below, not logged by libprotobuf
   if (schema.data.size() > INT_MAX ||
       !set.ParseFromArray(schema.data.data(), static_cast<int>(schema.data.size()))) {
     return {std::nullopt, "schema '" + schema.name + "' is not a FileDescriptorSet"};
