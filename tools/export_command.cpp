@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 #include <fnmatch.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -133,11 +134,9 @@ class CsvExport final : public io::record::TelemetryVisitor {
   };
 
   [[nodiscard]] bool selected(const std::string& channel) const {
-    if (patterns_.empty()) return true;
-    for (const std::string& p : patterns_) {
-      if (fnmatch(p.c_str(), channel.c_str(), 0) == 0) return true;
-    }
-    return false;
+    return patterns_.empty() || std::ranges::any_of(patterns_, [&](const std::string& p) {
+             return fnmatch(p.c_str(), channel.c_str(), 0) == 0;
+           });
   }
 
   fs::path dir_;
@@ -152,9 +151,9 @@ class CsvExport final : public io::record::TelemetryVisitor {
 };
 
 fs::path telemetry_file(const std::string& run) {
-  const fs::path path(run);
+  fs::path path(run);
   if (fs::is_directory(path)) {
-    const fs::path file = path / "telemetry.mcap";
+    fs::path file = path / "telemetry.mcap";
     if (!fs::exists(file)) {
       throw std::runtime_error(fmt::format(
           "'{}' has no telemetry.mcap: is it a run directory (runs/<rig>-<time>/)?", run));

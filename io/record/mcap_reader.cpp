@@ -263,7 +263,7 @@ bool Reader::top_level(const Record& r) {
 McapReadReport Reader::run() {
   if (file_.size() < kMcapMagic.size() ||
       !std::equal(kMcapMagic.begin(), kMcapMagic.end(), file_.begin())) {
-    report_.problem = "not an MCAP file: it does not start with the MCAP magic \\x89MCAP0\\r\\n";
+    report_.problem = R"(not an MCAP file: it does not start with the MCAP magic \x89MCAP0\r\n)";
     return report_;
   }
   std::size_t pos = kMcapMagic.size();

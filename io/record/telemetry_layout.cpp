@@ -26,9 +26,10 @@ const pb::DescriptorProto* find_message(const pb::FileDescriptorSet& set, const 
   return nullptr;
 }
 
-std::string metadata_or(const StringMap& metadata, const std::string& key, std::string fallback) {
+std::string metadata_or(const StringMap& metadata, const std::string& key,
+                        const std::string& fallback) {
   const auto it = metadata.find(key);
-  return it == metadata.end() ? std::move(fallback) : it->second;
+  return it == metadata.end() ? fallback : it->second;
 }
 
 }  // namespace

@@ -167,7 +167,7 @@ TelemetrySchema::TelemetrySchema(const rt::ChannelTable& table) : channel_count_
 }
 
 void TelemetrySchema::encode(const TelemetryGroup& group, std::int64_t tick, double sim_time_s,
-                             std::span<const double> values, std::vector<std::uint8_t>& out) const {
+                             std::span<const double> values, std::vector<std::uint8_t>& out) {
   begin_message(tick, sim_time_s, out);
   for (const TelemetryField& f : group.fields) {
     // proto3 may omit zeros; writing every field keeps the message size constant.

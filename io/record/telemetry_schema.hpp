@@ -11,7 +11,7 @@
 // comments; the MCAP channel's metadata map carries the same per field
 // ("speed.channel", "speed.unit", "speed.direction", "speed.description").
 // Events and faults go to the topic /events, message hil.telemetry.Event.
-// Thread-safety: immutable after construction; encode() is const and reentrant.
+// Thread-safety: immutable after construction; encode() is static and reentrant.
 
 #include <cstdint>
 #include <span>
@@ -61,8 +61,8 @@ class TelemetrySchema {
 
   /// Encodes `group`'s message for one sample into `out` (cleared first). `values` holds
   /// the whole table's values, indexed by ChannelId. Allocates only while `out` grows.
-  void encode(const TelemetryGroup& group, std::int64_t tick, double sim_time_s,
-              std::span<const double> values, std::vector<std::uint8_t>& out) const;
+  static void encode(const TelemetryGroup& group, std::int64_t tick, double sim_time_s,
+                     std::span<const double> values, std::vector<std::uint8_t>& out);
 
  private:
   std::vector<TelemetryGroup> groups_;
