@@ -112,7 +112,7 @@ void Parser::record(Rec& r, bool in_chunk) {
         std::string k = m.str();
         ch.metadata[k] = m.str();
       }
-      if (ch.schema_id != 0 && f_.schemas.count(ch.schema_id) == 0) bad("channel before schema");
+      if (ch.schema_id != 0 && !f_.schemas.contains(ch.schema_id)) bad("channel before schema");
       f_.channels[id] = ch;
       break;
     }
@@ -123,7 +123,7 @@ void Parser::record(Rec& r, bool in_chunk) {
       m.log_time = c.le(8);
       m.publish_time = c.le(8);
       m.data.assign(c.p, c.end);
-      if (f_.channels.count(m.channel_id) == 0) bad("message before its channel");
+      if (!f_.channels.contains(m.channel_id)) bad("message before its channel");
       if (in_chunk) {
         last_chunk_msgs_[m.channel_id].emplace_back(m.log_time, r.at);  // chunk-relative
       }
@@ -151,7 +151,8 @@ void Parser::chunk(Rec& r) {
   if (crc == 0 || crc_of(records.p, n) != crc) bad("chunk CRC missing or wrong");
   last_chunk_msgs_.clear();
   const std::uint8_t* base = records.p;
-  std::uint64_t lo = UINT64_MAX, hi = 0;
+  std::uint64_t lo = UINT64_MAX;
+  std::uint64_t hi = 0;
   while (!records.done()) {
     const auto relative = static_cast<std::uint64_t>(records.p - base);
     const auto op = static_cast<std::uint8_t>(records.le(1));
@@ -206,7 +207,8 @@ void Parser::summary_record(Rec& r) {
   } else if (r.op == 0x08) {
     c.le(8);
     c.le(8);
-    const std::uint64_t at = c.le(8), length = c.le(8);
+    const std::uint64_t at = c.le(8);
+    const std::uint64_t length = c.le(8);
     Cursor m = c.sub(c.le(4));
     std::map<std::uint16_t, std::uint64_t> offsets;
     while (!m.done()) {
@@ -223,7 +225,8 @@ void Parser::summary_record(Rec& r) {
 
 void Parser::check_footer(Rec& r) {
   Cursor& c = r.body;
-  const std::uint64_t summary_start = c.le(8), summary_offset_start = c.le(8);
+  const std::uint64_t summary_start = c.le(8);
+  const std::uint64_t summary_offset_start = c.le(8);
   const auto crc = static_cast<std::uint32_t>(c.le(4));
   const std::uint64_t first_summary = summary_.empty() ? 0 : std::get<1>(summary_.front());
   if (summary_start != first_summary) bad("footer summary_start wrong");

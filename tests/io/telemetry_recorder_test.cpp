@@ -102,7 +102,8 @@ TEST(TelemetryRecorder, ASlowDiskMakesThePusherDropAndCountNeverWait) {
 
   constexpr std::int64_t kTicks = 10'000;
   auto pusher = std::async(std::launch::async, [&] {
-    std::uint64_t queued = 0, dropped = 0;
+    std::uint64_t queued = 0;
+    std::uint64_t dropped = 0;
     for (std::int64_t k = 1; k <= kTicks; ++k) {
       (rec.push(k, values) == PushResult::queued ? queued : dropped) += 1;
     }
