@@ -8,7 +8,7 @@ packages=(
   libboost-dev libprotobuf-dev protobuf-compiler libcli11-dev libspdlog-dev libfmt-dev
   libeigen3-dev libsocketcan-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  nlohmann-json3-dev
+  nlohmann-json3-dev zlib1g-dev
   rt-tests clang libclang-rt-14-dev clang-format clang-tidy
   python3-can python3-serial
 )
