@@ -10,6 +10,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   nlohmann-json3-dev
   rt-tests clang libclang-rt-14-dev clang-format clang-tidy
+  can-utils python3-can python3-canmatrix
 )
 
 missing=()
