@@ -1,6 +1,6 @@
 #pragma once
-// Runs a shell command for a test and returns its exit status and its output (stdout and
-// stderr together).
+// Runs a shell command for a test and returns its exit status and its output (stdout, and
+// stderr too unless told otherwise).
 
 #include <sys/wait.h>
 
@@ -15,9 +15,9 @@ struct CommandResult {
   std::string output;
 };
 
-inline CommandResult run_command(const std::string& command) {
+inline CommandResult run_command(const std::string& command, bool with_stderr = true) {
   CommandResult run;
-  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
+  FILE* pipe = popen((command + (with_stderr ? " 2>&1" : " 2>/dev/null")).c_str(), "r");
   if (pipe == nullptr) return run;
   std::array<char, 4096> buffer{};
   while (const std::size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe)) {
