@@ -13,6 +13,11 @@ constexpr std::size_t kNanosecondDigits = 9;
 
 bool is_blank(char c) noexcept { return c == ' ' || c == '\t' || c == '\r'; }
 bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
+/// Interface names: no blanks and no control characters (bytes above 0x7F, UTF-8, are fine).
+bool is_interface_char(char c) noexcept {
+  const auto u = static_cast<unsigned char>(c);
+  return u > ' ' && u != 0x7F;
+}
 
 /// A blank-separated field of a line and its column.
 struct Field {
@@ -101,6 +106,11 @@ CandumpParseResult parse_candump_line(std::string_view text) noexcept {
   if (iface.text.size() > kMaxInterfaceLength) {
     return fail(iface.column, "interface name longer than 64 characters");
   }
+  for (std::size_t i = 0; i < iface.text.size(); ++i) {
+    if (!is_interface_char(iface.text[i])) {
+      return fail(iface.column + i, "control character in the interface name");
+    }
+  }
   r.line.interface = iface.text;
 
   const Field frame = next_field(text, pos);
@@ -132,7 +142,7 @@ std::size_t format_candump_line(const CandumpLine& line, std::span<char> out) no
     return 0;
   }
   for (const char c : line.interface) {
-    if (is_blank(c) || c == '\n' || c == '\0') return 0;
+    if (!is_interface_char(c)) return 0;
   }
   char* p = out.data();
   std::size_t n = 0;

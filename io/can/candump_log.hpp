@@ -60,7 +60,7 @@ inline constexpr std::size_t kMaxCandumpLineLength =
 /// Writes `line` as candump -l does (no '\n') into `out`; the direction suffix is written only
 /// when `line.direction` is not kUnspecified. Returns the characters written, or 0 if `out` is
 /// smaller than kMaxCandumpLineLength, the frame is invalid, the interface is empty, too long
-/// or contains blanks, or the time is negative. Never allocates.
+/// or contains blanks or control characters, or the time is negative. Never allocates.
 [[nodiscard]] std::size_t format_candump_line(const CandumpLine& line,
                                               std::span<char> out) noexcept;
 

@@ -85,6 +85,19 @@ TEST(CandumpLog, BadLinesSayWhereAndWhat) {
   }
 }
 
+// Found by candump_fuzz (crash-c142c65a...): a NUL inside the interface name parsed, but the
+// line could then not be written back. Control characters are now rejected where they are.
+TEST(CandumpLog, FuzzRegressionControlCharactersInTheInterfaceName) {
+  using namespace std::string_literals;
+  const std::string line = "(2.000000) ca\0\0\0an0 123#11.22.33"s;
+  const CandumpParseResult r = parse_candump_line(line);
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.error.column, 13U);
+  EXPECT_EQ(r.error.message, "control character in the interface name");
+  EXPECT_FALSE(parse_candump_line("(2.000000) can\x7f 123#00").ok);
+  EXPECT_TRUE(parse_candump_line("(2.000000) caf\xC3\xA9 123#00").ok);  // UTF-8 is fine
+}
+
 TEST(CandumpLog, RandomLinesRoundTrip) {
   std::mt19937_64 rng(7);
   for (int i = 0; i < 3000; ++i) {
