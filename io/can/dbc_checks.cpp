@@ -160,8 +160,11 @@ class Checker {
     }
   }
 
-  /// True when no frame can carry both: some multiplexor selects them by disjoint ranges.
-  [[nodiscard]] static bool exclusive(const Message& m, const Signal& a, const Signal& b) {
+  /// True when no frame can carry both signals i and j: some multiplexor selects an ancestor
+  /// of each (or the signal itself) by disjoint ranges. `parent[k]` is the index of signal
+  /// k's multiplexor, or −1 (chains are loop-free: check_mux_chain ran first).
+  [[nodiscard]] static bool exclusive(const Message& m, const std::vector<std::ptrdiff_t>& parent,
+                                      std::size_t i, std::size_t j) {
     const auto disjoint = [](const Signal& x, const Signal& y) {
       for (const MuxRange& r : x.mux_ranges) {
         for (const MuxRange& q : y.mux_ranges) {
@@ -170,13 +173,13 @@ class Checker {
       }
       return true;
     };
-    std::size_t guard_a = 0;
-    for (const Signal* x = &a; x != nullptr && x->multiplexed() && guard_a++ <= m.signals.size();
-         x = m.find_signal(x->multiplexor)) {
-      std::size_t guard_b = 0;
-      for (const Signal* y = &b; y != nullptr && y->multiplexed() && guard_b++ <= m.signals.size();
-           y = m.find_signal(y->multiplexor)) {
-        if (x->multiplexor == y->multiplexor && disjoint(*x, *y)) return true;
+    for (std::ptrdiff_t x = static_cast<std::ptrdiff_t>(i);
+         parent[static_cast<std::size_t>(x)] >= 0; x = parent[static_cast<std::size_t>(x)]) {
+      for (std::ptrdiff_t y = static_cast<std::ptrdiff_t>(j);
+           parent[static_cast<std::size_t>(y)] >= 0; y = parent[static_cast<std::size_t>(y)]) {
+        const auto xi = static_cast<std::size_t>(x);
+        const auto yi = static_cast<std::size_t>(y);
+        if (parent[xi] == parent[yi] && disjoint(m.signals[xi], m.signals[yi])) return true;
       }
     }
     return false;
@@ -185,6 +188,12 @@ class Checker {
   void warn_overlaps(const Message& m) {
     using Bits = std::array<std::uint8_t, kMaxFdLength + 1>;
     std::vector<Bits> occupied(m.signals.size());
+    std::vector<std::ptrdiff_t> parent(m.signals.size(), -1);
+    for (std::size_t k = 0; k < m.signals.size(); ++k) {
+      if (const Signal* mux = m.find_signal(m.signals[k].multiplexor)) {
+        parent[k] = mux - m.signals.data();
+      }
+    }
     for (std::size_t i = 0; i < m.signals.size(); ++i) {
       const Signal& s = m.signals[i];
       const BitLayout l = compute_layout(s.start_bit, s.length, s.byte_order);
@@ -195,7 +204,7 @@ class Checker {
         for (std::size_t k = 0; k < occupied[i].size() && !overlap; ++k) {
           overlap = (occupied[i][k] & occupied[j][k]) != 0;
         }
-        if (overlap && !exclusive(m, s, m.signals[j])) {
+        if (overlap && !exclusive(m, parent, i, j)) {
           warn(s.location, fmt::format("SG_ '{}' overlaps SG_ '{}' in BO_ '{}' (both can be in "
                                        "the same frame)",
                                        s.name, m.signals[j].name, m.name));

@@ -149,7 +149,7 @@ void Parser::parse_scaling(Signal& signal, std::string_view context) {
 }
 
 void Parser::parse_receivers(Signal& signal, std::uint32_t line, std::string_view context) {
-  while (peek().location.line == line) {
+  while (peek().kind != TokenKind::kEnd && peek().location.line == line) {
     if (take_if_punct(',')) continue;
     signal.receivers.push_back(expect_identifier(context, "a receiving node after the unit"));
   }

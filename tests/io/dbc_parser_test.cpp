@@ -164,6 +164,12 @@ TEST(DbcParser, MinimalFilesAndCommentsParse) {
   ASSERT_EQ(db.messages.size(), 1U);
   EXPECT_EQ(db.messages[0].signals[0].receivers, (std::vector<std::string>{"Vector__XXX"}));
   EXPECT_TRUE(parse_dbc("", "empty.dbc").messages.empty());
+  // No newline after the last receiver.
+  EXPECT_EQ(parse_dbc("BO_ 1 M: 1 X\n SG_ s : 0|1@1+ (1,0) [0|0] \"\" A,B", "eof.dbc")
+                .messages[0]
+                .signals[0]
+                .receivers.size(),
+            2U);
 }
 
 TEST(DbcParser, EscapedQuotesInStrings) {
