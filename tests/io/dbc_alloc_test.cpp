@@ -1,38 +1,21 @@
 // The RT path of io/can allocates nothing: compiled DBC encode/decode (signals, messages with
 // multiplexing, frames, lookup by id) and candump line parsing/formatting. This binary
-// replaces operator new to count allocations, so it stands alone.
+// replaces operator new to count allocations (tests/support/count_allocations.hpp).
 
 #include <gtest/gtest.h>
 
 #include <array>
-#include <atomic>
-#include <cstdlib>
-#include <new>
 #include <vector>
 
 #include "io/can/candump_log.hpp"
 #include "io/can/dbc_codec.hpp"
 #include "io/can/dbc_parser.hpp"
-
-namespace {
-std::atomic<std::size_t> g_allocations{0};
-}  // namespace
-
-void* operator new(std::size_t size) {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](std::size_t size) { return operator new(size); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+#include "tests/support/count_allocations.hpp"
 
 namespace hil::io::can {
 namespace {
 
-std::size_t allocations() { return g_allocations.load(std::memory_order_relaxed); }
+using hil::testing::allocation_count;
 
 TEST(IoRtAllocations, CompiledDbcEncodeAndDecodeAllocateNothing) {
   // Setup: parse and compile (allocates), pre-size every buffer.
@@ -45,7 +28,7 @@ TEST(IoRtAllocations, CompiledDbcEncodeAndDecodeAllocateNothing) {
   double sink = 0.0;
   std::size_t present = 0;
 
-  const std::size_t before = allocations();
+  const std::size_t before = allocation_count();
   for (int i = 0; i < 1000; ++i) {
     for (const dbc::CompiledMessage& m : compiled.messages()) {
       const std::span<const double> in(physical.data(), m.signals.size());
@@ -66,14 +49,14 @@ TEST(IoRtAllocations, CompiledDbcEncodeAndDecodeAllocateNothing) {
     }
     sink += compiled.find(0x18FEF1FE, true) + compiled.find(0x300, false);
   }
-  const std::size_t during = allocations() - before;
+  const std::size_t during = allocation_count() - before;
   EXPECT_EQ(during, 0U);
   EXPECT_GT(present, 0U);  // the loop did decode something
   EXPECT_NE(sink, 0.0);
   // The counter works: a heap allocation here is seen.
-  const std::size_t control = allocations();
+  const std::size_t control = allocation_count();
   const auto* probe = new std::vector<int>(16);
-  EXPECT_GE(allocations() - control, 2U);
+  EXPECT_GE(allocation_count() - control, 2U);
   delete probe;
 }
 
@@ -88,7 +71,7 @@ TEST(IoRtAllocations, CandumpLineParseAndFormatAllocateNothing) {
   std::array<char, kMaxCandumpLineLength> buffer{};
   std::size_t written = 0;
   std::size_t parsed = 0;
-  const std::size_t before = allocations();
+  const std::size_t before = allocation_count();
   for (int i = 0; i < 1000; ++i) {
     for (const char* text : lines) {
       const CandumpParseResult r = parse_candump_line(text);
@@ -98,7 +81,7 @@ TEST(IoRtAllocations, CandumpLineParseAndFormatAllocateNothing) {
       }
     }
   }
-  EXPECT_EQ(allocations() - before, 0U);
+  EXPECT_EQ(allocation_count() - before, 0U);
   EXPECT_EQ(parsed, 3000U);
   EXPECT_GT(written, 0U);
 }
