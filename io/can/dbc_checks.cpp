@@ -173,10 +173,10 @@ class Checker {
       }
       return true;
     };
-    for (std::ptrdiff_t x = static_cast<std::ptrdiff_t>(i);
-         parent[static_cast<std::size_t>(x)] >= 0; x = parent[static_cast<std::size_t>(x)]) {
-      for (std::ptrdiff_t y = static_cast<std::ptrdiff_t>(j);
-           parent[static_cast<std::size_t>(y)] >= 0; y = parent[static_cast<std::size_t>(y)]) {
+    for (auto x = static_cast<std::ptrdiff_t>(i); parent[static_cast<std::size_t>(x)] >= 0;
+         x = parent[static_cast<std::size_t>(x)]) {
+      for (auto y = static_cast<std::ptrdiff_t>(j); parent[static_cast<std::size_t>(y)] >= 0;
+           y = parent[static_cast<std::size_t>(y)]) {
         const auto xi = static_cast<std::size_t>(x);
         const auto yi = static_cast<std::size_t>(y);
         if (parent[xi] == parent[yi] && disjoint(m.signals[xi], m.signals[yi])) return true;

@@ -20,7 +20,7 @@ namespace {
 
 using testing::hex;
 
-const std::string kDbc = HIL_SOURCE_DIR "/tests/io/data/vehicle.dbc";
+constexpr const char* kDbc = HIL_SOURCE_DIR "/tests/io/data/vehicle.dbc";
 constexpr int kCasesPerMessage = 60;
 
 /// A random raw value a signal can hold within its [min|max] (multiplexors small, so that
@@ -98,8 +98,10 @@ void add_decode_case(const Message& message, const CompiledMessage& c, std::mt19
     present[s.name] = text;
   }
   std::string expected;
-  for (const auto& [name, value] : present)
-    expected += (expected.empty() ? "" : " ") + name + "=" + value;
+  for (const auto& [name, value] : present) {
+    if (!expected.empty()) expected += ' ';
+    expected.append(name).append("=").append(value);
+  }
   r.text += "decode " + message.name + " " + hex(payload) + "\n";
   r.expected.push_back(expected);
 }
@@ -143,8 +145,8 @@ TEST(DbcCanmatrix, SameBytesAndValuesAsCanmatrixForEveryMessageKind) {
   const config::testing::TempDir dir;
   const auto input = dir.write("requests.txt", requests.text);
   const auto run = io::testing::run_command(
-      std::string(kPython) + " " HIL_SOURCE_DIR "/tests/io/canmatrix_crosscheck.py " + kDbc +
-          " < " + input.string(),
+      std::string(kPython) + " " HIL_SOURCE_DIR "/tests/io/canmatrix_crosscheck.py " +
+          std::string(kDbc) + " < " + input.string(),
       false);
   ASSERT_EQ(run.status, 0) << run.output;
   std::istringstream out(run.output);

@@ -73,7 +73,7 @@ TEST_P(DbcRoundTrip, RandomValuesAtEveryLengthAndManyStartBitsMatchTheReference)
       const int trials = kind.type == ValueType::kInteger ? 6 : 80;  // floats: one length only
       for (int trial = 0; trial < trials; ++trial) {
         // A start bit that keeps the signal inside the payload.
-        const std::uint32_t start = static_cast<std::uint32_t>(rng() % (payload_length * 8));
+        const auto start = static_cast<std::uint32_t>(rng() % (std::uint64_t{payload_length} * 8));
         const auto pos = reference_positions(start, length, kind.intel);
         if (*std::max_element(pos.begin(), pos.end()) >= payload_length * 8) continue;
         const std::string sg = "s : " + std::to_string(start) + "|" + std::to_string(length) + "@" +
@@ -140,7 +140,7 @@ TEST(DbcRoundTripScaled, NeighbouringSignalsAreLeftAlone) {
   for (int i = 0; i < 500; ++i) {
     const std::uint32_t length = 1 + static_cast<std::uint32_t>(rng() % 64);
     const bool intel = rng() % 2 == 0;
-    const std::uint32_t start = static_cast<std::uint32_t>(rng() % 512);
+    const auto start = static_cast<std::uint32_t>(rng() % 512);
     const auto pos = reference_positions(start, length, intel);
     if (*std::max_element(pos.begin(), pos.end()) >= 512) continue;
     const OneMessage m({"s : " + std::to_string(start) + "|" + std::to_string(length) + "@" +

@@ -12,10 +12,15 @@ namespace {
 
 using hil::io::testing::CommandResult;
 
-const std::string kDbc = std::string(HIL_SOURCE_DIR) + "/tests/io/data/vehicle.dbc";
+constexpr const char* kDbcPath = HIL_SOURCE_DIR "/tests/io/data/vehicle.dbc";
 
 CommandResult hilsim(const std::string& args, bool with_stderr = true) {
   return hil::io::testing::run_command(std::string(HILSIM_BINARY) + " " + args, with_stderr);
+}
+
+const std::string& dbc_path() {
+  static const std::string path = kDbcPath;
+  return path;
 }
 
 bool contains(const std::string& text, const std::string& part) {
@@ -23,7 +28,7 @@ bool contains(const std::string& text, const std::string& part) {
 }
 
 TEST(HilsimDbc, ShowListsMessagesSignalsAndValueTables) {
-  const CommandResult run = hilsim("dbc show " + kDbc);
+  const CommandResult run = hilsim("dbc show " + dbc_path());
   ASSERT_EQ(run.status, 0) << run.output;
   const std::string& s = run.output;
   EXPECT_TRUE(contains(s, "VERSION \"1.0\", 6 messages, 3 nodes (HIL, ECU, Logger)")) << s;
@@ -44,54 +49,55 @@ TEST(HilsimDbc, ShowListsMessagesSignalsAndValueTables) {
 }
 
 TEST(HilsimDbc, EncodePrintsCandumpSyntax) {
-  CommandResult run = hilsim("dbc encode " + kDbc + " WheelSpeeds speed_fl=12.5 speed_rr=0.01");
+  CommandResult run =
+      hilsim("dbc encode " + dbc_path() + " WheelSpeeds speed_fl=12.5 speed_rr=0.01");
   ASSERT_EQ(run.status, 0) << run.output;
   EXPECT_EQ(run.output, "100#E204000000000100\n");  // 1250 = 04E2, 1 = 0001, little endian
   // VAL_ names; signals not given take GenSigStartValue (coolant_temp raw 80 → 0140).
-  run = hilsim("dbc encode " + kDbc + " Powertrain gear=D torque_req=-20.5 throttle=50");
+  run = hilsim("dbc encode " + dbc_path() + " Powertrain gear=D torque_req=-20.5 throttle=50");
   ASSERT_EQ(run.status, 0) << run.output;
   EXPECT_EQ(run.output, "101#FF3330007D000140\n");
   // 29-bit ids have 8 digits; the message can be named by its id.
-  run = hilsim("dbc encode " + kDbc + " 0x18FEF1FE counter=3 level=1.5");
+  run = hilsim("dbc encode " + dbc_path() + " 0x18FEF1FE counter=3 level=1.5");
   ASSERT_EQ(run.status, 0) << run.output;
   EXPECT_EQ(run.output, "18FEF1FE#030000000000C03F\n");
 }
 
 TEST(HilsimDbc, EncodeFdFramesWithTheFlagsDigit) {
-  const CommandResult run = hilsim("dbc encode " + kDbc + " FdStatus position=-2 tail=0xABC");
+  const CommandResult run = hilsim("dbc encode " + dbc_path() + " FdStatus position=-2 tail=0xABC");
   ASSERT_EQ(run.status, 0) << run.output;
   const std::string payload = "C000000000000000" + std::string(108, '0') + "C0AB";
   EXPECT_EQ(run.output, "300##1" + payload + "\n");  // BRS: flags digit 1
 }
 
 TEST(HilsimDbc, EncodeWarnsAboutSaturationAndUnselectedSignals) {
-  CommandResult run = hilsim("dbc encode " + kDbc + " WheelSpeeds speed_fl=1000");
+  CommandResult run = hilsim("dbc encode " + dbc_path() + " WheelSpeeds speed_fl=1000");
   ASSERT_EQ(run.status, 0) << run.output;
   EXPECT_TRUE(
       contains(run.output, "warning: speed_fl=1000 is out of range; saturated to 655.35 rad/s"));
   EXPECT_TRUE(contains(run.output, "100#FFFF000000000000"));
-  run = hilsim("dbc encode " + kDbc + " MuxSimple mode=1 a=5 b=-3.5");
+  run = hilsim("dbc encode " + dbc_path() + " MuxSimple mode=1 a=5 b=-3.5");
   ASSERT_EQ(run.status, 0) << run.output;
   EXPECT_TRUE(contains(run.output, "warning: a not encoded: multiplexor mode does not select it"));
   EXPECT_TRUE(contains(run.output, "200#01F9FF0000000000"));
 }
 
 TEST(HilsimDbc, EncodeRejectsUnknownMessagesSignalsAndValues) {
-  CommandResult run = hilsim("dbc encode " + kDbc + " Nope");
+  CommandResult run = hilsim("dbc encode " + dbc_path() + " Nope");
   EXPECT_NE(run.status, 0);
   EXPECT_TRUE(contains(run.output, "no message 'Nope'")) << run.output;
   EXPECT_TRUE(contains(run.output, "WheelSpeeds, Powertrain")) << run.output;
-  run = hilsim("dbc encode " + kDbc + " WheelSpeeds speed=1");
+  run = hilsim("dbc encode " + dbc_path() + " WheelSpeeds speed=1");
   EXPECT_NE(run.status, 0);
   EXPECT_TRUE(
       contains(run.output, "'speed=1': expected SIGNAL=VALUE with a signal of WheelSpeeds"));
-  run = hilsim("dbc encode " + kDbc + " Powertrain gear=X");
+  run = hilsim("dbc encode " + dbc_path() + " Powertrain gear=X");
   EXPECT_NE(run.status, 0);
   EXPECT_TRUE(contains(run.output, "'X' is not a number nor one of P, R, N, D")) << run.output;
 }
 
 TEST(HilsimDbc, DecodePrintsSignalsUnitsAndValueNames) {
-  const CommandResult run = hilsim("dbc decode " + kDbc + " 101#FF3330007D000140");
+  const CommandResult run = hilsim("dbc decode " + dbc_path() + " 101#FF3330007D000140");
   ASSERT_EQ(run.status, 0) << run.output;
   EXPECT_EQ(run.output,
             "Powertrain 0x101\n"
@@ -103,13 +109,13 @@ TEST(HilsimDbc, DecodePrintsSignalsUnitsAndValueNames) {
 }
 
 TEST(HilsimDbc, DecodeMultiplexedShortAndJson) {
-  CommandResult run = hilsim("dbc decode " + kDbc + " 201#0106AA");
+  CommandResult run = hilsim("dbc decode " + dbc_path() + " 201#0106AA");
   ASSERT_EQ(run.status, 0) << run.output;
   EXPECT_EQ(run.output, "MuxExt 0x201\n  mux1=1\n  mux2=6\n  sig_e=170\n");
-  run = hilsim("dbc decode " + kDbc + " 100#E204");
+  run = hilsim("dbc decode " + dbc_path() + " 100#E204");
   EXPECT_TRUE(
       contains(run.output, "(frame has 2 of 8 bytes: speed_fr, speed_rl, speed_rr not decoded)"));
-  run = hilsim("dbc decode " + kDbc + " 18FEF1FE#030000000000C03F --json", false);
+  run = hilsim("dbc decode " + dbc_path() + " 18FEF1FE#030000000000C03F --json", false);
   ASSERT_EQ(run.status, 0) << run.output;
   const nlohmann::json j = nlohmann::json::parse(run.output);
   EXPECT_EQ(j.at("message"), "DiagExt");
@@ -121,10 +127,10 @@ TEST(HilsimDbc, DecodeMultiplexedShortAndJson) {
 }
 
 TEST(HilsimDbc, DecodeRejectsBadFramesAndUnknownIds) {
-  CommandResult run = hilsim("dbc decode " + kDbc + " 7FF#00");
+  CommandResult run = hilsim("dbc decode " + dbc_path() + " 7FF#00");
   EXPECT_EQ(run.status, 1);
   EXPECT_TRUE(contains(run.output, "no message with id 0x7FF (11-bit)")) << run.output;
-  run = hilsim("dbc decode " + kDbc + " 101#0");
+  run = hilsim("dbc decode " + dbc_path() + " 101#0");
   EXPECT_NE(run.status, 0);
   EXPECT_TRUE(contains(run.output, "'101#0' at column 6: expected two hex digits per data byte"))
       << run.output;
@@ -139,7 +145,7 @@ TEST(HilsimDbc, DecodeLogPrintsBlocksReportsBadLinesAndUnknownIds) {
                              "(1700000000.000200) can1 201#0104EFBE00000000 R\n"
                              "(1700000000.000300) can0 12345678#00\n"
                              "(1700000000.000400) can0 7FF#01\n");
-  const CommandResult run = hilsim("dbc decode " + kDbc + " --log " + log.string());
+  const CommandResult run = hilsim("dbc decode " + dbc_path() + " --log " + log.string());
   ASSERT_EQ(run.status, 0) << run.output;
   const std::string& s = run.output;
   EXPECT_TRUE(contains(s,
@@ -151,7 +157,7 @@ TEST(HilsimDbc, DecodeLogPrintsBlocksReportsBadLinesAndUnknownIds) {
                        "  sig_c=48879\n"))
       << s;
   EXPECT_TRUE(contains(s, "can.log:3:1: expected '(' and the timestamp")) << s;
-  EXPECT_TRUE(contains(s, "5 frames, 2 decoded, 3 with ids not in " + kDbc +
+  EXPECT_TRUE(contains(s, "5 frames, 2 decoded, 3 with ids not in " + dbc_path() +
                               " (0x7FF x2, 0x12345678 x1), 1 bad line, 1 line with an R/T "
                               "direction suffix"))
       << s;
@@ -162,7 +168,7 @@ TEST(HilsimDbc, DecodeLogAsJsonLines) {
   const auto log =
       dir.write("can.log", "(1.000000) can0 101#FF3330007D000140\n(2.000000) can0 7FF#\n");
   const CommandResult run =
-      hilsim("dbc decode " + kDbc + " --log " + log.string() + " --json", false);
+      hilsim("dbc decode " + dbc_path() + " --log " + log.string() + " --json", false);
   ASSERT_EQ(run.status, 0) << run.output;
   const nlohmann::json j = nlohmann::json::parse(run.output);  // one line: one object
   EXPECT_EQ(j.at("timestamp"), "0000000001.000000");
