@@ -10,7 +10,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   nlohmann-json3-dev zlib1g-dev
   rt-tests clang libclang-rt-14-dev clang-format clang-tidy
-  python3-can python3-serial
+  can-utils python3-can python3-canmatrix python3-serial
 )
 
 missing=()

@@ -6,6 +6,7 @@
 #include <exception>
 
 #include "tools/check_command.hpp"
+#include "tools/dbc_command.hpp"
 #include "tools/export_command.hpp"
 #include "tools/timing_command.hpp"
 #include "tools/tire_curve_command.hpp"
@@ -19,6 +20,7 @@ int main(int argc, char** argv) {
   hil::tools::add_timing_command(app);
   hil::tools::add_check_command(app);
   hil::tools::add_tire_curve_command(app);
+  hil::tools::add_dbc_command(app);
   hil::tools::add_export_command(app);
 
   spdlog::set_pattern("%^%l%$: %v");
