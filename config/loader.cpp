@@ -3,6 +3,7 @@
 #include <iterator>
 #include <utility>
 
+#include "config/can_settings.hpp"
 #include "config/executive_settings.hpp"
 #include "config/overlay.hpp"
 #include "config/source_map.hpp"
@@ -33,7 +34,17 @@ namespace {
   if (merged.has_vehicle() || merged.has_terrain()) {
     terrain = build_terrain(merged.terrain(), "terrain", source_map);
   }
-  for (ConfigErrors* more : {&invalid, &terrain.errors}) {
+  // The CAN mapping is checked against the rig's channels, which need a valid vehicle
+  std::vector<io::can::CanBusSpec> can;
+  ConfigErrors can_errors;
+  if (invalid.empty()) {
+    const double period_s = static_cast<double>(to_executive_config(merged.executive()).period) /
+                            static_cast<double>(rt::kSecond);
+    std::optional<models::VehicleParams> vehicle;
+    if (merged.has_vehicle()) vehicle = to_vehicle_params(merged.vehicle(), period_s);
+    can_errors = check_can(merged.can(), vehicle, period_s, "can", source_map, can);
+  }
+  for (ConfigErrors* more : {&invalid, &terrain.errors, &can_errors}) {
     errors.insert(errors.end(), std::make_move_iterator(more->begin()),
                   std::make_move_iterator(more->end()));
   }
@@ -48,6 +59,7 @@ namespace {
                                                 static_cast<double>(rt::kSecond));
   }
   settings.terrain = std::move(terrain.terrain);
+  settings.can = std::move(can);
   settings.message = std::move(merged);
   for (const ParsedLayer& layer : layers) settings.sources.push_back(layer.name());
   return LoadResult{std::move(settings), {}};

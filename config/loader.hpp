@@ -14,6 +14,7 @@
 #include "config/machine.hpp"
 #include "config/rig.pb.h"
 #include "config/text_layer.hpp"
+#include "io/can/can_bus_spec.hpp"
 #include "models/terrain.hpp"
 #include "models/vehicle_params.hpp"
 #include "rt_core/executive_config.hpp"
@@ -29,6 +30,8 @@ struct RigSettings {
   std::optional<models::VehicleParams> vehicle;
   /// The ground when the rig has a vehicle or a terrain block; shared by the run's vehicles.
   std::shared_ptr<const models::Terrain> terrain;
+  /// The CAN buses, DBCs loaded, every name checked (io/can/can_bus_spec.hpp).
+  std::vector<io::can::CanBusSpec> can;
   RigConfig message;                 ///< overlays applied; defaults not filled in
   std::vector<std::string> sources;  ///< the files, base first, as the caller named them
 };

@@ -61,13 +61,45 @@ void write_crc(const E2e& e2e, CanFrame& frame) noexcept {
   frame.data[e2e.crc_byte] = crc8_j1850(frame.payload(), e2e.crc_byte, e2e.crc_data_id);
 }
 
+namespace {
+
+/// "; did you mean \"X\"?" for the candidate equal to `name` but for case, or sharing its
+/// longest prefix (at least half of it); "" when none is close.
+template <class Range, class Name>
+std::string did_you_mean(const std::string& name, const Range& candidates, Name&& name_of) {
+  const auto lower = [](std::string_view s) {
+    std::string out(s);
+    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+  };
+  std::string best;
+  std::size_t best_common = name.size() / 2;
+  for (const auto& candidate : candidates) {
+    const std::string& text = name_of(candidate);
+    if (lower(text) == lower(name)) return fmt::format("; did you mean \"{}\"?", text);
+    const auto [a, b] = std::mismatch(text.begin(), text.end(), name.begin(), name.end());
+    const auto common = static_cast<std::size_t>(a - text.begin());
+    if (common > best_common) {
+      best_common = common;
+      best = text;
+    }
+  }
+  return best.empty() ? std::string() : fmt::format("; did you mean \"{}\"?", best);
+}
+
+}  // namespace
+
 std::int32_t Resolver::message(const std::string& name, const std::string& field) const {
   const auto& messages = spec_.database.messages;
   for (std::size_t i = 0; i < messages.size(); ++i) {
     if (messages[i].name == name) return static_cast<std::int32_t>(i);
   }
   problems_.push_back(
-      {field, fmt::format("no message \"{}\" in {}", name, spec_.database.file_name)});
+      {field,
+       fmt::format("no message \"{}\" in {}{}", name, spec_.database.file_name,
+                   did_you_mean(name, messages, [](const dbc::Message& m) -> const std::string& {
+                     return m.name;
+                   }))});
   return -1;
 }
 
@@ -77,8 +109,12 @@ std::int32_t Resolver::signal(std::int32_t message, const std::string& name,
   for (std::size_t i = 0; i < m.signals.size(); ++i) {
     if (m.signals[i].name == name) return static_cast<std::int32_t>(i);
   }
-  problems_.push_back({field, fmt::format("no signal \"{}\" in message {} of {}", name, m.name,
-                                          spec_.database.file_name)});
+  problems_.push_back(
+      {field,
+       fmt::format("no signal \"{}\" in message {} of {}{}", name, m.name, spec_.database.file_name,
+                   did_you_mean(name, m.signals, [](const dbc::Signal& sig) -> const std::string& {
+                     return sig.name;
+                   }))});
   return -1;
 }
 

@@ -1,0 +1,32 @@
+#pragma once
+// From the `can` block (config/can.proto) to the bus specifications io/can runs
+// (io/can/can_bus_spec.hpp): DBC files loaded relative to the file that names them, URIs
+// parsed, and every message, signal and channel name resolved against the rig's channels,
+// each problem located at file:line:column. Setup phase; thread-safe.
+
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "config/can.pb.h"
+#include "config/config_error.hpp"
+#include "config/source_map.hpp"
+#include "io/can/can_bus_spec.hpp"
+#include "models/vehicle_params.hpp"
+#include "rt_core/channel_table.hpp"
+
+namespace hil::config {
+
+/// Adds the channels every rig has besides its buses' own (the vehicle's, when there is one)
+/// to `table`: the universe the mapping's channel names must come from. Setup phase.
+void add_rig_channels(rt::ChannelTable& table, const std::optional<models::VehicleParams>& vehicle);
+
+/// The bus specifications of the block at `prefix` ("can"), or errors. `vehicle` and
+/// `period_s` are the rig's (the channels and the tick the cycles round to).
+[[nodiscard]] ConfigErrors check_can(const Can& can,
+                                     const std::optional<models::VehicleParams>& vehicle,
+                                     double period_s, std::string_view prefix,
+                                     const SourceMap& sources,
+                                     std::vector<io::can::CanBusSpec>& buses);
+
+}  // namespace hil::config

@@ -1,0 +1,94 @@
+// The `can` block: buses with DBC files relative to the rig file, mapping names resolved
+// against the rig's channels, every problem located; the shipped rigs pass.
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "loader_fixture.hpp"
+
+namespace hil::config {
+namespace {
+
+using testing::Errors;
+using CanConfigTest = testing::LoaderTest;
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+TEST_F(CanConfigTest, AMappedBusLoadsItsDbcRelativeToTheRigFile) {
+  dir_.write("bus.dbc", read_file(HIL_SOURCE_DIR "/tests/io/data/mapping.dbc"));
+  const LoadResult result = load(R"(
+    vehicle { preset: "ravon" }
+    can {
+      buses {
+        name: "ecu"
+        uri: "virtual:config_test"
+        dbc: "bus.dbc"
+        rx { message: "ECU_Command"
+             signals { signal: "SpeedRef" channel: "vehicle.wheel.fl.speed_ref" }
+             timeout_ms: 50
+             on_timeout { set { channel: "vehicle.brake.park" value: 1 } } }
+        tx { message: "Vehicle_State" cycle_ms: 5
+             signals { signal: "WheelSpeed" channel: "vehicle.wheel.fl.speed" } }
+      }
+    })");
+  ASSERT_TRUE(result.ok()) << ::testing::PrintToString(messages(result));
+  ASSERT_EQ(result.settings->can.size(), 1U);
+  const io::can::CanBusSpec& bus = result.settings->can[0];
+  EXPECT_EQ(bus.name, "ecu");
+  EXPECT_EQ(bus.database.messages.size(), 3U);
+  EXPECT_EQ(bus.rx[0].timeout_s, 0.05);
+  EXPECT_EQ(bus.rx[0].safe.size(), 1U);
+  EXPECT_EQ(bus.tx[0].cycle_s, 0.005);
+}
+
+TEST_F(CanConfigTest, MappingErrorsPointAtTheLineInTheRigFile) {
+  dir_.write("bus.dbc", read_file(HIL_SOURCE_DIR "/tests/io/data/mapping.dbc"));
+  EXPECT_EQ(
+      load_errors("vehicle {}\n"
+                  "can { buses {\n"
+                  "  name: \"ecu\" uri: \"virtual:x\" dbc: \"bus.dbc\"\n"
+                  "  rx { message: \"ECU_Command\"\n"
+                  "       signals { signal: \"SpeedRf\" channel: \"vehicle.wheel.fl.speed\" } }\n"
+                  "  tx { message: \"No_Cycle\" }\n"
+                  "} }\n"),
+      (Errors{
+          "base.pbtxt:5:26: can.buses[0].rx[0].signals[0].signal: no signal \"SpeedRf\" in "
+          "message ECU_Command of " +
+              (dir_.path() / "bus.dbc").string() + "; did you mean \"SpeedRef\"?",
+          "base.pbtxt:5:45: can.buses[0].rx[0].signals[0].channel: channel "
+          "vehicle.wheel.fl.speed is an output; a received signal must drive an input "
+          "channel",
+          "base.pbtxt:6:3: can.buses[0].tx[0].cycle_ms: \"No_Cycle\" has no GenMsgCycleTime "
+          "in the DBC; expected a cycle_ms",
+      }));
+}
+
+TEST_F(CanConfigTest, DbcAndUriErrorsKeepTheirOwnPositions) {
+  dir_.write("broken.dbc",
+             "VERSION \"x\"\nBO_ 256 Msg: 8 ECU\n SG_ A : 0|8@2+ (1,0) [0|0] \"\" X\n");
+  const Errors errors = load_errors(
+      "can { buses { name: \"ecu\" uri: \"carrier-pigeon:coop\" dbc: \"broken.dbc\" } }\n");
+  ASSERT_EQ(errors.size(), 2U);
+  EXPECT_NE(errors[0].find("can.buses[0].uri: CAN transport URI 'carrier-pigeon:coop'"),
+            std::string::npos)
+      << errors[0];
+  EXPECT_NE(errors[1].find("broken.dbc:3:"), std::string::npos) << errors[1];
+}
+
+TEST(ShippedRigs, EveryRigPassesCheck) {
+  for (const char* rig : {"/hil_rigs/ravon/rig.pbtxt", "/hil_rigs/bench/rig.pbtxt"}) {
+    const LoadResult result = load_rig_config(std::string(HIL_SOURCE_DIR) + rig);
+    EXPECT_TRUE(result.ok()) << rig << ": " << ::testing::PrintToString(result.errors.size());
+    for (const ConfigError& e : result.errors) ADD_FAILURE() << e.to_string();
+  }
+}
+
+}  // namespace
+}  // namespace hil::config
