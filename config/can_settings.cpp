@@ -79,9 +79,10 @@ std::string schema_field(const std::string& field) {
 
 }  // namespace
 
-void add_rig_channels(rt::ChannelTable& table,
-                      const std::optional<models::VehicleParams>& vehicle) {
-  if (vehicle) (void)models::VehicleChannels(table, *vehicle);
+std::unique_ptr<models::VehicleChannels> add_rig_channels(
+    rt::ChannelTable& table, const std::optional<models::VehicleParams>& vehicle) {
+  if (!vehicle) return nullptr;
+  return std::make_unique<models::VehicleChannels>(table, *vehicle);
 }
 
 ConfigErrors check_can(const Can& can, const std::optional<models::VehicleParams>& vehicle,
@@ -89,7 +90,7 @@ ConfigErrors check_can(const Can& can, const std::optional<models::VehicleParams
                        std::vector<io::can::CanBusSpec>& buses) {
   ConfigErrors errors;
   rt::ChannelTable table;  // the rig's channels, to resolve the mapping's names against
-  add_rig_channels(table, vehicle);
+  (void)add_rig_channels(table, vehicle);
   std::set<std::string> names;
   for (int i = 0; i < can.buses_size(); ++i) {
     const CanBus& bus = can.buses(i);

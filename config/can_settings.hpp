@@ -4,6 +4,7 @@
 // parsed, and every message, signal and channel name resolved against the rig's channels,
 // each problem located at file:line:column. Setup phase; thread-safe.
 
+#include <memory>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -12,14 +13,17 @@
 #include "config/config_error.hpp"
 #include "config/source_map.hpp"
 #include "io/can/can_bus_spec.hpp"
+#include "models/vehicle_channels.hpp"
 #include "models/vehicle_params.hpp"
 #include "rt_core/channel_table.hpp"
 
 namespace hil::config {
 
 /// Adds the channels every rig has besides its buses' own (the vehicle's, when there is one)
-/// to `table`: the universe the mapping's channel names must come from. Setup phase.
-void add_rig_channels(rt::ChannelTable& table, const std::optional<models::VehicleParams>& vehicle);
+/// to `table`: the universe the mapping's channel names must come from. Returns the vehicle's
+/// channel bindings (null without a vehicle). Setup phase.
+[[nodiscard]] std::unique_ptr<models::VehicleChannels> add_rig_channels(
+    rt::ChannelTable& table, const std::optional<models::VehicleParams>& vehicle);
 
 /// The bus specifications of the block at `prefix` ("can"), or errors. `vehicle` and
 /// `period_s` are the rig's (the channels and the tick the cycles round to).

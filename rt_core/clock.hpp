@@ -34,6 +34,24 @@ class MonotonicClock final : public Clock {
   }
 };
 
+/// Virtual time that moves only when told: sleep_until() jumps to the deadline at once and
+/// advance() simulates work. Runs the executive as fast as the machine can (replay, tests of
+/// exact overrun scenarios): every tick starts on its deadline, none is ever late unless
+/// advance() says so. One thread at a time.
+class VirtualClock final : public Clock {
+ public:
+  explicit VirtualClock(Nanoseconds start = kSecond) noexcept : now_(start) {}
+  [[nodiscard]] Nanoseconds now() noexcept override { return now_; }
+  void sleep_until(Nanoseconds deadline) noexcept override {
+    if (deadline > now_) now_ = deadline;
+  }
+  /// Simulates work of the given cost.
+  void advance(Nanoseconds by) noexcept { now_ += by; }
+
+ private:
+  Nanoseconds now_;
+};
+
 /// Busy-waits `duration` on CLOCK_MONOTONIC: a synthetic workload of a known cost.
 inline void spin_for(Nanoseconds duration) noexcept {
   MonotonicClock clock;

@@ -1,0 +1,104 @@
+#include "config/rig_runtime.hpp"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+#include "config/can_settings.hpp"
+
+namespace hil::config {
+
+class RigRuntime::CanTask final : public rt::Task {
+ public:
+  CanTask(std::vector<std::unique_ptr<io::can::CanBus>>& buses, rt::ChannelTable& table)
+      : buses_(buses), table_(table) {}
+  void read(const rt::TickContext& c) noexcept override {
+    for (const auto& bus : buses_) bus->read(c.tick, table_);
+  }
+  void update(const rt::TickContext& /*c*/) noexcept override {}
+  void write(const rt::TickContext& c) noexcept override {
+    for (const auto& bus : buses_) bus->write(c.tick, table_);
+  }
+
+ private:
+  std::vector<std::unique_ptr<io::can::CanBus>>& buses_;
+  rt::ChannelTable& table_;
+};
+
+class RigRuntime::VehicleTask final : public rt::Task {
+ public:
+  VehicleTask(models::Vehicle& vehicle, const models::VehicleChannels& channels,
+              rt::ChannelTable& table)
+      : vehicle_(vehicle), channels_(channels), table_(table) {}
+  // The inputs are read in the update phase, after every task's read phase set them
+  void update(const rt::TickContext& /*c*/) noexcept override {
+    channels_.read(table_, inputs_);
+    vehicle_.step(inputs_);
+    channels_.write(vehicle_.outputs(), table_);
+  }
+
+ private:
+  models::Vehicle& vehicle_;
+  const models::VehicleChannels& channels_;
+  rt::ChannelTable& table_;
+  models::VehicleInputs inputs_;
+};
+
+class RigRuntime::PublishTask final : public rt::Task {
+ public:
+  explicit PublishTask(rt::ChannelTable& table) : table_(table) {}
+  void update(const rt::TickContext& /*c*/) noexcept override {}
+  void write(const rt::TickContext& c) noexcept override { table_.publish(c.tick); }
+
+ private:
+  rt::ChannelTable& table_;
+};
+
+RigRuntime::~RigRuntime() = default;
+
+RigRuntime::RigRuntime(const RigSettings& settings, const RuntimeOptions& options)
+    : settings_(settings) {
+  // The same channel universe `hilsim check` resolved the mapping against
+  vehicle_channels_ = add_rig_channels(table_, settings_.vehicle);
+  if (settings_.vehicle) {
+    if (!settings_.terrain) throw std::runtime_error("rig: a vehicle needs a terrain");
+    vehicle_ = std::make_unique<models::Vehicle>(*settings_.vehicle, *settings_.terrain);
+  }
+  const double period_s =
+      static_cast<double>(settings_.executive.period) / static_cast<double>(rt::kSecond);
+  for (std::size_t i = 0; i < settings_.can.size(); ++i) {
+    io::can::CanBusSpec spec = settings_.can[i];
+    if (i == 0 && options.can_uri) spec.uri = *options.can_uri;
+    std::vector<io::can::MappingProblem> problems;
+    auto bus =
+        io::can::CanBus::create(spec, table_, period_s, static_cast<std::uint8_t>(i), problems);
+    if (!bus) {
+      std::string why;
+      for (const auto& p : problems)
+        why += fmt::format("\n  can.buses[{}].{}: {}", i, p.field, p.message);
+      throw std::runtime_error(fmt::format("CAN bus \"{}\" cannot start:{}", spec.name, why));
+    }
+    buses_.push_back(std::move(bus));
+  }
+  for (const std::string& name : options.extra_input_channels) {
+    if (!table_.find(name)) {
+      (void)table_.add({.name = name, .unit = "-", .direction = rt::Direction::input});
+    }
+  }
+  table_.freeze();
+  if (vehicle_) {
+    vehicle_task_ = std::make_unique<VehicleTask>(*vehicle_, *vehicle_channels_, table_);
+  }
+  can_task_ = std::make_unique<CanTask>(buses_, table_);
+  publish_task_ = std::make_unique<PublishTask>(table_);
+}
+
+std::vector<rt::TaskEntry> RigRuntime::tasks() {
+  std::vector<rt::TaskEntry> tasks;
+  if (!buses_.empty()) tasks.push_back({.name = "can", .task = can_task_.get()});
+  if (vehicle_task_) tasks.push_back({.name = "vehicle", .task = vehicle_task_.get()});
+  tasks.push_back({.name = "publish", .task = publish_task_.get()});
+  return tasks;
+}
+
+}  // namespace hil::config

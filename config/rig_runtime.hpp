@@ -1,0 +1,70 @@
+#pragma once
+// A loaded rig made runnable (DESIGN.md §2: config wires models and io): the channel table,
+// the vehicle and its channels, the CAN buses with their transports, and the executive's
+// tasks that run them each tick in the order of DESIGN.md §3:
+//   read    CAN buses drain and decode into input channels; scenario events set theirs
+//   update  the vehicle reads its input channels, takes one step, writes its outputs
+//   write   CAN buses encode and send what is due; the channel snapshot is published
+// Setup phase (constructor: may allocate, throw, open sockets). The tasks run on the RT thread.
+// Not copyable; the executive and the recorder keep pointers into it.
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "config/loader.hpp"
+#include "io/can/can_bus.hpp"
+#include "models/vehicle.hpp"
+#include "models/vehicle_channels.hpp"
+#include "rt_core/channel_table.hpp"
+#include "rt_core/executive.hpp"
+#include "rt_core/task.hpp"
+
+namespace hil::config {
+
+struct RuntimeOptions {
+  /// --can URI: the first bus talks over this transport instead of the rig file's.
+  std::optional<std::string> can_uri;
+  /// More input channels (scenario events that drive channels no model reads, e.g. markers).
+  std::vector<std::string> extra_input_channels;
+};
+
+class RigRuntime {
+ public:
+  /// Builds everything; throws std::runtime_error naming what failed (a transport that
+  /// cannot open, a mapping the rig file check missed). Freezes the channel table.
+  RigRuntime(const RigSettings& settings, const RuntimeOptions& options = {});
+  ~RigRuntime();
+  RigRuntime(const RigRuntime&) = delete;
+  RigRuntime& operator=(const RigRuntime&) = delete;
+  RigRuntime(RigRuntime&&) = delete;
+  RigRuntime& operator=(RigRuntime&&) = delete;
+
+  [[nodiscard]] rt::ChannelTable& table() noexcept { return table_; }
+  [[nodiscard]] const rt::ChannelTable& table() const noexcept { return table_; }
+  /// The vehicle, or nullptr for a rig without one. Setup may reset() it (start pose).
+  [[nodiscard]] models::Vehicle* vehicle() noexcept { return vehicle_.get(); }
+  [[nodiscard]] const std::vector<std::unique_ptr<io::can::CanBus>>& buses() const noexcept {
+    return buses_;
+  }
+  /// The executive's tasks, in order: [can, vehicle, publish]. Add others around them.
+  [[nodiscard]] std::vector<rt::TaskEntry> tasks();
+  [[nodiscard]] const RigSettings& settings() const noexcept { return settings_; }
+
+ private:
+  class CanTask;
+  class VehicleTask;
+  class PublishTask;
+
+  RigSettings settings_;
+  rt::ChannelTable table_;
+  std::unique_ptr<models::Vehicle> vehicle_;
+  std::unique_ptr<models::VehicleChannels> vehicle_channels_;
+  std::vector<std::unique_ptr<io::can::CanBus>> buses_;
+  std::unique_ptr<CanTask> can_task_;
+  std::unique_ptr<VehicleTask> vehicle_task_;
+  std::unique_ptr<PublishTask> publish_task_;
+};
+
+}  // namespace hil::config
