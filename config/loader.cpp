@@ -60,6 +60,18 @@ namespace {
   }
   settings.terrain = std::move(terrain.terrain);
   settings.can = std::move(can);
+  // The files the rig names, as resolved: the merged message no longer knows which file
+  // each relative path was relative to (a run directory copies them from here)
+  for (std::size_t i = 0; i < settings.can.size(); ++i) {
+    merged.mutable_can()->mutable_buses(static_cast<int>(i))->set_dbc(
+        settings.can[i].database.file_name);
+  }
+  if (!terrain.dem_heights.empty()) {
+    merged.mutable_terrain()->mutable_dem()->set_heights(terrain.dem_heights.string());
+  }
+  if (!terrain.dem_surfaces.empty()) {
+    merged.mutable_terrain()->mutable_dem()->set_surfaces(terrain.dem_surfaces.string());
+  }
   settings.message = std::move(merged);
   for (const ParsedLayer& layer : layers) settings.sources.push_back(layer.name());
   return LoadResult{std::move(settings), {}};

@@ -32,7 +32,8 @@ struct RigSettings {
   std::shared_ptr<const models::Terrain> terrain;
   /// The CAN buses, DBCs loaded, every name checked (io/can/can_bus_spec.hpp).
   std::vector<io::can::CanBusSpec> can;
-  RigConfig message;                 ///< overlays applied; defaults not filled in
+  /// Overlays applied, defaults not filled in, file paths (DBC, DEM) made absolute.
+  RigConfig message;
   std::vector<std::string> sources;  ///< the files, base first, as the caller named them
 };
 

@@ -117,6 +117,8 @@ TerrainBuild build_terrain(const Terrain& t, std::string_view prefix, const Sour
         const std::filesystem::path heights = resolve(d.heights(), at + ".dem.heights", sources);
         std::optional<std::filesystem::path> codes;
         if (d.has_surfaces()) codes = resolve(d.surfaces(), at + ".dem.surfaces", sources);
+        out.dem_heights = heights;
+        if (codes) out.dem_surfaces = *codes;
         out.terrain = std::make_shared<models::DemTerrain>(
             models::load_dem(heights, codes, surface.type), table);
       } catch (const std::exception& e) {

@@ -17,6 +17,8 @@ namespace hil::config {
 struct TerrainBuild {
   std::shared_ptr<const models::Terrain> terrain;  ///< null exactly when errors is not empty
   ConfigErrors errors;
+  std::filesystem::path dem_heights;   ///< the DEM files as resolved (empty: none)
+  std::filesystem::path dem_surfaces;
 };
 
 /// Builds the terrain of the block at `prefix` ("terrain"): checks every value (surface

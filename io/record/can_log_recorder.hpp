@@ -1,0 +1,84 @@
+#pragma once
+// The run directory's can.log (issue 6; DESIGN.md §7): every CAN frame the rig received
+// and sent, in `candump -l` format, one interface name per bus, timestamped with the
+// simulation time of the tick that applied (received) or produced (sent) it, offset by the
+// run's start epoch, so that a replay maps each frame back to its tick exactly:
+//   time = start_epoch + tick·dt   →   tick = round((time − start_epoch)/dt)
+// The CAN buses push RecordedFrames into a bounded SPSC ring (io/can/can_bus.hpp FrameTap,
+// dropping and counting when full); a std::jthread (not RT) drains it, formats the lines and
+// writes them, flushing (write + fdatasync) at least every flush_interval and on stop(): after
+// a SIGKILL, everything up to the last flush is a valid log. Each line ends in the direction
+// suffix of `candump -x`: " R" for a frame the rig received, " T" for one it sent (can-utils
+// log2asc turns them into Rx/Tx, python-can's reader into is_rx); replay needs it to tell
+// the ECU's frames from the simulator's.
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "io/can/can_bus.hpp"
+#include "io/record/byte_sink.hpp"
+
+namespace hil::io::record {
+
+struct CanLogConfig {
+  std::int64_t tick_period_ns = 0;   ///< dt (> 0)
+  std::int64_t start_epoch_ns = 0;   ///< time of tick 0, ns since the UNIX epoch
+  std::vector<std::string> interfaces;  ///< the name of bus i in the log
+  std::size_t ring_frames = 1 << 16;    ///< the tap's capacity
+  std::chrono::milliseconds flush_interval{1000};
+  bool mark_direction = true;  ///< append " R"/" T" (candump -x)
+};
+
+struct CanLogCounters {
+  std::uint64_t frames_written = 0;
+  std::uint64_t frames_dropped = 0;  ///< ring full (RT side) or write errors
+  std::uint64_t frames_durable = 0;  ///< frames_written as of the last completed flush
+  std::uint64_t flushes = 0;
+};
+
+class CanLogRecorder {
+ public:
+  /// Setup: creates the file (std::system_error naming it when it cannot), sizes the ring,
+  /// starts the writer thread.
+  CanLogRecorder(const std::filesystem::path& path, CanLogConfig config);
+  CanLogRecorder(std::unique_ptr<ByteSink> sink, CanLogConfig config);
+  ~CanLogRecorder();
+  CanLogRecorder(const CanLogRecorder&) = delete;
+  CanLogRecorder& operator=(const CanLogRecorder&) = delete;
+  CanLogRecorder(CanLogRecorder&&) = delete;
+  CanLogRecorder& operator=(CanLogRecorder&&) = delete;
+
+  /// The ring the CAN buses push into (CanBus::set_tap); the RT thread is its producer.
+  [[nodiscard]] io::can::FrameTap& tap() noexcept { return tap_; }
+
+  /// Drains the ring, flushes and closes; the buses must not push any more. Idempotent.
+  void stop();
+  /// Any thread.
+  [[nodiscard]] CanLogCounters counters() const noexcept;
+  /// The first write error ("" if none).
+  [[nodiscard]] std::string error() const;
+
+ private:
+  void run(const std::stop_token& stop);
+  void drain();
+  void flush();
+
+  CanLogConfig config_;
+  std::unique_ptr<ByteSink> sink_;
+  io::can::FrameTap tap_;
+  std::string buffer_;
+  bool failed_ = false;  // writer thread only
+  std::atomic<std::uint64_t> written_{0}, write_dropped_{0}, durable_{0}, flushes_{0};
+  mutable std::mutex error_mutex_;  // the writer thread sets, any thread reads
+  std::string error_;
+  std::jthread thread_;
+};
+
+}  // namespace hil::io::record
