@@ -70,8 +70,10 @@ RigRuntime::RigRuntime(const RigSettings& settings, const RuntimeOptions& option
     io::can::CanBusSpec spec = settings_.can[i];
     if (i == 0 && options.can_uri) spec.uri = *options.can_uri;
     std::vector<io::can::MappingProblem> problems;
-    auto bus =
-        io::can::CanBus::create(spec, table_, period_s, static_cast<std::uint8_t>(i), problems);
+    std::unique_ptr<io::can::Transport> transport;
+    if (options.transport_for_bus) transport = options.transport_for_bus(i, spec.name);
+    auto bus = io::can::CanBus::create(spec, table_, period_s, static_cast<std::uint8_t>(i),
+                                       problems, std::move(transport));
     if (!bus) {
       std::string why;
       for (const auto& p : problems)

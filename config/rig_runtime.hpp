@@ -8,6 +8,7 @@
 // Setup phase (constructor: may allocate, throw, open sockets). The tasks run on the RT thread.
 // Not copyable; the executive and the recorder keep pointers into it.
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -28,6 +29,9 @@ struct RuntimeOptions {
   std::optional<std::string> can_uri;
   /// More input channels (scenario events that drive channels no model reads, e.g. markers).
   std::vector<std::string> extra_input_channels;
+  /// When set, the transport of bus i (replay, tests) instead of opening its URI.
+  std::function<std::unique_ptr<io::can::Transport>(std::size_t bus, const std::string& name)>
+      transport_for_bus;
 };
 
 class RigRuntime {

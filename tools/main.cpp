@@ -8,6 +8,8 @@
 #include "tools/check_command.hpp"
 #include "tools/dbc_command.hpp"
 #include "tools/export_command.hpp"
+#include "tools/replay_command.hpp"
+#include "tools/run_command.hpp"
 #include "tools/timing_command.hpp"
 #include "tools/tire_curve_command.hpp"
 
@@ -17,6 +19,8 @@ int main(int argc, char** argv) {
       "A fixed-step deterministic loop runs the vehicle model and talks to real ECUs over CAN."};
   app.require_subcommand(1);
   app.footer("Run 'hilsim <command> --help' for the options and an example of each command.");
+  hil::tools::add_run_command(app);
+  hil::tools::add_replay_command(app);
   hil::tools::add_timing_command(app);
   hil::tools::add_check_command(app);
   hil::tools::add_tire_curve_command(app);

@@ -1,0 +1,158 @@
+#include "tools/replay_session.hpp"
+
+#include <fmt/format.h>
+
+#include <bit>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
+#include "config/rig_runtime.hpp"
+#include "io/can/candump_frame.hpp"
+#include "io/can/candump_reader.hpp"
+#include "io/can/replay_transport.hpp"
+#include "io/record/mapped_file.hpp"
+#include "io/record/telemetry_reader.hpp"
+#include "rt_core/clock.hpp"
+#include "tools/replay_compare.hpp"
+#include "tools/rig_locator.hpp"
+
+namespace hil::tools {
+
+namespace {
+
+/// Runs the rig's tasks tick by tick (the executive's phases, without its timing), paced on
+/// the monotonic clock when speed is a factor.
+class Stepper {
+ public:
+  Stepper(std::vector<rt::TaskEntry> tasks, rt::Nanoseconds period, double speed)
+      : tasks_(std::move(tasks)), period_(period), speed_(speed) {}
+  /// Runs every tick up to and including `tick` (no further than `limit`).
+  void run_to(std::int64_t tick, std::int64_t limit) {
+    const std::int64_t last = std::min(tick, limit);
+    for (; next_ <= last; ++next_) step(next_);
+  }
+  [[nodiscard]] std::int64_t ticks_run() const noexcept { return next_; }
+
+ private:
+  void step(std::int64_t k) {
+    if (speed_ > 0.0) {
+      if (k == 0) start_ = clock_.now();
+      clock_.sleep_until(start_ + static_cast<rt::Nanoseconds>(static_cast<double>(k * period_) /
+                                                               speed_));
+    }
+    const rt::TickContext c{.tick = k,
+                            .time = k * period_,
+                            .dt = period_,
+                            .dt_s = static_cast<double>(period_) * 1e-9};
+    for (const rt::TaskEntry& t : tasks_) t.task->read(c);
+    for (const rt::TaskEntry& t : tasks_) t.task->update(c);
+    for (const rt::TaskEntry& t : tasks_) t.task->write(c);
+  }
+
+  std::vector<rt::TaskEntry> tasks_;
+  rt::Nanoseconds period_;
+  double speed_;  // 0: as fast as possible
+  rt::MonotonicClock clock_;
+  rt::Nanoseconds start_ = 0;
+  std::int64_t next_ = 0;
+};
+
+/// Compares every recorded telemetry sample with the replayed channels at its tick.
+class SampleChecker final : public io::record::TelemetryVisitor {
+ public:
+  SampleChecker(Stepper& stepper, const rt::ChannelTable& table, Comparison& result,
+                std::int64_t limit)
+      : stepper_(stepper), table_(table), result_(result), limit_(limit) {}
+  void on_topic(std::size_t topic, const io::record::TelemetryLayout& layout) override {
+    if (columns_.size() <= topic) columns_.resize(topic + 1);
+    for (const io::record::TelemetryColumn& c : layout.columns()) {
+      columns_[topic].push_back({c.channel, table_.find(c.channel)});
+    }
+  }
+  void on_sample(std::size_t topic, std::uint64_t /*log_time*/,
+                 const io::record::TelemetrySample& s) override {
+    if (s.tick > limit_ || topic >= columns_.size()) return;
+    stepper_.run_to(s.tick, limit_);
+    if (s.tick != last_tick) result_.samples_compared += 1;  // one sample: a tick's groups
+    last_tick = std::max(last_tick, s.tick);
+    for (std::size_t i = 0; i < s.values.size() && i < columns_[topic].size(); ++i) {
+      const auto& [name, id] = columns_[topic][i];
+      const double got = id ? table_.get(*id) : std::nan("");
+      result_.values_compared += 1;
+      if (std::bit_cast<std::uint64_t>(got) != std::bit_cast<std::uint64_t>(s.values[i])) {
+        result_.values_differing += 1;
+        result_.note({.tick = s.tick,
+                      .what = id ? "channel " + name : "channel " + name + " (not in this rig)",
+                      .expected = fmt::format("{}", s.values[i]),
+                      .got = fmt::format("{}", got)});
+      }
+    }
+  }
+  std::int64_t last_tick = -1;
+
+ private:
+  Stepper& stepper_;
+  const rt::ChannelTable& table_;
+  Comparison& result_;
+  std::int64_t limit_;
+  std::vector<std::vector<std::pair<std::string, std::optional<rt::ChannelId>>>> columns_;
+};
+
+}  // namespace
+
+int replay(const ReplayOptions& o) {
+  const std::filesystem::path dir(o.source);
+  if (o.rig) return replay_external_log(o);
+  if (!std::filesystem::is_directory(dir)) {
+    fmt::print(stderr, "{}: not a run directory (to replay a log into a rig, add --rig NAME)\n",
+               o.source);
+    return 2;
+  }
+  const RunRecord run = read_run_record(dir);
+  const std::vector<std::filesystem::path> overrides(o.overrides.begin(), o.overrides.end());
+  const config::LoadResult loaded = config::load_rig_config(dir / "rig.pbtxt", overrides);
+  if (!loaded.ok()) {
+    for (const config::ConfigError& e : loaded.errors) fmt::print(stderr, "{}\n", e.to_string());
+    return 2;
+  }
+  const config::RigSettings& settings = *loaded.settings;
+  if (settings.executive.period != run.period_ns) {
+    fmt::print(stderr, "the override changes the period: a replay needs the recorded one\n");
+    return 2;
+  }
+  const CanRecording log = read_can_recording(dir / "can.log", run, false);
+  Comparison result;
+  FrameChecker frames(log, result);
+  config::RigRuntime rig(settings, {.transport_for_bus = [&](std::size_t bus,
+                                                             const std::string& name) {
+                                      return frames.transport(bus, name);
+                                    }});
+  std::int64_t limit = o.until ? *rt::parse_duration(*o.until) / run.period_ns
+                                : std::numeric_limits<std::int64_t>::max();
+  if (!run.completed) {  // killed: compare the prefix both files hold (each to its last flush)
+    limit = std::min(limit, std::min(log.last_tick, last_sample_tick(dir / "telemetry.mcap")));
+  }
+  Stepper stepper(rig.tasks(), run.period_ns, o.speed == "max" ? 0.0 : std::stod(o.speed));
+
+  io::record::MappedFile telemetry(dir / "telemetry.mcap");
+  SampleChecker samples(stepper, rig.table(), result, limit);
+  const io::record::TelemetryReadReport read = io::record::read_telemetry(telemetry.bytes(), samples);
+  stepper.run_to(std::max(log.last_tick, samples.last_tick), limit);
+  frames.finish(stepper.ticks_run() - 1);
+  result.ticks = stepper.ticks_run();
+  result.truncated = read.mcap.end == io::record::McapEnd::truncated || !run.completed;
+
+  const std::string text = describe(result, run.period_ns);
+  fmt::print("{}", text);
+  if (o.report) {
+    std::ofstream out(*o.report);
+    out << to_json(result, run.period_ns).dump(2) << "\n";
+  }
+  return result.identical() ? 0 : 1;
+}
+
+}  // namespace hil::tools

@@ -1,0 +1,26 @@
+#pragma once
+// Where `hilsim run --rig NAME` finds its rig: NAME as a path when it names a file
+// (contains '/' or ends in .pbtxt), else <dir>/NAME/rig.pbtxt in the first of these that has
+// it: $HILSIM_RIGS, the installed rigs (share/hilsim/rigs), the source tree's hil_rigs.
+// Scenarios likewise: <dir>/scenarios/NAME.pbtxt. Setup phase; thread-safe.
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace hil::tools {
+
+/// The directories searched, in order (those that exist).
+[[nodiscard]] std::vector<std::filesystem::path> rig_search_path();
+
+/// The rig file; throws std::runtime_error listing the places looked and the rigs there.
+[[nodiscard]] std::filesystem::path locate_rig(std::string_view rig);
+
+/// The scenario file (a path, or <dir>/scenarios/NAME.pbtxt); throws like locate_rig.
+[[nodiscard]] std::filesystem::path locate_scenario(std::string_view scenario);
+
+/// The rig's short name for run directories: the NAME, or the file's directory name.
+[[nodiscard]] std::string rig_name(std::string_view rig);
+
+}  // namespace hil::tools

@@ -1,0 +1,30 @@
+#pragma once
+// `hilsim run` (issue 7): a rig, its ECU (built-in virtual or a real one on --can), an
+// optional scenario, recording (issue 6), the real-time loop, progress and the summary.
+// Setup phase in run(); the loop runs on the RT thread; run() returns the exit status.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hil::tools {
+
+struct RunOptions {
+  std::string rig = "ravon";               ///< name or path (tools/rig_locator.hpp)
+  std::vector<std::string> overlays;       ///< applied on the rig file, in order
+  std::string scenario;                    ///< name or path; "" = the rig's default, if any
+  std::optional<std::string> duration;     ///< "30s"; default: the scenario's, else until ^C
+  std::optional<std::string> can_uri;      ///< --can: a real ECU on this transport
+  std::string ecu = "virtual";             ///< "virtual" (in process) or "none"
+  std::optional<std::string> record_dir;   ///< --record DIR: the run directory itself
+  std::string runs_dir = "runs";           ///< parent of automatic run directories
+  bool no_record = false;
+  bool no_rt = false;  ///< normal thread, no memory locking (laptops, CI)
+  bool quiet = false;  ///< no progress lines
+};
+
+/// Runs and prints the summary. Exit status: 0 completed or stopped with Ctrl-C, 1 setup
+/// error, 3 the overrun policy stop_after ended the run, 4 the scenario's criteria failed.
+[[nodiscard]] int run_rig(const RunOptions& options);
+
+}  // namespace hil::tools
