@@ -1,5 +1,8 @@
 #include "tools/replay_command.hpp"
 
+#include <fmt/format.h>
+
+#include <exception>
 #include <memory>
 
 #include "rt_core/time.hpp"
@@ -45,9 +48,16 @@ void add_replay_command(CLI::App& app) {
       ->type_name("NAME");
   cmd->add_option("--record", o->record_dir, "With --rig: the run directory for the outputs")
       ->type_name("DIR");
+  cmd->add_flag("--lenient", o->lenient,
+                "Skip malformed log lines (and report how many) instead of stopping");
   cmd->add_flag("-q,--quiet", o->quiet, "No progress output");
   cmd->callback([o] {
-    const int code = replay(*o);
+    int code = 2;
+    try {
+      code = replay(*o);
+    } catch (const std::exception& e) {  // unreadable inputs: bad input, not a divergence
+      fmt::print(stderr, "error: {}\n", e.what());
+    }
     if (code != 0) throw CLI::RuntimeError(code);
   });
 }

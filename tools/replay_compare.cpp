@@ -22,8 +22,8 @@ RunRecord read_run_record(const std::filesystem::path& dir) {
   if (j.is_discarded()) throw std::runtime_error(fmt::format("{}: not JSON", file.string()));
   for (const char* key : {"period_ns", "start_epoch_ns", "rig"}) {
     if (!j.contains(key)) {
-      throw std::runtime_error(fmt::format("{}: no \"{}\"; expected a hilsim run manifest",
-                                           file.string(), key));
+      throw std::runtime_error(
+          fmt::format("{}: no \"{}\"; expected a hilsim run manifest", file.string(), key));
     }
   }
   return {.period_ns = j["period_ns"].get<std::int64_t>(),
@@ -106,7 +106,9 @@ void FrameChecker::check(const std::string& bus, std::int64_t tick, const io::ca
   ++result_.frames_compared;
   if (next >= expected.size() || expected[next].tick != tick) {
     ++result_.frames_extra;
-    result_.note({.tick = tick, .what = fmt::format("frame on {}", bus), .expected = "nothing",
+    result_.note({.tick = tick,
+                  .what = fmt::format("frame on {}", bus),
+                  .expected = "nothing",
                   .got = frame_text(f)});
     return;
   }

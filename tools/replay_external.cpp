@@ -26,6 +26,11 @@ int replay_external_log(const ReplayOptions& o) {
   const RunRecord run{.period_ns = settings.executive.period, .rig = rig_name(*o.rig)};
   const CanRecording log = read_can_recording(o.source, run, true);
   for (const std::string& bad : log.bad_lines) fmt::print(stderr, "{}\n", bad);
+  if (!log.bad_lines.empty() && !o.lenient) {
+    fmt::print(stderr, "{} malformed line{}; --lenient skips them\n", log.bad_lines.size(),
+               log.bad_lines.size() == 1 ? "" : "s");
+    return 2;
+  }
   if (log.frames == 0) {
     fmt::print(stderr, "{}: no frames to replay\n", o.source);
     return 2;
@@ -39,16 +44,15 @@ int replay_external_log(const ReplayOptions& o) {
   }
   std::stable_sort(unmatched.begin(), unmatched.end(),
                    [](const auto& a, const auto& b) { return a.tick < b.tick; });
-  config::RigRuntime rig(settings, {.transport_for_bus = [&](std::size_t bus,
-                                                             const std::string& name) {
-                                      const auto it = log.received.find(name);
-                                      std::vector<io::can::TickFrame> mine =
-                                          it != log.received.end() ? it->second
-                                          : bus == 0               ? unmatched
-                                                                   : std::vector<io::can::TickFrame>{};
-                                      return std::make_unique<io::can::ReplayTransport>(
-                                          "replay:" + name, std::move(mine), nullptr);
-                                    }});
+  config::RigRuntime rig(
+      settings, {.transport_for_bus = [&](std::size_t bus, const std::string& name) {
+        const auto it = log.received.find(name);
+        std::vector<io::can::TickFrame> mine = it != log.received.end() ? it->second
+                                               : bus == 0               ? unmatched
+                                                          : std::vector<io::can::TickFrame>{};
+        return std::make_unique<io::can::ReplayTransport>("replay:" + name, std::move(mine),
+                                                          nullptr);
+      }});
   const auto start = std::chrono::system_clock::now();
   const std::filesystem::path dir = make_run_directory(
       o.record_dir ? std::optional<std::filesystem::path>(*o.record_dir) : std::nullopt, "runs",
@@ -61,7 +65,9 @@ int replay_external_log(const ReplayOptions& o) {
   tasks.push_back({.name = "record", .task = &recording});
   const std::int64_t last = o.until ? *rt::parse_duration(*o.until) / run.period_ns : log.last_tick;
   for (std::int64_t k = 0; k <= last; ++k) {
-    const rt::TickContext c{.tick = k, .time = k * run.period_ns, .dt = run.period_ns,
+    const rt::TickContext c{.tick = k,
+                            .time = k * run.period_ns,
+                            .dt = run.period_ns,
                             .dt_s = static_cast<double>(run.period_ns) * 1e-9};
     for (const auto& t : tasks) t.task->read(c);
     for (const auto& t : tasks) t.task->update(c);
@@ -78,8 +84,9 @@ int replay_external_log(const ReplayOptions& o) {
               {"start_epoch_ns", epoch_ns},
               {"ended", "completed"},
               {"ticks", last + 1},
-              {"recording", {{"telemetry_samples", counters.telemetry.samples_recorded},
-                             {"can_frames", counters.can_log.frames_written}}}});
+              {"recording",
+               {{"telemetry_samples", counters.telemetry.samples_recorded},
+                {"can_frames", counters.can_log.frames_written}}}});
   fmt::print("replayed {} frames of {} into {} over {} ticks ({:.3f} s); outputs in {}\n",
              log.frames, o.source, run.rig, last + 1,
              static_cast<double>((last + 1) * run.period_ns) * 1e-9, dir.string());

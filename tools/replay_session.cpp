@@ -41,13 +41,11 @@ class Stepper {
   void step(std::int64_t k) {
     if (speed_ > 0.0) {
       if (k == 0) start_ = clock_.now();
-      clock_.sleep_until(start_ + static_cast<rt::Nanoseconds>(static_cast<double>(k * period_) /
-                                                               speed_));
+      clock_.sleep_until(start_ +
+                         static_cast<rt::Nanoseconds>(static_cast<double>(k * period_) / speed_));
     }
-    const rt::TickContext c{.tick = k,
-                            .time = k * period_,
-                            .dt = period_,
-                            .dt_s = static_cast<double>(period_) * 1e-9};
+    const rt::TickContext c{
+        .tick = k, .time = k * period_, .dt = period_, .dt_s = static_cast<double>(period_) * 1e-9};
     for (const rt::TaskEntry& t : tasks_) t.task->read(c);
     for (const rt::TaskEntry& t : tasks_) t.task->update(c);
     for (const rt::TaskEntry& t : tasks_) t.task->write(c);
@@ -125,14 +123,24 @@ int replay(const ReplayOptions& o) {
     return 2;
   }
   const CanRecording log = read_can_recording(dir / "can.log", run, false);
+  if (!log.bad_lines.empty()) {
+    for (const std::string& bad : log.bad_lines) fmt::print(stderr, "{}\n", bad);
+    if (!o.lenient) {
+      fmt::print(stderr, "{} malformed line{} in can.log; --lenient skips them\n",
+                 log.bad_lines.size(), log.bad_lines.size() == 1 ? "" : "s");
+      return 2;
+    }
+    fmt::print(stderr, "skipped {} malformed line{}\n", log.bad_lines.size(),
+               log.bad_lines.size() == 1 ? "" : "s");
+  }
   Comparison result;
   FrameChecker frames(log, result);
-  config::RigRuntime rig(settings, {.transport_for_bus = [&](std::size_t bus,
-                                                             const std::string& name) {
-                                      return frames.transport(bus, name);
-                                    }});
+  config::RigRuntime rig(settings,
+                         {.transport_for_bus = [&](std::size_t bus, const std::string& name) {
+                           return frames.transport(bus, name);
+                         }});
   std::int64_t limit = o.until ? *rt::parse_duration(*o.until) / run.period_ns
-                                : std::numeric_limits<std::int64_t>::max();
+                               : std::numeric_limits<std::int64_t>::max();
   if (!run.completed) {  // killed: compare the prefix both files hold (each to its last flush)
     limit = std::min(limit, std::min(log.last_tick, last_sample_tick(dir / "telemetry.mcap")));
   }
@@ -140,7 +148,8 @@ int replay(const ReplayOptions& o) {
 
   io::record::MappedFile telemetry(dir / "telemetry.mcap");
   SampleChecker samples(stepper, rig.table(), result, limit);
-  const io::record::TelemetryReadReport read = io::record::read_telemetry(telemetry.bytes(), samples);
+  const io::record::TelemetryReadReport read =
+      io::record::read_telemetry(telemetry.bytes(), samples);
   stepper.run_to(std::max(log.last_tick, samples.last_tick), limit);
   frames.finish(stepper.ticks_run() - 1);
   result.ticks = stepper.ticks_run();

@@ -14,13 +14,14 @@
 namespace hil::tools {
 
 struct ReplayOptions {
-  std::string source;                  ///< run directory, or a candump log with `rig`
-  std::string speed = "max";           ///< "max" or a factor of real time (1.0: paced)
-  std::optional<std::string> until;    ///< stop at this simulated time ("12.5s")
-  std::optional<std::string> report;   ///< write the comparison as JSON here
-  std::vector<std::string> overrides;  ///< overlays on the recorded rig (what-if, tests)
-  std::optional<std::string> rig;      ///< external log: the rig to replay it into
+  std::string source;                     ///< run directory, or a candump log with `rig`
+  std::string speed = "max";              ///< "max" or a factor of real time (1.0: paced)
+  std::optional<std::string> until;       ///< stop at this simulated time ("12.5s")
+  std::optional<std::string> report;      ///< write the comparison as JSON here
+  std::vector<std::string> overrides;     ///< overlays on the recorded rig (what-if, tests)
+  std::optional<std::string> rig;         ///< external log: the rig to replay it into
   std::optional<std::string> record_dir;  ///< external log: where the outputs go
+  bool lenient = false;  ///< skip (and count) malformed log lines instead of failing
   bool quiet = false;
 };
 

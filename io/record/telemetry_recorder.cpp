@@ -149,7 +149,9 @@ void TelemetryRecorder::run(const std::stop_token& stop) {
 }
 
 void TelemetryRecorder::drain() {
-  while (samples_.read_available() >= words_per_sample_) {
+  // Only what is queued now: a producer that outpaces the writer must not keep it from its
+  // next flush (the flush interval bounds what a crash can lose).
+  for (std::size_t n = samples_.read_available() / words_per_sample_; n > 0; --n) {
     (void)samples_.pop(scratch_.data(), words_per_sample_);
     write_sample();
   }
