@@ -1,19 +1,23 @@
 #pragma once
 // A cannelloni peer for tests and benchmarks: a plain UDP socket on 127.0.0.1 (an ephemeral
 // port) read by a thread of its own from construction to stop(), every datagram decoded
-// with io/can/cannelloni_codec.hpp and every frame kept with its arrival time
-// (CLOCK_MONOTONIC). Reading on a thread keeps the socket's receive buffer from overflowing
-// while another process sends thousands of datagrams.
+// with io/can/cannelloni_codec.hpp and every frame kept with its arrival time: the kernel's
+// receive timestamp (SO_TIMESTAMPNS, CLOCK_REALTIME nanoseconds — compare them with each other
+// only), so a busy machine delaying this thread does not move it. Reading on a thread keeps
+// the socket's receive buffer from overflowing while another process sends thousands of
+// datagrams.
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <cstring>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -42,6 +46,8 @@ class CannelloniSink {
     port_ = ntohs(a.sin_port);
     const int bytes = 4 << 20;  // the kernel caps it at net.core.rmem_max
     ::setsockopt(fd_, SOL_SOCKET, SO_RCVBUF, &bytes, sizeof bytes);
+    const int on = 1;
+    ::setsockopt(fd_, SOL_SOCKET, SO_TIMESTAMPNS, &on, sizeof on);
     thread_ = std::thread([this] { read_until_stopped(); });
   }
   ~CannelloniSink() {
@@ -87,9 +93,23 @@ class CannelloniSink {
         if (stopping) return;  // nothing left after the stop
         continue;
       }
-      const ssize_t n = ::recv(fd_, buffer.data(), buffer.size(), 0);
+      iovec io{.iov_base = buffer.data(), .iov_len = buffer.size()};
+      alignas(cmsghdr) std::array<char, CMSG_SPACE(sizeof(timespec))> control{};
+      msghdr message{};
+      message.msg_iov = &io;
+      message.msg_iovlen = 1;
+      message.msg_control = control.data();
+      message.msg_controllen = control.size();
+      const ssize_t n = ::recvmsg(fd_, &message, 0);
       if (n <= 0) continue;
-      const std::int64_t now = rt::MonotonicClock().now();
+      std::int64_t now = rt::MonotonicClock().now();  // if the kernel gave no timestamp
+      for (cmsghdr* c = CMSG_FIRSTHDR(&message); c != nullptr; c = CMSG_NXTHDR(&message, c)) {
+        if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPNS) {
+          timespec ts{};
+          std::memcpy(&ts, CMSG_DATA(c), sizeof ts);
+          now = ts.tv_sec * rt::kSecond + ts.tv_nsec;
+        }
+      }
       cannelloni::PacketReader reader({buffer.data(), static_cast<std::size_t>(n)});
       if (reader.error() != cannelloni::PacketError::kNone) {
         bad_packets_.fetch_add(1);
