@@ -141,29 +141,6 @@ void watch(io::can::TracePlayer& player, const std::atomic<bool>& done, std::uin
   }
 }
 
-/// Frames each transport accepted but dropped later (its drop counters grew).
-std::vector<TransportDrops> drops_since(
-    const Destinations& d, const std::map<std::string, io::can::TransportStats>& before) {
-  std::vector<TransportDrops> out;
-  for (const auto& [uri, transport] : d.by_uri) {
-    const io::can::TransportStats now = transport->counters().snapshot();
-    const io::can::TransportStats& then = before.at(uri);
-    TransportDrops drops{.uri = uri};
-    for (std::size_t r = 0; r < io::can::kDropReasonCount; ++r) {
-      const auto reason = static_cast<io::can::DropReason>(r);
-      // Refusals send() reported are counted by the player already.
-      if (reason == io::can::DropReason::kUnsupported) continue;
-      const std::uint64_t n = now.drops[r] - then.drops[r];
-      if (n == 0) continue;
-      drops.frames += n;
-      drops.reasons +=
-          fmt::format("{}{} {}", drops.reasons.empty() ? "" : ", ", io::can::to_string(reason), n);
-    }
-    if (drops.frames > 0) out.push_back(std::move(drops));
-  }
-  return out;
-}
-
 int run_play(const PlayOptions& o) {
   if (o.to.empty() && o.maps.empty()) {
     throw std::invalid_argument("nothing to send to: give --to URI and/or --map IFACE=URI");
@@ -228,7 +205,11 @@ int run_play(const PlayOptions& o) {
   report.late_after = options.late_after;
   report.unrouted_interfaces = d.unrouted;
   report.filtered = !filter.empty();
-  report.transport_drops = drops_since(d, before);
+  for (const auto& [uri, t] : d.by_uri) {
+    TransportDrops drops =
+        after_send_drops(uri, before.at(uri), t->counters().snapshot(), player.refusals_of(*t));
+    if (drops.frames > 0) report.transport_drops.push_back(std::move(drops));
+  }
   report.bad_lines = load.bad_lines;
   report.asc_events = load.events;
   report.realtime = status.summary();

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <utility>
+
 namespace hil::tools {
 namespace {
 
@@ -19,6 +21,23 @@ std::string loops_text(const PlayReport& r) {
 }
 
 }  // namespace
+
+TransportDrops after_send_drops(std::string uri, const io::can::TransportStats& before,
+                                const io::can::TransportStats& after,
+                                const io::can::SendRefusals& refused) {
+  using io::can::DropReason;
+  TransportDrops drops{.uri = std::move(uri)};
+  const auto add = [&](DropReason reason, std::uint64_t reported) {
+    const std::uint64_t grew = after.drop_count(reason) - before.drop_count(reason);
+    if (grew <= reported) return;
+    drops.frames += grew - reported;
+    drops.reasons += fmt::format("{}{} {}", drops.reasons.empty() ? "" : ", ",
+                                 io::can::to_string(reason), grew - reported);
+  };
+  add(DropReason::kBackPressure, refused.back_pressure);
+  add(DropReason::kSendFailed, refused.failed);
+  return drops;
+}
 
 std::uint64_t PlayReport::lost() const noexcept {
   std::uint64_t n = counts.not_sent();

@@ -18,6 +18,15 @@ struct TransportDrops {
   std::string reasons;  ///< "back_pressure 3, send_failed 1"
 };
 
+/// The frames the transport at `uri` dropped after accepting them: how much its transmit drop
+/// counters (back_pressure, send_failed) grew beyond the refusals its send() reported to the
+/// player (which transports count as drops too). Unsupported frames and a virtual bus's
+/// peer_queue_full are refusals the player counts itself.
+[[nodiscard]] TransportDrops after_send_drops(std::string uri,
+                                              const io::can::TransportStats& before,
+                                              const io::can::TransportStats& after,
+                                              const io::can::SendRefusals& refused);
+
 struct PlayReport {
   io::can::PlayCounts counts;
   rt::HistogramSummary lateness;

@@ -35,6 +35,7 @@ TracePlayer::TracePlayer(const Trace& trace, std::span<Transport* const> routes,
     if (found == transports_.end()) transports_.push_back(routes_[j]);
   }
   pending_.assign(transports_.size(), 0);
+  refusals_.assign(transports_.size(), {});
 
   for (std::size_t i = 0; i < trace.size(); ++i) {
     switch (fate_of(i)) {
@@ -95,6 +96,7 @@ bool TracePlayer::send(const Step& step, std::int64_t tick, PlayCounts& counts) 
   SendStatus status = transport.send(frame, tick);
   pending_[step.transport] = 1;
   if (status == SendStatus::kBackPressure) {
+    ++refusals_[step.transport].back_pressure;
     const rt::Nanoseconds give_up = clock_.now() + options_.back_pressure_timeout;
     for (;;) {
       transport.flush(tick);  // what it queued may be what fills it
@@ -106,8 +108,10 @@ bool TracePlayer::send(const Step& step, std::int64_t tick, PlayCounts& counts) 
       status = transport.send(frame, tick);
       pending_[step.transport] = 1;
       if (status != SendStatus::kBackPressure) break;
+      ++refusals_[step.transport].back_pressure;
     }
   }
+  SendRefusals& refused = refusals_[step.transport];
   switch (status) {
     case SendStatus::kOk:
       ++counts.sent;
@@ -117,9 +121,11 @@ bool TracePlayer::send(const Step& step, std::int64_t tick, PlayCounts& counts) 
       break;
     case SendStatus::kUnsupported:
       ++counts.unsupported;
+      ++refused.unsupported;
       break;
     case SendStatus::kFailed:
       ++counts.failed;
+      ++refused.failed;
       break;
   }
   return false;
@@ -194,6 +200,12 @@ PlayCounts TracePlayer::run() noexcept {
   c.loops_completed = loops;
   count_skipped(loops, 0, c);
   return c;
+}
+
+SendRefusals TracePlayer::refusals_of(const Transport& transport) const noexcept {
+  const auto found = std::ranges::find(transports_, &transport);
+  if (found == transports_.end()) return {};
+  return refusals_[static_cast<std::size_t>(found - transports_.begin())];
 }
 
 PlayProgress TracePlayer::progress() const noexcept {

@@ -75,6 +75,15 @@ struct PlayCounts {
   }
 };
 
+/// What one transport's send() answered other than kOk, every attempt (retries included).
+/// Transports count each of these refusals as a drop too; the difference is what they
+/// dropped after accepting a frame (e.g. a cannelloni datagram the socket refused).
+struct SendRefusals {
+  std::uint64_t back_pressure = 0;
+  std::uint64_t unsupported = 0;
+  std::uint64_t failed = 0;
+};
+
 /// Live figures for a progress line (relaxed atomics, one writer).
 struct PlayProgress {
   std::uint64_t sent = 0;
@@ -104,6 +113,9 @@ class TracePlayer {
   [[nodiscard]] std::size_t frames_per_loop() const noexcept { return plan_.size(); }
   /// Log time of one loop: played span + loop_gap (0 when nothing is played).
   [[nodiscard]] rt::Nanoseconds loop_period() const noexcept { return loop_period_; }
+
+  /// After run(): the refusals of `transport` (zero for one the player does not use).
+  [[nodiscard]] SendRefusals refusals_of(const Transport& transport) const noexcept;
 
   /// After run(): the lateness of every frame sent (1 µs bins to 10 ms; exact max).
   [[nodiscard]] rt::HistogramSummary lateness() const;
@@ -135,6 +147,7 @@ class TracePlayer {
   std::vector<Transport*> routes_;      // by trace interface
   std::vector<Transport*> transports_;  // distinct, in order of first use
   std::vector<std::uint8_t> pending_;   // by transports_: a send since its last flush
+  std::vector<SendRefusals> refusals_;  // by transports_
   std::vector<Step> plan_;
   FrameFilter filter_;
   PlayerOptions options_;

@@ -171,6 +171,25 @@ TEST(TracePlayer, BackPressureIsRetriedUntilTheTransportTakesTheFrame) {
   EXPECT_EQ(bus.sent[1].timestamp_ns, kStart + kMillisecond + 300 * kMicrosecond);  // 3 × 100 us
 }
 
+TEST(TracePlayer, RefusalsAreCountedPerTransportAndAttempt) {
+  Trace trace;
+  add_frames(trace, 4, kMillisecond, "can0");
+  add_frames(trace, 2, kMillisecond, "can1");
+  FakeClock clock(kStart);
+  FakeTransport a(clock, 0, "a");
+  FakeTransport b(clock, 0, "b");
+  a.script = {SendStatus::kBackPressure, SendStatus::kBackPressure, SendStatus::kOk,
+              SendStatus::kFailed, SendStatus::kUnsupported};
+  TracePlayer player(trace, std::array<Transport*, 2>{&a, &b}, {}, {}, clock);
+  (void)player.run();
+  EXPECT_EQ(player.refusals_of(a).back_pressure, 2U);
+  EXPECT_EQ(player.refusals_of(a).failed, 1U);
+  EXPECT_EQ(player.refusals_of(a).unsupported, 1U);
+  EXPECT_EQ(player.refusals_of(b).back_pressure, 0U);
+  FakeTransport unused(clock, 0);
+  EXPECT_EQ(player.refusals_of(unused).failed, 0U);
+}
+
 TEST(TracePlayer, AFrameStillRefusedAfterTheWaitIsCountedNotSent) {
   Trace trace;
   add_frames(trace, 3, kMillisecond);
