@@ -3,8 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <fstream>
 #include <stdexcept>
+#include <system_error>
 
 #include "io/can/asc_reader.hpp"
 #include "io/can/candump_reader.hpp"
@@ -151,9 +153,9 @@ TraceLoad load_trace(std::istream& in, const std::string& name, TraceFormat form
 TraceLoad load_trace(const std::filesystem::path& path, const TraceLoadOptions& options) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
+    const int error = errno;  // what the failed open(2) left
     throw std::runtime_error(
-        fmt::format("cannot open '{}': {}", path.string(),
-                    std::filesystem::exists(path) ? "permission denied" : "no such file"));
+        fmt::format("cannot open '{}': {}", path.string(), std::generic_category().message(error)));
   }
   const TraceFormat format =
       options.format == TraceFormat::kAuto ? detect(path, in) : options.format;

@@ -7,6 +7,9 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <atomic>
+#include <chrono>
+#include <thread>
 #include <vector>
 
 #include "io/can/transport_factory.hpp"
@@ -232,6 +235,28 @@ TEST(TracePlayer, ALongGapIsWaitedInSlicesSoThatAStopIsSeen) {
   EXPECT_EQ(c.sent, 2U);
   ASSERT_EQ(clock.sleeps.size(), 200U);  // 10 s in 50 ms slices, the last one on the deadline
   EXPECT_EQ(clock.sleeps.back(), kStart + 10 * rt::kSecond);
+}
+
+TEST(TracePlayer, AStopFromAnotherThreadEndsALongWait) {
+  Trace trace;
+  add_frames(trace, 2, 3600 * rt::kSecond);  // an hour between the frames
+  const auto out = open_transport("virtual:play_stop");
+  rt::MonotonicClock clock;
+  TracePlayer player(trace, std::array<Transport*, 1>{out.get()}, {},
+                     {.stop_poll = 10 * kMillisecond}, clock);
+  std::atomic<bool> done{false};
+  std::thread watcher([&] {  // as `hilsim play` does: progress reads, then Ctrl-C
+    while (player.progress().sent == 0) std::this_thread::yield();
+    player.request_stop();
+    while (!done.load()) (void)player.progress();
+  });
+  const auto started = std::chrono::steady_clock::now();
+  const PlayCounts c = player.run();
+  done.store(true);
+  watcher.join();
+  EXPECT_TRUE(c.stopped);
+  EXPECT_EQ(c.sent, 1U);
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(60));
 }
 
 TEST(TracePlayer, OutOfOrderTimestampsAreSentAtOnce) {
