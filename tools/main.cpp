@@ -8,6 +8,7 @@
 #include "tools/check_command.hpp"
 #include "tools/dbc_command.hpp"
 #include "tools/export_command.hpp"
+#include "tools/play_command.hpp"
 #include "tools/replay_command.hpp"
 #include "tools/run_command.hpp"
 #include "tools/timing_command.hpp"
@@ -26,6 +27,7 @@ int main(int argc, char** argv) {
   hil::tools::add_tire_curve_command(app);
   hil::tools::add_dbc_command(app);
   hil::tools::add_export_command(app);
+  hil::tools::add_play_command(app);
 
   spdlog::set_pattern("%^%l%$: %v");
   try {

@@ -4,6 +4,8 @@
 
 #include <utility>
 
+#include "io/can/text_lines.hpp"
+
 namespace hil::io::can {
 
 CandumpReader::CandumpReader(std::istream& in, std::string name) : in_(in), name_(std::move(name)) {
@@ -11,21 +13,8 @@ CandumpReader::CandumpReader(std::istream& in, std::string name) : in_(in), name
 }
 
 bool CandumpReader::read_line() {
-  text_.clear();
-  too_long_ = false;
   std::streambuf* buffer = in_.rdbuf();
-  if (buffer == nullptr) return false;
-  bool any = false;
-  for (int c = buffer->sbumpc(); c != std::char_traits<char>::eof(); c = buffer->sbumpc()) {
-    any = true;
-    if (c == '\n') return true;
-    if (text_.size() < kMaxCandumpReadLength) {
-      text_.push_back(static_cast<char>(c));
-    } else {
-      too_long_ = true;
-    }
-  }
-  return any;
+  return buffer != nullptr && read_bounded_line(*buffer, text_, kMaxCandumpReadLength, too_long_);
 }
 
 CandumpReader::Status CandumpReader::next() {
