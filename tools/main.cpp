@@ -7,6 +7,7 @@
 
 #include "tools/check_command.hpp"
 #include "tools/dbc_command.hpp"
+#include "tools/ecu_command.hpp"
 #include "tools/export_command.hpp"
 #include "tools/timing_command.hpp"
 #include "tools/tire_curve_command.hpp"
@@ -22,6 +23,7 @@ int main(int argc, char** argv) {
   hil::tools::add_tire_curve_command(app);
   hil::tools::add_dbc_command(app);
   hil::tools::add_export_command(app);
+  hil::tools::add_ecu_command(app);
 
   spdlog::set_pattern("%^%l%$: %v");
   try {
