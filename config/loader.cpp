@@ -16,15 +16,21 @@ namespace hil::config {
 
 namespace {
 
-/// Merges the parsed layers in order, validates the result (even after parse errors: the
-/// values that did parse can still be wrong) and converts it when everything is fine.
-[[nodiscard]] LoadResult validate_layers(const std::vector<ParsedLayer>& layers,
+/// One layer to merge: the RigConfig it sets and where it was written.
+struct RigLayerRef {
+  const google::protobuf::Message* config = nullptr;
+  SourceLayer source;
+};
+
+/// Merges the layers in order, validates the result (even after parse errors: the values
+/// that did parse can still be wrong) and converts it when everything is fine.
+[[nodiscard]] LoadResult validate_layers(const std::vector<RigLayerRef>& layers,
                                          ConfigErrors errors, const Machine& machine) {
   RigConfig merged;
-  std::vector<const ParsedLayer*> sources;
-  for (const ParsedLayer& layer : layers) {
-    apply_overlay(layer.message(), merged);
-    sources.push_back(&layer);
+  std::vector<SourceLayer> sources;
+  for (const RigLayerRef& layer : layers) {
+    apply_overlay(*layer.config, merged);
+    sources.push_back(layer.source);
   }
   const SourceMap source_map(std::move(sources));
   ConfigErrors invalid = validate(merged, source_map, machine);
@@ -73,8 +79,17 @@ namespace {
     merged.mutable_terrain()->mutable_dem()->set_surfaces(terrain.dem_surfaces.string());
   }
   settings.message = std::move(merged);
-  for (const ParsedLayer& layer : layers) settings.sources.push_back(layer.name());
+  for (const RigLayerRef& layer : layers) settings.sources.push_back(layer.source.layer->name());
   return LoadResult{std::move(settings), {}};
+}
+
+/// Files that are each a RigConfig.
+[[nodiscard]] std::vector<RigLayerRef> whole_file_layers(const std::vector<ParsedLayer>& parsed) {
+  std::vector<RigLayerRef> layers;
+  for (const ParsedLayer& layer : parsed) {
+    layers.push_back({.config = &layer.message(), .source = {.layer = &layer, .prefix = {}}});
+  }
+  return layers;
 }
 
 }  // namespace
@@ -86,12 +101,18 @@ LoadResult load_rig_config_text(std::span<const ConfigText> layers, const Machin
   for (const ConfigText& layer : layers) {
     parsed.push_back(parse_layer(layer, RigConfig::default_instance(), ranges, errors));
   }
-  return validate_layers(parsed, std::move(errors), machine);
+  return validate_layers(whole_file_layers(parsed), std::move(errors), machine);
 }
 
 LoadResult load_rig_config(const std::filesystem::path& base,
                            std::span<const std::filesystem::path> overlays,
                            const Machine& machine) {
+  return load_rig_config(base, overlays, {}, machine);
+}
+
+LoadResult load_rig_config(const std::filesystem::path& base,
+                           std::span<const std::filesystem::path> overlays,
+                           std::span<const EmbeddedRigLayer> embedded, const Machine& machine) {
   std::vector<std::filesystem::path> paths{base};
   paths.insert(paths.end(), overlays.begin(), overlays.end());
 
@@ -112,7 +133,9 @@ LoadResult load_rig_config(const std::filesystem::path& base,
   // Without every file the effective configuration is unknown: report what the readable
   // files say about themselves, not what their incomplete merge would look like.
   if (!all_read) return LoadResult{std::nullopt, std::move(errors)};
-  return validate_layers(parsed, std::move(errors), machine);
+  std::vector<RigLayerRef> layers = whole_file_layers(parsed);
+  for (const EmbeddedRigLayer& e : embedded) layers.push_back({e.config, e.source});
+  return validate_layers(layers, std::move(errors), machine);
 }
 
 }  // namespace hil::config

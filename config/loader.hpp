@@ -13,6 +13,7 @@
 #include "config/config_error.hpp"
 #include "config/machine.hpp"
 #include "config/rig.pb.h"
+#include "config/source_map.hpp"
 #include "config/text_layer.hpp"
 #include "io/can/can_bus_spec.hpp"
 #include "models/terrain.hpp"
@@ -50,6 +51,20 @@ struct LoadResult {
 /// and the OS reason. Thread-safe.
 [[nodiscard]] LoadResult load_rig_config(const std::filesystem::path& base,
                                          std::span<const std::filesystem::path> overlays = {},
+                                         const Machine& machine = this_machine());
+
+/// A rig layer inside a file that holds more (a scenario's `rig` block, config/scenario.proto):
+/// the block, and the file's parsed layer with the block's path (errors point into it).
+struct EmbeddedRigLayer {
+  const RigConfig* config = nullptr;
+  SourceLayer source;
+};
+
+/// load_rig_config(base, overlays), then the `embedded` layers applied on top, in order.
+/// Thread-safe; the embedded layers must outlive the call.
+[[nodiscard]] LoadResult load_rig_config(const std::filesystem::path& base,
+                                         std::span<const std::filesystem::path> overlays,
+                                         std::span<const EmbeddedRigLayer> embedded,
                                          const Machine& machine = this_machine());
 
 /// The same for texts already in memory, base first (each named as errors should call it).

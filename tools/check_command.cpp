@@ -9,6 +9,9 @@
 
 #include "config/executive_settings.hpp"
 #include "config/loader.hpp"
+#include "config/scenario_settings.hpp"
+#include "config/text_file.hpp"
+#include "tools/ecu/rig_files.hpp"
 
 namespace hil::tools {
 
@@ -17,6 +20,8 @@ namespace {
 struct CheckOptions {
   std::string file;
   std::vector<std::string> overlays;
+  std::string scenario;       ///< --scenario: check this scenario file on the rig `file`
+  std::string rig = "ravon";  ///< --rig: the rig a scenario given as FILE is checked on
 };
 
 /// "hil_rigs/bench/rig.pbtxt (+1 overlay)".
@@ -26,8 +31,31 @@ std::string describe_files(const CheckOptions& o) {
                      o.overlays.size() == 1 ? "" : "s");
 }
 
+/// A scenario file on a rig: its errors and the rig's, or what it will drive and judge.
+int check_scenario(const std::filesystem::path& scenario, const std::filesystem::path& rig,
+                   const std::vector<std::filesystem::path>& overlays) {
+  const config::ScenarioLoadResult result = config::load_scenario(scenario, rig, overlays);
+  if (!result.ok()) {
+    for (const config::ConfigError& error : result.errors) {
+      fmt::print(stderr, "{}\n", error.to_string());
+    }
+    fmt::print(stderr, "FAILED {} on {}: {} error{}\n", scenario.string(), rig.string(),
+               result.errors.size(), result.errors.size() == 1 ? "" : "s");
+    return 1;
+  }
+  const config::ScenarioSettings& s = *result.scenario;
+  fmt::print("OK {} on {}: \"{}\", {} s, {} path points, {} events, {} gates\n", scenario.string(),
+             rig.string(), s.description, s.duration_s, s.drive.path.size(), s.events.size(),
+             s.gates.size());
+  return 0;
+}
+
 int run_check(const CheckOptions& o) {
   const std::vector<std::filesystem::path> overlays(o.overlays.begin(), o.overlays.end());
+  if (!o.scenario.empty()) return check_scenario(o.scenario, o.file, overlays);
+  if (config::looks_like_scenario(config::read_text_file(o.file, config::kMaxConfigBytes).text)) {
+    return check_scenario(o.file, ecu::find_rig_file(o.rig), overlays);
+  }
   const config::LoadResult result = config::load_rig_config(o.file, overlays);
   if (!result.ok()) {
     for (const config::ConfigError& error : result.errors) {
@@ -57,6 +85,8 @@ void add_check_command(CLI::App& app) {
       "Every error is printed to stderr, one per line, as FILE:LINE:COLUMN: FIELD: PROBLEM:\n"
       "  rig.pbtxt:3:14: executive.period_us: 20 is out of range; expected 50..100000 "
       "(microseconds)\n"
+      "A scenario (config/scenario.proto) is checked on a rig: hilsim check RIG --scenario FILE,\n"
+      "or hilsim check SCENARIO [--rig NAME] (a FILE that is a scenario is recognised).\n"
       "Exit status: 0 when valid (a summary of the effective settings is printed), 1 otherwise.\n"
       "Fields, units and valid ranges: config/*.proto; overlays and errors: docs/config.md.\n");
   cmd->add_option("file", options->file, "Rig config in Protobuf text format (rig.pbtxt)")
@@ -66,6 +96,12 @@ void add_check_command(CLI::App& app) {
                   "Overlay applied on top, in order; repeat for several")
       ->type_name("FILE")
       ->allow_extra_args(false);  // one file per --overlay: the base FILE is never taken
+  cmd->add_option("--scenario", options->scenario,
+                  "Check this scenario file (hil_rigs/scenarios/) on the rig FILE")
+      ->type_name("SCENARIO");
+  cmd->add_option("--rig", options->rig,
+                  "When FILE is a scenario: the rig to check it on (default ravon)")
+      ->type_name("NAME");
   cmd->callback([options] {
     const int code = run_check(*options);
     if (code != 0) throw CLI::RuntimeError(code);

@@ -7,6 +7,7 @@
 
 #include "tools/check_command.hpp"
 #include "tools/dbc_command.hpp"
+#include "tools/ecu_command.hpp"
 #include "tools/export_command.hpp"
 #include "tools/play_command.hpp"
 #include "tools/replay_command.hpp"
@@ -28,6 +29,7 @@ int main(int argc, char** argv) {
   hil::tools::add_dbc_command(app);
   hil::tools::add_export_command(app);
   hil::tools::add_play_command(app);
+  hil::tools::add_ecu_command(app);
 
   spdlog::set_pattern("%^%l%$: %v");
   try {

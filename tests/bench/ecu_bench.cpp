@@ -1,0 +1,113 @@
+// What a scenario in the loop costs per tick (docs/ecu.md "Cost"): the RAVON rig alone, the
+// same with the virtual ECU, the scenario's events and its judge (the in-process run of
+// `hilsim run --scenario`), and the pieces: the ECU task alone, one control cycle of the
+// driver, one observation of the judge with the lane change's gates.
+// Report with --benchmark_repetitions=10 --benchmark_report_aggregates_only=true (median).
+
+#include <benchmark/benchmark.h>
+
+#include <string>
+#include <vector>
+
+#include "config/rig_runtime.hpp"
+#include "config/scenario_settings.hpp"
+#include "tools/ecu/scenario_run.hpp"
+
+namespace hil::ecu {
+namespace {
+
+config::ScenarioLoadResult load(const std::string& scenario, const std::string& bus) {
+  config::ScenarioLoadResult loaded =
+      config::load_scenario(HIL_SOURCE_DIR "/hil_rigs/scenarios/" + scenario + ".pbtxt",
+                            HIL_SOURCE_DIR "/hil_rigs/ravon/rig.pbtxt");
+  if (!loaded.ok()) throw std::runtime_error(loaded.errors.front().to_string());
+  loaded.rig->can[0].uri = "virtual:" + bus;
+  return loaded;
+}
+
+/// One tick of `tasks` as the executive runs it: every read, every update, every write.
+void tick(const std::vector<rt::TaskEntry>& tasks, std::int64_t k) noexcept {
+  const rt::TickContext c{.tick = k, .time = k * 250'000, .dt = 250'000, .dt_s = 250e-6};
+  for (const rt::TaskEntry& t : tasks) t.task->read(c);
+  for (const rt::TaskEntry& t : tasks) t.task->update(c);
+  for (const rt::TaskEntry& t : tasks) t.task->write(c);
+}
+
+void run_ticks(benchmark::State& state, const std::vector<rt::TaskEntry>& tasks) {
+  std::int64_t k = 0;
+  for (; k < 8'000; ++k) tick(tasks, k);  // 2 s: the vehicle under way
+  for (auto _ : state) {  // NOLINT(clang-analyzer-deadcode.DeadStores): benchmark idiom
+    tick(tasks, k++);
+  }
+}
+
+void BM_RigAloneTick(benchmark::State& state) {
+  config::ScenarioLoadResult loaded = load("double_lane_change", "bench_rig_alone");
+  config::RigRuntime rig(*loaded.rig);
+  run_ticks(state, rig.tasks());
+}
+BENCHMARK(BM_RigAloneTick);
+
+void BM_ScenarioRunTick(benchmark::State& state) {
+  config::ScenarioLoadResult loaded = load("double_lane_change", "bench_scenario");
+  config::RigRuntime rig(*loaded.rig);
+  ScenarioRun run(rig, *loaded.scenario);
+  run_ticks(state, run.tasks());
+}
+BENCHMARK(BM_ScenarioRunTick);
+
+void BM_VirtualEcuTick(benchmark::State& state) {
+  config::ScenarioLoadResult loaded = load("double_lane_change", "bench_ecu");
+  config::RigRuntime rig(*loaded.rig);
+  ScenarioRun run(rig, *loaded.scenario);
+  std::vector<rt::TaskEntry> all = run.tasks();
+  for (std::int64_t k = 0; k < 8'000; ++k) tick(all, k);
+  const std::vector<rt::TaskEntry> ecu{all.front()};  // the ECU alone, its peer now quiet
+  std::int64_t k = 8'000;
+  for (auto _ : state) {  // NOLINT(clang-analyzer-deadcode.DeadStores): benchmark idiom
+    tick(ecu, k++);
+  }
+}
+BENCHMARK(BM_VirtualEcuTick);
+
+void BM_DriverCycle(benchmark::State& state) {
+  config::ScenarioLoadResult loaded = load("double_lane_change", "bench_driver");
+  rt::ChannelTable table;
+  for (const char* name : {"vehicle.body.position.x", "vehicle.body.position.y",
+                           "vehicle.body.yaw", "vehicle.body.forward_speed"}) {
+    (void)table.add({.name = name, .unit = "-", .direction = rt::Direction::input});
+  }
+  for (const char* w : {"fl", "fr", "rl", "rr"}) {
+    (void)table.add({.name = std::string("vehicle.wheel.") + w + ".speed_ref", .unit = "-"});
+  }
+  table.freeze();
+  Driver driver(*loaded.rig->vehicle, *loaded.scenario, table, 0.02);
+  double t = 0.0;
+  for (auto _ : state) {  // NOLINT(clang-analyzer-deadcode.DeadStores): benchmark idiom
+    table.set(table.resolve("vehicle.body.position.x"), 40.0 + t);  // in the lane change
+    driver.step(t, table);
+    t += 0.02;
+    if (t > 30.0) t = 0.0;
+    benchmark::DoNotOptimize(driver.status());
+  }
+}
+BENCHMARK(BM_DriverCycle);
+
+void BM_JudgeObservation(benchmark::State& state) {
+  config::ScenarioLoadResult loaded = load("double_lane_change", "bench_judge");
+  loaded.scenario->gates.push_back(
+      {.name = "deviation", .check = config::MaxDeviationGate{.max_m = 1.0, .to_s = 1e9}});
+  ScenarioJudge judge(*loaded.scenario);
+  double x = 0.0;
+  for (auto _ : state) {  // NOLINT(clang-analyzer-deadcode.DeadStores): benchmark idiom
+    judge.observe({.time = x, .x = x, .y = 0.01 * x, .yaw = 0.01, .speed = 1.0});
+    x += 0.00025;
+    if (x > 140.0) x = 0.0;
+  }
+}
+BENCHMARK(BM_JudgeObservation);
+
+}  // namespace
+}  // namespace hil::ecu
+
+BENCHMARK_MAIN();

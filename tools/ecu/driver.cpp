@@ -1,0 +1,182 @@
+#include "tools/ecu/driver.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "models/vehicle_channels.hpp"
+
+namespace hil::ecu {
+
+namespace {
+
+/// Both pedals at full travel ask for about this much acceleration [m/s²]: the scale of the
+/// combustion speed PI's pedal (docs/ecu.md "Driver").
+constexpr double kFullPedalAcceleration = 3.0;
+constexpr double kStandstillSpeed = 0.05;  ///< below this the vehicle counts as at rest [m/s]
+/// Brake command while stopping at the end of a deceleration and at standstill [-].
+constexpr double kHoldBrake = 0.5;
+
+rt::ChannelId required(const rt::ChannelTable& table, const std::string& name, const char* why) {
+  const std::optional<rt::ChannelId> id = table.find(name);
+  if (!id) {
+    throw std::runtime_error(fmt::format(
+        "the virtual ECU needs the channel {} ({}), but the rig's CAN mapping does not carry it",
+        name, why));
+  }
+  return *id;
+}
+
+PathFollowerGains follower_gains(const config::ControllerSettings& c, double wheelbase,
+                                 double max_speed) {
+  // Converge over about two wheelbases, longer at speed (the steering lags ~0.6 s)
+  PathFollowerGains g =
+      PathFollowerGains::for_distance(std::max({2.0 * wheelbase, 0.6 * max_speed, 2.0}));
+  if (c.kp) g.kp = *c.kp;
+  if (c.ki) g.ki = *c.ki;
+  if (c.kd) g.kd = *c.kd;
+  return g;
+}
+
+}  // namespace
+
+Driver::Driver(const models::VehicleParams& vehicle, const config::ScenarioSettings& scenario,
+               const rt::ChannelTable& table, double cycle_s)
+    : geometry_(vehicle),
+      drive_(vehicle.drive.kind),
+      frame_(scenario.start),
+      path_(scenario.drive.path),
+      plan_(scenario.drive, path_),
+      follower_(follower_gains(scenario.controller, geometry_.wheelbase(), plan_.max_speed()),
+                geometry_.max_curvature()),
+      cycle_s_(cycle_s),
+      speed_kp_(scenario.controller.speed_kp.value_or(1.2)),
+      speed_ki_(scenario.controller.speed_ki.value_or(1.2)) {
+  using models::VehicleChannels;
+  const std::size_t axles = vehicle.axle_count;
+  x_ = required(table, "vehicle.body.position.x", "the pose the rig sends");
+  y_ = required(table, "vehicle.body.position.y", "the pose the rig sends");
+  yaw_ = required(table, "vehicle.body.yaw", "the pose the rig sends");
+  forward_speed_ = table.find("vehicle.body.forward_speed");
+  bool any_wheel_speed = false;
+  for (std::size_t w = 0; w < vehicle.wheel_count(); ++w) {
+    const std::string W = VehicleChannels::wheel_name(w, axles);
+    wheel_speed_[w] = table.find(fmt::format("vehicle.wheel.{}.speed", W));
+    any_wheel_speed = any_wheel_speed || wheel_speed_[w].has_value();
+    if (drive_ == models::DriveKind::electric) {
+      speed_ref_[w] = required(table, fmt::format("vehicle.wheel.{}.speed_ref", W),
+                               "the electric drive's wheel speed reference");
+    }
+  }
+  for (std::size_t a = 0; a < axles; ++a) {
+    if (!vehicle.axles[a].steering.steered) continue;
+    steer_[a] = table.find(
+        fmt::format("vehicle.steering.{}.command", VehicleChannels::axle_name(a, axles)));
+  }
+  park_ = table.find("vehicle.brake.park");
+  if (drive_ == models::DriveKind::combustion) {
+    throttle_ = required(table, "vehicle.powertrain.throttle", "the combustion drive's throttle");
+    brake_ = required(table, "vehicle.brake.command", "the brake of the speed control");
+    gear_ = table.find("vehicle.powertrain.gear_request");
+    if (!forward_speed_ && !any_wheel_speed) {
+      (void)required(table, "vehicle.body.forward_speed", "the speed control's feedback");
+    }
+    double brake_force = 0.0;  // at brake command 1 [N]
+    double mass = vehicle.sprung.mass;
+    for (std::size_t w = 0; w < vehicle.wheel_count(); ++w) {
+      brake_force += vehicle.axles[w / 2].brake.max_torque / geometry_.rolling_radius(w);
+      mass += vehicle.axles[w / 2].unsprung_mass;
+    }
+    if (brake_force > 0.0)
+      brake_scale_ = std::min(1.0, kFullPedalAcceleration * mass / brake_force);
+  } else if (drive_ == models::DriveKind::torque) {
+    throw std::runtime_error(
+        "the virtual ECU drives electric and combustion rigs; this rig's drive is \"torque\"");
+  }
+}
+
+double Driver::measured_speed(const rt::ChannelTable& table) const noexcept {
+  if (forward_speed_) return table.get(*forward_speed_);
+  double sum = 0.0;
+  int n = 0;
+  for (std::size_t w = 0; w < geometry_.wheel_count(); ++w) {
+    if (!wheel_speed_[w]) continue;
+    sum += table.get(*wheel_speed_[w]) * geometry_.rolling_radius(w);
+    ++n;
+  }
+  return n > 0 ? sum / n : status_.speed_ref;
+}
+
+double Driver::speed_pedal(double speed_ref, double measured) noexcept {
+  const double error = speed_ref - measured;
+  const double feed_forward = (speed_ref - status_.speed_ref) / cycle_s_ / kFullPedalAcceleration;
+  const double unclamped = feed_forward + speed_kp_ * error + speed_ki_ * speed_integral_;
+  const double u = std::clamp(unclamped, -1.0, 1.0);
+  // Anti-windup: stop integrating into the pedal's stop
+  if (u == unclamped || (unclamped > u) != (error > 0.0)) speed_integral_ += error * cycle_s_;
+  return u;
+}
+
+void Driver::command_drive(double speed_ref, double kappa, bool parked,
+                           rt::ChannelTable& table) noexcept {
+  for (std::size_t a = 0; a < geometry_.axle_count(); ++a) {
+    set(table, steer_[a], geometry_.central_angle(a, kappa));
+  }
+  set(table, park_, parked ? 1.0 : 0.0);
+  if (drive_ == models::DriveKind::electric) {
+    for (std::size_t w = 0; w < geometry_.wheel_count(); ++w) {
+      set(table, speed_ref_[w], parked ? 0.0 : geometry_.wheel_speed(w, speed_ref, kappa));
+    }
+    return;
+  }
+  // Stopping (the reference has reached zero) or stopped: hold on the brakes, as a driver
+  // holds the pedal against the torque converter's creep; otherwise the speed PI's pedal
+  const bool stopping = parked || (speed_ref == 0.0 && status_.speed_target == 0.0);
+  const double u = stopping ? -1.0 : speed_pedal(speed_ref, status_.speed_measured);
+  if (stopping) speed_integral_ = 0.0;
+  set(table, throttle_, std::max(u, 0.0));
+  set(table, brake_, stopping ? kHoldBrake : std::max(-u, 0.0) * brake_scale_);
+  set(table, gear_, 1.0);  // D
+}
+
+void Driver::step(double t, rt::ChannelTable& table) noexcept {
+  const CoursePose cg = frame_.to_course(table.get(x_), table.get(y_), table.get(yaw_));
+  const CoursePose reference = offset(cg, geometry_.reference_x(), 0.0);
+  const PathSample at = located_ ? path_.project(reference.x, reference.y, hint_)
+                                 : path_.project_global(reference.x, reference.y, hint_);
+  const double ds = located_ ? at.s - last_s_ : 0.0;
+  located_ = true;
+  last_s_ = at.s;
+
+  const double measured = measured_speed(table);
+  const double target = plan_.target(t, at);
+  const double speed_ref = plan_.follow(status_.speed_ref, target, cycle_s_);
+  const double kappa = follower_.update(at, cg.heading, ds);
+  const bool parked = target == 0.0 && speed_ref == 0.0 && std::abs(measured) < kStandstillSpeed;
+
+  status_.time = t;
+  status_.speed_measured = measured;
+  status_.speed_target = target;
+  command_drive(speed_ref, kappa, parked, table);  // reads the last cycle's speed_ref
+  status_.speed_ref = speed_ref;
+  status_.curvature = kappa;
+  status_.cross_track = at.cross_track;
+  status_.progress = at.s;
+  status_.parked = parked;
+}
+
+void Driver::hold(rt::ChannelTable& table) noexcept {
+  set(table, park_, 1.0);
+  for (std::size_t w = 0; w < geometry_.wheel_count(); ++w) set(table, speed_ref_[w], 0.0);
+  set(table, throttle_, 0.0);
+  set(table, brake_, 1.0);
+  speed_integral_ = 0.0;
+  status_.speed_ref = 0.0;
+  status_.speed_target = 0.0;
+  status_.parked = true;
+}
+
+}  // namespace hil::ecu

@@ -1,0 +1,113 @@
+#pragma once
+// The virtual ECU (issue 5): the other end of the rig's first CAN bus — the mirrored bus
+// (io/can/can_bus_mirror.hpp) on its own channel table, with the same counters and CRCs —
+// and the driver (tools/ecu/driver.hpp) that plays the controller once per ECU cycle
+// (20 ms). An rt::Task, so it runs either inside the rig's executive (in process,
+// deterministic, over a virtual: bus) or in its own executive (`hilsim ecu`, over a real
+// transport). Until every message the rig sends has arrived, and whenever one of them times
+// out, it holds the vehicle (speeds 0, brakes and parking brake on). Its own view of the run
+// is judged against the scenario's gates (verdict()).
+//
+// Thread-safety: build in the setup phase; read/update/write on the executive's thread;
+// set_silent(), progress() and the bus's counters from any thread; verdict() and
+// arrival_monitor() deviations after the executive is done.
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "config/loader.hpp"
+#include "config/scenario_settings.hpp"
+#include "io/can/can_bus.hpp"
+#include "rt_core/channel_table.hpp"
+#include "rt_core/task.hpp"
+#include "tools/ecu/arrival_monitor.hpp"
+#include "tools/ecu/driver.hpp"
+#include "tools/ecu/scenario_judge.hpp"
+
+namespace hil::ecu {
+
+struct VirtualEcuOptions {
+  /// The ECU's transport; default the rig bus's own URI (virtual:NAME in process).
+  std::optional<std::string> can_uri;
+  /// The period of the executive the ECU runs in [s]; default the rig's.
+  std::optional<double> period_s;
+  double cycle_s = 0.02;  ///< the ECU's control cycle (and the cycle of messages without one)
+  /// Scenario time starts when the rig is first heard (a separate process that may start
+  /// before the rig), not at the ECU's first tick (in process, where both start together).
+  bool start_clock_on_input = false;
+};
+
+/// Live figures for a progress line; any thread (relaxed).
+struct EcuProgress {
+  double elapsed = 0.0;  ///< the ECU's own running time [s]
+  double time = 0.0, speed_ref = 0.0, speed_measured = 0.0, cross_track = 0.0, progress = 0.0;
+  bool holding = true;  ///< inputs missing: holding the vehicle
+};
+
+class VirtualEcu final : public rt::Task {
+ public:
+  /// Setup: opens the transport (std::runtime_error/invalid_argument naming the URI), builds
+  /// the mirrored bus and the driver (std::runtime_error naming a channel the drive needs
+  /// that the rig's mapping lacks).
+  VirtualEcu(const config::RigSettings& rig, const config::ScenarioSettings& scenario,
+             const VirtualEcuOptions& options = {});
+  ~VirtualEcu() override;
+  VirtualEcu(const VirtualEcu&) = delete;
+  VirtualEcu& operator=(const VirtualEcu&) = delete;
+
+  void read(const rt::TickContext& c) noexcept override;
+  void update(const rt::TickContext& c) noexcept override;
+  void write(const rt::TickContext& c) noexcept override;
+
+  /// Any thread: stop (true) or resume sending, as a powered-off ECU would.
+  void set_silent(bool silent) noexcept { silent_.store(silent, std::memory_order_relaxed); }
+
+  [[nodiscard]] const io::can::CanBus& bus() const noexcept { return *bus_; }
+  /// The mirrored bus: rx are the rig's tx messages, tx the rig's rx, in the rig's order.
+  [[nodiscard]] const io::can::CanBusSpec& spec() const noexcept { return spec_; }
+  [[nodiscard]] const ArrivalMonitor& arrivals() const noexcept { return *arrivals_; }
+  [[nodiscard]] const rt::ChannelTable& table() const noexcept { return table_; }
+  [[nodiscard]] const Driver& driver() const noexcept { return *driver_; }
+  /// Control cycles run, and those that held the vehicle for missing inputs. Any thread.
+  [[nodiscard]] std::uint64_t cycles() const noexcept {
+    return cycles_.load(std::memory_order_relaxed);
+  }
+  [[nodiscard]] std::uint64_t holding_cycles() const noexcept {
+    return holding_.load(std::memory_order_relaxed);
+  }
+  [[nodiscard]] EcuProgress progress() const noexcept;
+  /// The gates judged on what the ECU received (pose, speed). After the run.
+  [[nodiscard]] ScenarioVerdict verdict() const { return judge_.verdict(); }
+  /// Ticks of the executive per control cycle.
+  [[nodiscard]] std::int64_t cycle_ticks() const noexcept { return cycle_ticks_; }
+
+ private:
+  /// Every message the rig sends has arrived and none is overdue (its rx timeout).
+  [[nodiscard]] bool inputs_valid(std::int64_t tick) const noexcept;
+
+  io::can::CanBusSpec spec_;
+  rt::ChannelTable table_;
+  ArrivalMonitor* arrivals_ = nullptr;  ///< owned by the bus
+  std::unique_ptr<io::can::CanBus> bus_;
+  std::unique_ptr<Driver> driver_;
+  ScenarioJudge judge_;
+  bool start_on_input_ = false;
+  std::vector<std::int64_t> rx_timeout_ticks_;  ///< per received message
+  std::int64_t cycle_ticks_ = 1;
+  double period_s_ = 0.0;
+  std::int64_t first_tick_ = -1;        ///< the ECU's first tick
+  std::int64_t clock_start_tick_ = -1;  ///< scenario time 0
+  std::atomic<bool> silent_{false};
+  std::atomic<std::uint64_t> cycles_{0}, holding_{0};
+  struct AtomicProgress {
+    std::atomic<double> elapsed{0.0}, time{0.0}, speed_ref{0.0}, speed_measured{0.0},
+        cross_track{0.0}, progress{0.0};
+    std::atomic<bool> holding{true};
+  } progress_;
+};
+
+}  // namespace hil::ecu
