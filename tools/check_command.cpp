@@ -11,7 +11,7 @@
 #include "config/loader.hpp"
 #include "config/scenario_settings.hpp"
 #include "config/text_file.hpp"
-#include "tools/ecu/rig_files.hpp"
+#include "tools/rig_locator.hpp"
 
 namespace hil::tools {
 
@@ -54,7 +54,7 @@ int run_check(const CheckOptions& o) {
   const std::vector<std::filesystem::path> overlays(o.overlays.begin(), o.overlays.end());
   if (!o.scenario.empty()) return check_scenario(o.scenario, o.file, overlays);
   if (config::looks_like_scenario(config::read_text_file(o.file, config::kMaxConfigBytes).text)) {
-    return check_scenario(o.file, ecu::find_rig_file(o.rig), overlays);
+    return check_scenario(o.file, locate_rig(o.rig), overlays);
   }
   const config::LoadResult result = config::load_rig_config(o.file, overlays);
   if (!result.ok()) {

@@ -17,9 +17,9 @@
 #include "rt_core/executive.hpp"
 #include "rt_core/rt_thread.hpp"
 #include "tools/cli_validators.hpp"
-#include "tools/ecu/rig_files.hpp"
 #include "tools/ecu/virtual_ecu.hpp"
 #include "tools/ecu_report.hpp"
+#include "tools/rig_locator.hpp"
 
 namespace hil::tools {
 
@@ -42,10 +42,10 @@ extern "C" void on_stop_signal(int /*signal*/) { g_stop = 1; }
 
 /// The scenario and the rig it runs on; prints located errors and fails with status 2.
 config::ScenarioLoadResult load(const EcuOptions& o) {
-  const std::filesystem::path rig_file = ecu::find_rig_file(o.rig);
+  const std::filesystem::path rig_file = locate_rig(o.rig);
   if (!o.scenario.empty()) {
     config::ScenarioLoadResult loaded =
-        config::load_scenario(ecu::find_scenario_file(o.scenario), rig_file);
+        config::load_scenario(locate_scenario(o.scenario), rig_file);
     if (!loaded.ok()) {
       for (const config::ConfigError& e : loaded.errors) fmt::print(stderr, "{}\n", e.to_string());
       throw CLI::RuntimeError(2);

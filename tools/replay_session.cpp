@@ -11,12 +11,14 @@
 #include <nlohmann/json.hpp>
 
 #include "config/rig_runtime.hpp"
+#include "config/scenario_settings.hpp"
 #include "io/can/candump_frame.hpp"
 #include "io/can/candump_reader.hpp"
 #include "io/can/replay_transport.hpp"
 #include "io/record/mapped_file.hpp"
 #include "io/record/telemetry_reader.hpp"
 #include "rt_core/clock.hpp"
+#include "tools/ecu/scenario_run.hpp"
 #include "tools/replay_compare.hpp"
 #include "tools/rig_locator.hpp"
 
@@ -112,12 +114,22 @@ int replay(const ReplayOptions& o) {
   }
   const RunRecord run = read_run_record(dir);
   const std::vector<std::filesystem::path> overrides(o.overrides.begin(), o.overrides.end());
-  const config::LoadResult loaded = config::load_rig_config(dir / "rig.pbtxt", overrides);
-  if (!loaded.ok()) {
+  // The run's scenario, if it had one: its events and start pose are part of the run
+  const std::filesystem::path scenario_file = dir / "scenario.pbtxt";
+  const bool has_scenario = std::filesystem::exists(scenario_file);
+  config::ScenarioLoadResult loaded;
+  if (has_scenario) {
+    loaded = config::load_scenario(scenario_file, dir / "rig.pbtxt", overrides);
+  } else {
+    config::LoadResult rig_only = config::load_rig_config(dir / "rig.pbtxt", overrides);
+    loaded.rig = std::move(rig_only.settings);
+    loaded.errors = std::move(rig_only.errors);
+  }
+  if (!loaded.errors.empty()) {
     for (const config::ConfigError& e : loaded.errors) fmt::print(stderr, "{}\n", e.to_string());
     return 2;
   }
-  const config::RigSettings& settings = *loaded.settings;
+  const config::RigSettings& settings = *loaded.rig;
   if (settings.executive.period != run.period_ns) {
     fmt::print(stderr, "the override changes the period: a replay needs the recorded one\n");
     return 2;
@@ -135,16 +147,25 @@ int replay(const ReplayOptions& o) {
   }
   Comparison result;
   FrameChecker frames(log, result);
-  config::RigRuntime rig(settings,
-                         {.transport_for_bus = [&](std::size_t bus, const std::string& name) {
-                           return frames.transport(bus, name);
-                         }});
+  config::RigRuntime rig(
+      settings, {.extra_input_channels =
+                     has_scenario ? loaded.scenario->marker_channels : std::vector<std::string>{},
+                 .transport_for_bus = [&](std::size_t bus, const std::string& name) {
+                   return frames.transport(bus, name);
+                 }});
+  // Events and start pose as in the run; the ECU's frames come from can.log
+  std::unique_ptr<ecu::ScenarioRun> scenario;
+  if (has_scenario) {
+    scenario = std::make_unique<ecu::ScenarioRun>(rig, *loaded.scenario,
+                                                  ecu::ScenarioRunOptions{.virtual_ecu = false});
+  }
   std::int64_t limit = o.until ? *rt::parse_duration(*o.until) / run.period_ns
                                : std::numeric_limits<std::int64_t>::max();
   if (!run.completed) {  // killed: compare the prefix both files hold (each to its last flush)
     limit = std::min(limit, std::min(log.last_tick, last_sample_tick(dir / "telemetry.mcap")));
   }
-  Stepper stepper(rig.tasks(), run.period_ns, o.speed == "max" ? 0.0 : std::stod(o.speed));
+  Stepper stepper(scenario ? scenario->tasks() : rig.tasks(), run.period_ns,
+                  o.speed == "max" ? 0.0 : std::stod(o.speed));
 
   io::record::MappedFile telemetry(dir / "telemetry.mcap");
   SampleChecker samples(stepper, rig.table(), result, limit);

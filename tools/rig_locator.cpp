@@ -36,8 +36,8 @@ std::string listing(const std::vector<std::filesystem::path>& dirs, bool scenari
 std::filesystem::path locate(std::string_view name, bool scenario) {
   if (is_path(name)) {
     if (!std::filesystem::exists(name)) {
-      throw std::runtime_error(fmt::format("{} {}: no such file", scenario ? "scenario" : "rig",
-                                           name));
+      throw std::runtime_error(
+          fmt::format("{} {}: no such file", scenario ? "scenario" : "rig", name));
     }
     return std::filesystem::path(name);
   }
@@ -63,6 +63,7 @@ std::vector<std::filesystem::path> rig_search_path() {
   if (const char* env = std::getenv("HILSIM_RIGS"); env != nullptr && *env != '\0') {
     dirs.emplace_back(env);
   }
+  dirs.emplace_back("hil_rigs");  // a project of rigs in the working directory
   dirs.emplace_back(HIL_INSTALL_RIGS_DIR);
   dirs.emplace_back(HIL_SOURCE_RIGS_DIR);
   std::vector<std::filesystem::path> existing;

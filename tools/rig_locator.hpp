@@ -1,7 +1,7 @@
 #pragma once
 // Where `hilsim run --rig NAME` finds its rig: NAME as a path when it names a file
 // (contains '/' or ends in .pbtxt), else <dir>/NAME/rig.pbtxt in the first of these that has
-// it: $HILSIM_RIGS, the installed rigs (share/hilsim/rigs), the source tree's hil_rigs.
+// it: $HILSIM_RIGS, ./hil_rigs, the installed rigs (share/hilsim/rigs), the source tree's hil_rigs.
 // Scenarios likewise: <dir>/scenarios/NAME.pbtxt. Setup phase; thread-safe.
 
 #include <filesystem>

@@ -8,6 +8,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <sstream>
 #include <stdexcept>
 #include <system_error>
 
@@ -45,8 +46,8 @@ std::string copy_into(const std::filesystem::path& file, const std::filesystem::
   std::error_code ec;
   std::filesystem::copy_file(file, target, std::filesystem::copy_options::overwrite_existing, ec);
   if (ec) {
-    throw std::runtime_error(fmt::format("cannot copy {} into the run directory: {}",
-                                         file.string(), ec.message()));
+    throw std::runtime_error(
+        fmt::format("cannot copy {} into the run directory: {}", file.string(), ec.message()));
   }
   return file.filename().string();
 }
@@ -71,6 +72,19 @@ std::string save_rig(const config::RigSettings& settings, const std::filesystem:
   out << text;
   if (!out) throw std::runtime_error(fmt::format("cannot write {}", (dir / "rig.pbtxt").string()));
   return text;
+}
+
+std::string copy_scenario(const std::filesystem::path& scenario, const std::filesystem::path& dir) {
+  std::ifstream in(scenario);
+  std::stringstream text;
+  text << in.rdbuf();
+  if (!in) throw std::runtime_error(fmt::format("cannot read {}", scenario.string()));
+  std::ofstream out(dir / "scenario.pbtxt");
+  out << text.str();
+  if (!out) {
+    throw std::runtime_error(fmt::format("cannot write {}", (dir / "scenario.pbtxt").string()));
+  }
+  return text.str();
 }
 
 std::string config_hash(const std::string& text) {

@@ -30,6 +30,10 @@ namespace hil::tools {
 /// pointing the copy at them. Returns the text written (its hash is the config hash).
 std::string save_rig(const config::RigSettings& settings, const std::filesystem::path& dir);
 
+/// Copies the scenario file into `dir` as scenario.pbtxt (what `hilsim replay` runs the
+/// events from); returns its text. Throws std::runtime_error naming the file.
+std::string copy_scenario(const std::filesystem::path& scenario, const std::filesystem::path& dir);
+
 /// FNV-1a 64 of `text` as 16 hex digits (stable across builds and machines).
 [[nodiscard]] std::string config_hash(const std::string& text);
 

@@ -111,6 +111,7 @@ GateResult ScenarioJudge::judge(const config::GateSettings& gate, const GateStat
           [&](const config::LaneGate& lane) {
             r.kind = "lane";
             if (g.samples == 0) {
+              r.reached = false;
               r.detail = fmt::format("the vehicle never reached the lane (x {:.1f}..{:.1f} m)",
                                      lane.x_min, lane.x_max);
               return;
@@ -127,8 +128,10 @@ GateResult ScenarioJudge::judge(const config::GateSettings& gate, const GateStat
             if (r.passed) {
               r.detail = fmt::format("within {:.3f} m/s of {:.3f} m/s for {:.1f} s by {:.2f} s",
                                      s.tolerance, s.speed, s.hold_s, g.passed_at);
-            } else if (until < s.by_s + s.hold_s - kTimeSlack && g.best_error > s.tolerance) {
-              r.detail = fmt::format("not observed: the run ended at {:.2f} s", until);
+            } else if (until < s.by_s + s.hold_s - kTimeSlack) {
+              r.reached = false;
+              r.detail = fmt::format("not decided: the run ended at {:.2f} s, before {:.1f} s",
+                                     until, s.by_s + s.hold_s);
             } else {
               r.detail = fmt::format(
                   "not within {:.3f} m/s of {:.3f} m/s for {:.1f} s by "
@@ -139,6 +142,7 @@ GateResult ScenarioJudge::judge(const config::GateSettings& gate, const GateStat
           [&](const config::NoRollbackGate& n) {
             r.kind = "no_rollback";
             r.passed = g.samples > 0 && g.figure <= n.max_m;
+            r.reached = g.samples > 0;
             r.detail =
                 fmt::format("largest rollback {:.3f} m (allowed {:.3f} m)", g.figure, n.max_m);
           },
@@ -146,6 +150,7 @@ GateResult ScenarioJudge::judge(const config::GateSettings& gate, const GateStat
             r.kind = "max_deviation";
             const bool whole = until >= m.to_s - kTimeSlack;
             r.passed = g.samples > 0 && whole && g.figure <= m.max_m;
+            r.reached = whole;
             r.detail = fmt::format("largest deviation {:.3f} m at {:.2f} s (allowed {:.3f} m){}",
                                    g.figure, g.figure_at, m.max_m,
                                    whole ? "" : fmt::format("; observed only to {:.2f} s", until));
@@ -153,6 +158,7 @@ GateResult ScenarioJudge::judge(const config::GateSettings& gate, const GateStat
           [&](const config::DistanceReachedGate& d) {
             r.kind = "distance_reached";
             r.passed = g.passed_at >= 0.0;
+            r.reached = r.passed || until >= d.by_s - kTimeSlack;
             r.detail = r.passed
                            ? fmt::format("reached {:.1f} m at {:.2f} s", d.distance, g.passed_at)
                            : fmt::format("got to {:.2f} m of {:.1f} m by {:.1f} s",
@@ -161,6 +167,7 @@ GateResult ScenarioJudge::judge(const config::GateSettings& gate, const GateStat
           [&](const config::StoppedGate& s) {
             r.kind = "stopped";
             r.passed = g.samples > 0 && g.figure <= s.max_speed;
+            r.reached = g.samples > 0;
             r.detail = g.samples == 0
                            ? fmt::format("not observed: the run ended at {:.2f} s", until)
                            : fmt::format(

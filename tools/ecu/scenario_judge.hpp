@@ -33,6 +33,9 @@ struct GateResult {
   std::string kind;  ///< "lane", "speed_reached", …
   bool passed = false;
   std::string detail;  ///< the measured figure and what was required
+  /// false when the run ended before the gate could be decided (a run cut short with
+  /// --duration): its `passed` is then no verdict.
+  bool reached = true;
 };
 
 struct ScenarioVerdict {
