@@ -21,6 +21,8 @@
 #include "tools/run_directory.hpp"
 #include "tools/run_recording.hpp"
 #include "tools/run_report.hpp"
+#include "tools/sd_notify.hpp"
+#include "tools/tick_counter_task.hpp"
 #include "tools/timing_report.hpp"
 
 namespace hil::tools {
@@ -167,9 +169,22 @@ int run_rig(const RunOptions& o) {
                *o.can_uri);
   }
 
+  // Last task: the count of complete ticks that feeds systemd's watchdog (Type=notify)
+  TickCounterTask tick_counter;
+  tasks.push_back({.name = "tick_counter", .task = &tick_counter});
+
   rt::RtLog log(64);
   rt::MonotonicClock clock;
   rt::Executive exec(settings.executive, tasks, clock, &log);
+  const auto notify_start = std::chrono::steady_clock::now();
+  RunNotifier notifier(tick_counter.ticks(), [&] {
+    const rt::TimingSnapshot s = exec.stats().snapshot();
+    const double wall =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - notify_start).count();
+    const double sim = static_cast<double>(s.ticks * settings.executive.period) * 1e-9;
+    return format_run_status(s.ticks, wall > 0 ? sim / wall : 0.0, s.overruns);
+  });
+  notifier.status(fmt::format("starting rig {}", report.rig));
   rt::RtProcessGuard process(rt_options, report.status);
   std::atomic<bool> done{false};
   g_interrupted = 0;
@@ -182,7 +197,9 @@ int run_rig(const RunOptions& o) {
       done.store(true, std::memory_order_release);
     });
     for (const std::string& w : report.status.warnings) spdlog::warn("{}", w);
+    const RunNotifierThread notifying(notifier);
     watch(exec, log, done, report, o.quiet);
+    notifier.stopping();
   }
   std::signal(SIGINT, SIG_DFL);
   std::signal(SIGTERM, SIG_DFL);
