@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -204,6 +205,55 @@ TEST(HilsimRunKilled, ARunKilledWithSigkillReplaysUpToItsLastFlush) {
   EXPECT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("identical: "), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("cut short"), std::string::npos) << r.output;
+}
+
+// The main job with its defaults (RAVON, the built-in ECU driving the double lane change in
+// process, recorded, real-time when privileged), cut to 30 simulated seconds: far enough for
+// the course's first lane (x 11..26 m at 1 m/s).
+TEST(HilsimDefaultRun, PassesTheFirstLaneReplaysIdenticallyAndReportsWhatTimingJsonSays) {
+  const config::testing::TempDir dir;
+  const fs::path run = dir.path() / "run";
+  const testing::CommandResult r = run_hilsim("run --duration 30s -q --record " + run.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("hilsim run: ravon, scenario double_lane_change — completed"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("ECU: virtual (in process)"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("scenario: passed so far: the run ended at 30.0 s, 1 of 5 gates"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("[pass] section 1: smallest clearance"), std::string::npos) << r.output;
+
+  // The ECU drove: 30 s of its 50 Hz command messages, none late
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r.output, m,
+                                std::regex(R"(ECU frames in (\d+) .*out (\d+) .*timeouts (\d+))")))
+      << r.output;
+  EXPECT_EQ(std::stoll(m[1]), 2 * 50 * 30);  // ECU_Drive and ECU_Steer at 20 ms
+  EXPECT_GT(std::stoll(m[2]), 0);
+  EXPECT_EQ(std::stoll(m[3]), 0);
+
+  // The summary's figures are the timing file's
+  const nlohmann::json t = read_json(run / "timing.json");
+  ASSERT_TRUE(std::regex_search(
+      r.output, m,
+      std::regex(
+          R"(ticks (\d+) at 250us, overruns (\d+), wake-up latency p99 (\d+) us, max ([\d.]+) us)")))
+      << r.output;
+  EXPECT_EQ(std::stoll(m[1]), t["ticks"].get<long long>());
+  EXPECT_EQ(std::stoll(m[1]), 120000);
+  EXPECT_EQ(std::stoll(m[2]), t["overruns"].get<long long>());
+  EXPECT_EQ(std::stod(m[3]), std::round(t["wake_latency_us"]["p99"].get<double>()));
+  EXPECT_NEAR(std::stod(m[4]), t["wake_latency_us"]["max"].get<double>(), 0.05);
+  const nlohmann::json manifest = read_json(run / "manifest.json");
+  EXPECT_EQ(manifest["scenario"], "double_lane_change");
+  EXPECT_TRUE(fs::exists(run / "scenario.pbtxt"));
+
+  // The recording replays identically: the ECU's frames from can.log, the scenario's events
+  // and start pose from scenario.pbtxt
+  const testing::CommandResult replay = run_hilsim("replay " + run.string());
+  EXPECT_EQ(replay.status, 0) << replay.output;
+  EXPECT_NE(replay.output.find("identical: "), std::string::npos) << replay.output;
 }
 
 }  // namespace
