@@ -29,20 +29,23 @@ void add_run_command(CLI::App& app) {
       "Ctrl-C ends the run cleanly with the summary and a complete recording.\n"
       "Exit status: 0 completed or stopped with Ctrl-C; 1 setup error; 3 the overrun policy\n"
       "stop_after ended the run; 4 the scenario's pass criteria failed.\n");
-  cmd->add_option("--rig", o->rig, "Rig name or rig file (default ravon)")->type_name("NAME");
-  cmd->add_option("--overlay", o->overlays, "Overlay on the rig file, in order; repeatable")
+  cmd->add_option("--rig", o->selection.rig, "Rig name or rig file (default ravon)")
+      ->type_name("NAME");
+  cmd->add_option("--overlay", o->selection.overlays,
+                  "Overlay on the rig file, in order; repeatable")
       ->type_name("FILE")
       ->allow_extra_args(false);
-  cmd->add_option("--scenario", o->scenario, "Scenario name or file (default: the rig's)")
+  cmd->add_option("--scenario", o->selection.scenario,
+                  "Scenario name or file (default: the rig's default_scenario; none: no scenario)")
       ->type_name("NAME");
   cmd->add_option("--duration", o->duration,
                   "Simulated time to run (default: the scenario's, else until Ctrl-C)")
       ->check(duration_in(rt::kMillisecond, rt::kSecond * 7 * 24 * 3600));
-  cmd->add_option("--can", o->can_uri,
+  cmd->add_option("--can", o->selection.can_uri,
                   "A real ECU on this CAN transport instead of the rig's bus URI "
                   "(cannelloni://, slcan:, socketcan:, virtual:)")
       ->type_name("URI");
-  cmd->add_option("--ecu", o->ecu, "virtual: the built-in ECU in process; none: no ECU")
+  cmd->add_option("--ecu", o->selection.ecu, "virtual: the built-in ECU in process; none: no ECU")
       ->check(CLI::IsMember({"virtual", "none"}));
   cmd->add_option("--record", o->record_dir, "Write the recording to this run directory")
       ->type_name("DIR");
@@ -55,7 +58,7 @@ void add_run_command(CLI::App& app) {
   cmd->add_flag("-q,--quiet", o->quiet, "No progress lines");
   cmd->callback([o, cmd] {
     if (o->no_record && o->record_dir) throw CLI::ValidationError("--record", "and --no-record");
-    if (cmd->count("--can") > 0 && cmd->count("--ecu") == 0) o->ecu = "none";
+    if (cmd->count("--can") > 0 && cmd->count("--ecu") == 0) o->selection.ecu = "none";
     const int code = run_rig(*o);
     if (code != 0) throw CLI::RuntimeError(code);
   });

@@ -61,9 +61,9 @@ std::string progress_line(const RunReport& r, const rt::TimingSnapshot& s,
   const rt::Nanoseconds period = r.settings->executive.period;
   const double sim = seconds(s.ticks, period);
   const double w = wall_seconds(wall);
-  std::string line = fmt::format("sim {:7.1f} s  RTF {:4.2f}  overruns {}  wake p99 {:.0f} us",
-                                 sim, w > 0 ? sim / w : 0.0, s.overruns,
-                                 s.wake_latency.percentile_us(0.99));
+  std::string line =
+      fmt::format("sim {:7.1f} s  RTF {:4.2f}  overruns {}  wake p99 {:.0f} us", sim,
+                  w > 0 ? sim / w : 0.0, s.overruns, s.wake_latency.percentile_us(0.99));
   if (r.runtime != nullptr && !r.runtime->buses().empty()) {
     const CanTotals c = can_totals(*r.runtime);
     line += fmt::format("  can rx {} tx {}  timeouts {}", c.rx, c.tx, c.timeouts);
@@ -75,15 +75,16 @@ std::string run_summary(const RunReport& r) {
   const rt::Nanoseconds period = r.settings->executive.period;
   const double sim = seconds(r.stats.ticks, period);
   const double w = wall_seconds(r.wall);
-  std::string out = fmt::format(
-      "hilsim run: {}{} — {}: {:.1f} s simulated in {:.1f} s (RTF {:.2f})\n", r.rig,
-      r.scenario.empty() ? "" : fmt::format(", scenario {}", r.scenario), ending(r), sim, w,
-      w > 0 ? sim / w : 0.0);
+  std::string out =
+      fmt::format("hilsim run: {}{} — {}: {:.1f} s simulated in {:.1f} s (RTF {:.2f})\n", r.rig,
+                  r.scenario.empty() ? "" : fmt::format(", scenario {}", r.scenario), ending(r),
+                  sim, w, w > 0 ? sim / w : 0.0);
   out += fmt::format("  {}\n", r.status.summary());
-  out += fmt::format("  ticks {} at {}, overruns {}, wake-up latency p99 {:.0f} us, max {:.1f} us\n",
-                     r.stats.ticks, rt::format_duration(period), r.stats.overruns,
-                     r.stats.wake_latency.percentile_us(0.99),
-                     static_cast<double>(r.stats.wake_latency.max_ns) / 1e3);
+  out +=
+      fmt::format("  ticks {} at {}, overruns {}, wake-up latency p99 {:.0f} us, max {:.1f} us\n",
+                  r.stats.ticks, rt::format_duration(period), r.stats.overruns,
+                  r.stats.wake_latency.percentile_us(0.99),
+                  static_cast<double>(r.stats.wake_latency.max_ns) / 1e3);
   if (r.runtime != nullptr) {
     for (const auto& bus : r.runtime->buses()) {
       CanTotals c;
@@ -107,9 +108,9 @@ std::string run_summary(const RunReport& r) {
   if (r.runtime != nullptr && r.runtime->vehicle() != nullptr) {
     const std::int64_t rejected = r.runtime->vehicle()->outputs().rejected_inputs;
     out += fmt::format("  faults: {}\n", rejected == 0 ? std::string("none")
-                                                      : fmt::format("{} non-finite inputs "
-                                                                    "replaced",
-                                                                    rejected));
+                                                       : fmt::format("{} non-finite inputs "
+                                                                     "replaced",
+                                                                     rejected));
   }
   if (!r.verdict.empty()) out += fmt::format("  scenario: {}\n", r.verdict);
   if (r.run_dir && r.recording) {

@@ -17,7 +17,7 @@
 #include "rt_core/rt_setup.hpp"
 #include "rt_core/rt_thread.hpp"
 #include "tools/ecu/scenario_run.hpp"
-#include "tools/rig_locator.hpp"
+#include "tools/rig_setup.hpp"
 #include "tools/run_directory.hpp"
 #include "tools/run_recording.hpp"
 #include "tools/run_report.hpp"
@@ -51,20 +51,6 @@ void watch(rt::Executive& exec, rt::RtLog& log, const std::atomic<bool>& done,
   log.drain(*spdlog::default_logger(), 10);
 }
 
-/// The scenario to drive: --scenario, else the rig's default_scenario ("none": none).
-std::optional<std::filesystem::path> scenario_file(const RunOptions& o,
-                                                   const config::RigSettings& rig) {
-  const std::string name = o.scenario.empty() ? rig.message.default_scenario() : o.scenario;
-  if (name.empty() || name == "none") return std::nullopt;
-  return locate_scenario(name);
-}
-
-void print_errors(const config::ConfigErrors& errors, const std::filesystem::path& file) {
-  for (const config::ConfigError& e : errors) fmt::print(stderr, "{}\n", e.to_string());
-  fmt::print(stderr, "FAILED {}: {} error{}\n", file.string(), errors.size(),
-             errors.size() == 1 ? "" : "s");
-}
-
 /// The verdict's first line and the gates one per line. A run cut short (--duration) judges
 /// only the gates it reached.
 std::string describe(const ecu::ScenarioVerdict& v, bool whole_run, bool& failed) {
@@ -92,53 +78,22 @@ std::string describe(const ecu::ScenarioVerdict& v, bool whole_run, bool& failed
 
 int run_rig(const RunOptions& o) {
   const auto wall_start = std::chrono::system_clock::now();
+  const std::unique_ptr<RigSetup> setup = set_up_rig(o.selection);
+  if (!setup) return 1;
+  const config::RigSettings& settings = setup->settings;
   RunReport report;
-  report.rig = rig_name(o.rig);
-  report.rig_file = locate_rig(o.rig);
-  const std::vector<std::filesystem::path> overlays(o.overlays.begin(), o.overlays.end());
-  const config::LoadResult loaded = config::load_rig_config(report.rig_file, overlays);
-  if (!loaded.ok()) {
-    print_errors(loaded.errors, report.rig_file);
-    return 1;
-  }
-  config::RigSettings settings = *loaded.settings;
-  // The scenario: its rig block applied over the rig, its ECU, events and gates
-  std::optional<config::ScenarioSettings> scenario;
-  const std::optional<std::filesystem::path> scenario_path = scenario_file(o, settings);
-  if (scenario_path) {
-    config::ScenarioLoadResult s = config::load_scenario(*scenario_path, report.rig_file, overlays);
-    if (!s.ok()) {
-      print_errors(s.errors, *scenario_path);
-      return 1;
-    }
-    settings = std::move(*s.rig);
-    scenario = std::move(*s.scenario);
-    report.scenario = scenario_path->stem().string();
-  }
-  const bool virtual_ecu = !o.can_uri && o.ecu == "virtual" && scenario;
-  if (!o.can_uri && o.ecu == "virtual" && !scenario) {
-    spdlog::warn(
-        "no scenario (--scenario NAME): the built-in ECU needs one to drive, so it is "
-        "off and the vehicle stays in its safe state");
-  }
-  report.ecu = o.can_uri ? *o.can_uri : virtual_ecu ? "virtual (in process)" : "none";
+  report.rig = setup->rig;
+  report.rig_file = setup->rig_file;
+  if (setup->scenario_file) report.scenario = setup->scenario_file->stem().string();
+  report.ecu = setup->ecu;
   report.settings = &settings;
+  report.runtime = setup->runtime.get();
+  config::RigRuntime& rig = *setup->runtime;
+  ecu::ScenarioRun* scenario_run = setup->scenario_run.get();
+  std::vector<rt::TaskEntry> tasks = setup->tasks;
   rt::RtOptions rt_options = settings.rt;
   if (o.no_rt) rt_options = {.priority = 0, .lock_memory = false, .hold_dma_latency = false};
 
-  config::RigRuntime rig(settings, {.can_uri = o.can_uri,
-                                    .extra_input_channels = scenario ? scenario->marker_channels
-                                                                     : std::vector<std::string>{}});
-  report.runtime = &rig;
-  std::unique_ptr<ecu::ScenarioRun> scenario_run;
-  std::vector<rt::TaskEntry> tasks;
-  if (scenario) {
-    scenario_run =
-        std::make_unique<ecu::ScenarioRun>(rig, *scenario, ecu::ScenarioRunOptions{virtual_ecu});
-    tasks = scenario_run->tasks();
-  } else {
-    tasks = rig.tasks();
-  }
   report.ticks_wanted = scenario_run ? scenario_run->ticks() : -1;
   if (o.duration) {
     report.ticks_wanted =
@@ -155,18 +110,18 @@ int run_rig(const RunOptions& o) {
         o.record_dir ? std::optional<std::filesystem::path>(*o.record_dir) : std::nullopt,
         o.runs_dir, report.rig, wall_start);
     std::string saved = save_rig(settings, *report.run_dir);
-    if (scenario_path) saved += copy_scenario(*scenario_path, *report.run_dir);
+    if (setup->scenario_file) saved += copy_scenario(*setup->scenario_file, *report.run_dir);
     report.config_hash = config_hash(saved);
     report.start_epoch_ns = epoch_ns;
     write_json(*report.run_dir, "manifest.json", manifest_json(report));
     recording = std::make_unique<Recording>(rig, *report.run_dir, period_ns, epoch_ns, report.rig);
     tasks.push_back({.name = "record", .task = recording.get()});
   }
-  if (o.can_uri) {
+  if (o.selection.can_uri) {
     fmt::print(stderr,
                "waiting for the ECU on {}: the vehicle is held in its safe state until "
                "its frames arrive\n",
-               *o.can_uri);
+               *o.selection.can_uri);
   }
 
   // Last task: the count of complete ticks that feeds systemd's watchdog (Type=notify)

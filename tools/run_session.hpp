@@ -7,17 +7,15 @@
 #include <string>
 #include <vector>
 
+#include "tools/rig_setup.hpp"
+
 namespace hil::tools {
 
 struct RunOptions {
-  std::string rig = "ravon";               ///< name or path (tools/rig_locator.hpp)
-  std::vector<std::string> overlays;       ///< applied on the rig file, in order
-  std::string scenario;                    ///< name or path; "" = the rig's default, if any
-  std::optional<std::string> duration;     ///< "30s"; default: the scenario's, else until ^C
-  std::optional<std::string> can_uri;      ///< --can: a real ECU on this transport
-  std::string ecu = "virtual";             ///< "virtual" (in process) or "none"
-  std::optional<std::string> record_dir;   ///< --record DIR: the run directory itself
-  std::string runs_dir = "runs";           ///< parent of automatic run directories
+  RigSelection selection;                 ///< rig, overlays, scenario, ECU
+  std::optional<std::string> duration;    ///< "30s"; default: the scenario's, else until ^C
+  std::optional<std::string> record_dir;  ///< --record DIR: the run directory itself
+  std::string runs_dir = "runs";          ///< parent of automatic run directories
   bool no_record = false;
   bool no_rt = false;  ///< normal thread, no memory locking (laptops, CI)
   bool quiet = false;  ///< no progress lines

@@ -1,52 +1,68 @@
 #!/usr/bin/env bash
 # The test command of README.md and CI: installs what is missing, builds from scratch and runs
-# every suite — release, then AddressSanitizer+UBSan, then ThreadSanitizer — and a short run
-# of each fuzz target over its corpus.
+# every suite — release (gcc), then AddressSanitizer+UBSan (clang; the same build holds the
+# libFuzzer targets, each fuzzed briefly over its seed corpus), then ThreadSanitizer on the
+# tests whose code runs threads (label `threads`).
 #   tools/test.sh            everything (what CI runs)
-#   tools/test.sh release    one preset only (release, asan, tsan, fuzz)
+#   tools/test.sh release    one preset only (release, asan, tsan)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/install-deps.sh
 
-presets=("${@:-release asan tsan fuzz}")
+presets=("${@:-release asan tsan}")
 read -r -a presets <<<"${presets[*]}"
 jobs=$(nproc)
+fuzz_seconds=${HIL_FUZZ_SECONDS:-15}
 
-build() {  # configure and build one preset from a clean build tree
+configure() {  # a clean build tree for one preset
   rm -rf "build/$1"
   cmake --preset "$1" >/dev/null
-  cmake --build --preset "$1" -j "$jobs"
+}
+
+fuzz_all() {  # each fuzz target of build/$1 for $fuzz_seconds from its seed corpus
+  for fuzzer in "build/$1"/tests/fuzz/*_fuzz; do
+    [ -x "$fuzzer" ] || continue
+    name=$(basename "$fuzzer" _fuzz)
+    echo "--- $name: $fuzz_seconds s of fuzzing, seeded from tests/fuzz/corpus/$name"
+    work=$(mktemp -d)
+    if ! "$fuzzer" -max_total_time="$fuzz_seconds" -print_final_stats=1 -artifact_prefix="$work/" \
+        "$work" "tests/fuzz/corpus/$name" >"$work.log" 2>&1; then
+      tail -n 60 "$work.log"
+      echo "$name fuzzer found a crash (input kept in $work/): add it as a regression test" >&2
+      exit 1
+    fi
+    grep -E "stat::number_of_executed_units" "$work.log"
+    rm -rf "$work" "$work.log"
+  done
 }
 
 for preset in "${presets[@]}"; do
   echo "=== $preset ==="
+  SECONDS=0
   case "$preset" in
-    release|asan)
-      build "$preset"
-      ctest --preset "$preset" -j "$jobs"
+    release)
+      configure release
+      cmake --build --preset release -j "$jobs"
+      ctest --preset release -j "$jobs"
+      ;;
+    asan)
+      configure asan
+      cmake --build --preset asan -j "$jobs"
+      ctest --preset asan -j "$jobs" --label-exclude bench
+      fuzz_all asan
       ;;
     tsan)
-      build tsan
+      configure tsan
+      cmake --build --preset tsan -j "$jobs" --target threaded_tests
       # The kernel's mmap randomisation can defeat TSan's shadow mapping: run without ASLR.
-      setarch "$(uname -m)" -R ctest --preset tsan -j "$jobs" --label-exclude bench
+      setarch "$(uname -m)" -R ctest --preset tsan -j "$jobs" --label-regex threads
       ;;
-    fuzz)
-      build fuzz
-      for fuzzer in build/fuzz/tests/fuzz/*_fuzz; do
-        [ -x "$fuzzer" ] || continue
-        name=$(basename "$fuzzer" _fuzz)
-        echo "--- $name: 30 s of fuzzing, seeded from tests/fuzz/corpus/$name"
-        work=$(mktemp -d)
-        if ! "$fuzzer" -max_total_time=30 -print_final_stats=1 -artifact_prefix="$work/" "$work" "tests/fuzz/corpus/$name" \
-            >"$work.log" 2>&1; then
-          tail -n 60 "$work.log"
-          echo "$name fuzzer found a crash (input kept in $work/): add it as a regression test" >&2
-          exit 1
-        fi
-        grep -E "stat::number_of_executed_units" "$work.log"
-        rm -rf "$work" "$work.log"
-      done
+    fuzz)  # the fuzz targets alone (asan builds them too), for longer runs: HIL_FUZZ_SECONDS
+      configure fuzz
+      cmake --build --preset fuzz -j "$jobs"
+      fuzz_all fuzz
       ;;
     *) echo "unknown preset '$preset' (release, asan, tsan, fuzz)" >&2; exit 2 ;;
   esac
+  echo "=== $preset: ${SECONDS} s ==="
 done

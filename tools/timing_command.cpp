@@ -15,6 +15,8 @@
 #include "rt_core/rt_thread.hpp"
 #include "tools/cli_validators.hpp"
 #include "tools/cyclictest.hpp"
+#include "tools/rig_locator.hpp"
+#include "tools/rig_setup.hpp"
 #include "tools/timing_report.hpp"
 
 namespace hil::tools {
@@ -29,6 +31,7 @@ struct TimingOptions {
   int priority = 0;
   std::optional<int> cpu;
   double load_us = 20.0;
+  std::string rig;  ///< --rig: the rig's own tasks (its scenario and virtual ECU) as the load
   std::string policy;
   std::uint32_t catch_up_max = 0;
   std::uint32_t stop_after = 0;
@@ -90,8 +93,9 @@ void watch(rt::Executive& exec, rt::RtLog& log, const std::atomic<bool>& done,
 /// Executive and RT settings: defaults, then the rig file and its overlays, then the flags
 /// given on the command line. Prints every config error and fails with exit status 1.
 void resolve_settings(const TimingOptions& o, const CLI::App& cmd, TimingReport& report) {
-  if (!o.config_path.empty()) {
-    const config::LoadResult loaded = config::load_rig_config(o.config_path, o.overlays);
+  const std::string rig_file = o.rig.empty() ? o.config_path : locate_rig(o.rig).string();
+  if (!rig_file.empty()) {
+    const config::LoadResult loaded = config::load_rig_config(rig_file, o.overlays);
     if (!loaded.ok()) {
       for (const config::ConfigError& e : loaded.errors) fmt::print(stderr, "{}\n", e.to_string());
       throw CLI::RuntimeError(1);
@@ -109,7 +113,7 @@ void resolve_settings(const TimingOptions& o, const CLI::App& cmd, TimingReport&
   if (given("--priority")) report.rt_options.priority = o.priority;
   if (given("--cpu")) report.rt_options.cpu = o.cpu;
   report.duration = duration_value(o.duration);
-  report.load = static_cast<rt::Nanoseconds>(o.load_us * 1e3);
+  report.load = o.rig.empty() ? static_cast<rt::Nanoseconds>(o.load_us * 1e3) : 0;
 }
 
 int run_timing(const TimingOptions& o, const CLI::App& cmd) {
@@ -119,8 +123,25 @@ int run_timing(const TimingOptions& o, const CLI::App& cmd) {
 
   rt::RtLog log(16);
   SpinTask load(report.load);
+  std::vector<rt::TaskEntry> tasks{{.name = "synthetic_load", .task = &load}};
+  std::unique_ptr<RigSetup> rig;
+  if (!o.rig.empty()) {  // the full rig: its tasks are the load
+    RigSelection selection{.rig = o.rig};
+    for (const std::filesystem::path& overlay : o.overlays) {
+      selection.overlays.push_back(overlay.string());
+    }
+    rig = set_up_rig(selection);
+    if (!rig) return 1;
+    tasks = rig->tasks;
+    for (const rt::TaskEntry& t : tasks) report.task_names.push_back(t.name);
+    report.workload = fmt::format(
+        "rig {}{}, ECU {}", rig->rig,
+        rig->scenario_file ? fmt::format(", scenario {}", rig->scenario_file->stem().string())
+                           : std::string(),
+        rig->ecu);
+  }
   rt::MonotonicClock clock;
-  rt::Executive exec(report.config, {{.name = "synthetic_load", .task = &load}}, clock, &log);
+  rt::Executive exec(report.config, tasks, clock, &log);
 
   rt::RtProcessGuard process(report.rt_options, report.status);
   std::atomic<bool> done{false};
@@ -169,6 +190,7 @@ void add_timing_command(CLI::App& app) {
       "  hilsim timing                                   # 250us for 10s, 20us of load, FIFO 80\n"
       "  hilsim timing --period 100us --duration 60s --cpu 1 --json timing.json\n"
       "  hilsim timing --compare-cyclictest              # then run cyclictest alike, compare p99\n"
+      "  hilsim timing --rig ravon --duration 30s        # the full RAVON rig as the load\n"
       "  hilsim timing --config hil_rigs/bench/rig.pbtxt --overlay "
       "hil_rigs/bench/overlay_fast.pbtxt\n"
       "\n"
@@ -198,8 +220,13 @@ void add_timing_command(CLI::App& app) {
   cmd->add_option("--config", options->config_path,
                   "Take the executive settings from this rig file (flags given here win)")
       ->check(CLI::ExistingFile);
-  cmd->add_option("--overlay", options->overlays, "Overlay on --config, in order; repeatable")
-      ->needs("--config")
+  cmd->add_option("--rig", options->rig,
+                  "Run this rig's own tasks (vehicle, CAN, its default scenario with the built-in "
+                  "ECU) instead of the synthetic load; its executive settings, then the flags")
+      ->type_name("NAME")
+      ->excludes("--config")
+      ->excludes("--load-us");
+  cmd->add_option("--overlay", options->overlays, "Overlay on --config or --rig, in order")
       ->allow_extra_args(false);
   cmd->add_option("--json", options->json_path, "Also write the figures to this JSON file");
   cmd->add_flag("--compare-cyclictest", options->compare_cyclictest,

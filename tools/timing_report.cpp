@@ -55,7 +55,8 @@ std::string format_summary(const TimingReport& r) {
       "  ticks {} ({}), overruns {}, missed periods {}, catch-up ticks {}\n"
       "  {}\n\n"
       "  {:<22} {:>8} {:>8} {:>8} {:>8} {:>9}\n",
-      rt::format_duration(r.config.period), rt::format_duration(r.load),
+      rt::format_duration(r.config.period),
+      r.workload.empty() ? rt::format_duration(r.load) : r.workload,
       rt::to_string(r.config.overrun.kind),
       r.rt_options.priority > 0 ? fmt::format("SCHED_FIFO {}", r.rt_options.priority)
                                 : std::string("SCHED_OTHER"),
@@ -63,6 +64,11 @@ std::string format_summary(const TimingReport& r) {
       r.status.summary(), "[us]", "p50", "p99", "p99.9", "p99.99", "max");
   out += row("wake-up latency", s.wake_latency);
   out += row("execution time", s.exec_time);
+  if (!r.workload.empty()) {  // a rig: where its time goes
+    for (std::size_t i = 0; i < s.task_exec_time.size() && i < r.task_names.size(); ++i) {
+      out += row(fmt::format("  task {}", r.task_names[i]), s.task_exec_time[i]);
+    }
+  }
   if (r.cyclictest) out += row("cyclictest latency", *r.cyclictest);
   if (const auto ratio = ratio_p99(r)) {
     out += fmt::format("\n  wake-up p99 / cyclictest p99 = {:.2f} (goal <= 1.25)\n", *ratio);
@@ -103,6 +109,12 @@ nlohmann::json to_json(const TimingReport& r) {
       {"wake_latency_us", percentiles(s.wake_latency, true)},
       {"exec_time_us", percentiles(s.exec_time, false)},
   };
+  if (!r.workload.empty()) {
+    j["workload"] = r.workload;
+    for (std::size_t i = 0; i < s.task_exec_time.size() && i < r.task_names.size(); ++i) {
+      j["task_exec_time_us"][r.task_names[i]] = percentiles(s.task_exec_time[i], false);
+    }
+  }
   if (r.cyclictest) {
     j["cyclictest_us"] = percentiles(*r.cyclictest, true);
     const auto ratio = ratio_p99(r);

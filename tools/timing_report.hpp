@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "rt_core/executive.hpp"
 #include "rt_core/rt_setup.hpp"
@@ -15,6 +16,8 @@ struct TimingReport {
   rt::RtOptions rt_options;
   rt::Nanoseconds duration = 0;
   rt::Nanoseconds load = 0;
+  std::string workload;                 ///< "" for the synthetic load, else the rig's
+  std::vector<std::string> task_names;  ///< the executive's tasks, for per-task rows
   rt::RtStatus status;
   rt::RunResult result;
   rt::TimingSnapshot stats;

@@ -58,7 +58,7 @@ std::unique_ptr<CanBus> CanBus::create(const CanBusSpec& spec, rt::ChannelTable&
     return nullptr;
   }
   bus->db_ = std::make_unique<dbc::CompiledDatabase>(spec.database);
-  const detail::Resolver resolve(spec, *bus->db_, table, problems);
+  const detail::Resolver resolve(spec, table, problems);
   bus->rx_of_message_.assign(spec.database.messages.size(), -1);
 
   for (std::size_t i = 0; i < spec.rx.size(); ++i) {

@@ -48,9 +48,9 @@ void write_crc(const E2e& e2e, CanFrame& frame) noexcept;
 /// Resolves the names of a bus spec, appending a MappingProblem for each that does not.
 class Resolver {
  public:
-  Resolver(const CanBusSpec& spec, const dbc::CompiledDatabase& db, const rt::ChannelTable& table,
+  Resolver(const CanBusSpec& spec, const rt::ChannelTable& table,
            std::vector<MappingProblem>& problems)
-      : spec_(spec), db_(db), table_(table), problems_(problems) {}
+      : spec_(spec), table_(table), problems_(problems) {}
 
   /// Index of the message in the database, or −1 (problem at `field`).
   [[nodiscard]] std::int32_t message(const std::string& name, const std::string& field) const;
@@ -76,7 +76,6 @@ class Resolver {
                                     const std::string& field) const;
 
   const CanBusSpec& spec_;
-  const dbc::CompiledDatabase& db_;
   const rt::ChannelTable& table_;
   std::vector<MappingProblem>& problems_;
 };

@@ -1,33 +1,19 @@
 // `hilsim timing` as a user runs it: the binary, its output, its JSON, its errors.
 
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <array>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "tests/tools/cli_runner.hpp"
+
 namespace {
 
-struct CommandResult {
-  int status = -1;
-  std::string output;  // stdout and stderr
-};
+using hil::tools::testing::CommandResult;
 
-CommandResult hilsim(const std::string& args) {
-  const std::string cmd = std::string(HILSIM_BINARY) + " " + args + " 2>&1";
-  CommandResult run;
-  FILE* pipe = popen(cmd.c_str(), "r");
-  std::array<char, 4096> buf{};
-  while (const std::size_t n = std::fread(buf.data(), 1, buf.size(), pipe)) {
-    run.output.append(buf.data(), n);
-  }
-  run.status = WEXITSTATUS(pclose(pipe));
-  return run;
-}
+CommandResult hilsim(const std::string& args) { return hil::tools::testing::run_hilsim(args); }
 
 TEST(HilsimTiming, ShortRunPrintsASummaryAndWritesEveryJsonKey) {
   const auto json_path = std::filesystem::temp_directory_path() / "hilsim_timing_test.json";
@@ -116,12 +102,35 @@ TEST(HilsimTiming, ABadRigFileIsReportedWithFileLineAndColumnAndNothingRuns) {
   std::filesystem::remove(path);
 }
 
+TEST(HilsimTiming, ARigAsTheLoadReportsItsTasks) {
+  const auto json_path = std::filesystem::temp_directory_path() / "hilsim_timing_rig_test.json";
+  const CommandResult run =
+      hilsim("timing --rig ravon --duration 1s --priority 0 -q --json " + json_path.string());
+  ASSERT_EQ(run.status, 0) << run.output;
+  EXPECT_NE(run.output.find("load rig ravon, scenario double_lane_change, ECU virtual"),
+            std::string::npos)
+      << run.output;
+  std::ifstream in(json_path);
+  const nlohmann::json j = nlohmann::json::parse(in);
+  EXPECT_EQ(j.at("period_ns"), 250'000);  // the rig's executive
+  EXPECT_EQ(j.at("ticks"), 4000);
+  for (const char* task :
+       {"ecu", "scenario_events", "can", "vehicle", "scenario_judge", "publish"}) {
+    ASSERT_TRUE(j.at("task_exec_time_us").contains(task)) << task << "\n" << j.dump(2);
+    EXPECT_EQ(j["task_exec_time_us"][task]["samples"], 4000) << task;
+  }
+  // The vehicle's step is real work: its median is above zero
+  EXPECT_GT(j["task_exec_time_us"]["vehicle"]["p50"].get<double>(), 0.0);
+  std::filesystem::remove(json_path);
+}
+
 TEST(HilsimTiming, HelpListsTheCommandsAndEachCommandHasAnExample) {
   const CommandResult top = hilsim("--help");
   EXPECT_EQ(top.status, 0);
   EXPECT_NE(top.output.find("timing"), std::string::npos);
   EXPECT_NE(top.output.find("check"), std::string::npos);
-  for (const char* cmd : {"timing", "check"}) {
+  for (const char* cmd :
+       {"run", "replay", "ecu", "play", "export", "timing", "check", "dbc", "tire-curve"}) {
     const CommandResult help = hilsim(std::string(cmd) + " --help");
     EXPECT_EQ(help.status, 0) << cmd;
     EXPECT_NE(help.output.find("hilsim " + std::string(cmd)), std::string::npos)

@@ -1,0 +1,75 @@
+#include "tools/rig_setup.hpp"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include "tools/rig_locator.hpp"
+
+namespace hil::tools {
+
+namespace {
+
+/// The scenario to drive: --scenario, else the rig's default_scenario ("none": none).
+std::optional<std::filesystem::path> scenario_file(const RigSelection& s,
+                                                   const config::RigSettings& rig) {
+  const std::string name = s.scenario.empty() ? rig.message.default_scenario() : s.scenario;
+  if (name.empty() || name == "none") return std::nullopt;
+  return locate_scenario(name);
+}
+
+void print_errors(const config::ConfigErrors& errors, const std::filesystem::path& file) {
+  for (const config::ConfigError& e : errors) fmt::print(stderr, "{}\n", e.to_string());
+  fmt::print(stderr, "FAILED {}: {} error{}\n", file.string(), errors.size(),
+             errors.size() == 1 ? "" : "s");
+}
+
+}  // namespace
+
+std::unique_ptr<RigSetup> set_up_rig(const RigSelection& s) {
+  auto setup = std::make_unique<RigSetup>();
+  setup->rig = rig_name(s.rig);
+  setup->rig_file = locate_rig(s.rig);
+  const std::vector<std::filesystem::path> overlays(s.overlays.begin(), s.overlays.end());
+  config::LoadResult loaded = config::load_rig_config(setup->rig_file, overlays);
+  if (!loaded.ok()) {
+    print_errors(loaded.errors, setup->rig_file);
+    return nullptr;
+  }
+  setup->settings = std::move(*loaded.settings);
+  // The scenario: its rig block applied over the rig, its ECU, events and gates
+  setup->scenario_file = scenario_file(s, setup->settings);
+  if (setup->scenario_file) {
+    config::ScenarioLoadResult sc =
+        config::load_scenario(*setup->scenario_file, setup->rig_file, overlays);
+    if (!sc.ok()) {
+      print_errors(sc.errors, *setup->scenario_file);
+      return nullptr;
+    }
+    setup->settings = std::move(*sc.rig);
+    setup->scenario = std::move(*sc.scenario);
+  }
+  const bool wants_virtual = !s.can_uri && s.ecu == "virtual";
+  const bool virtual_ecu = wants_virtual && setup->scenario.has_value();
+  if (wants_virtual && !setup->scenario) {
+    spdlog::warn(
+        "no scenario (--scenario NAME): the built-in ECU needs one to drive, so it is "
+        "off and the vehicle stays in its safe state");
+  }
+  setup->ecu = s.can_uri ? *s.can_uri : virtual_ecu ? "virtual (in process)" : "none";
+
+  setup->runtime = std::make_unique<config::RigRuntime>(
+      setup->settings, config::RuntimeOptions{.can_uri = s.can_uri,
+                                              .extra_input_channels =
+                                                  setup->scenario ? setup->scenario->marker_channels
+                                                                  : std::vector<std::string>{}});
+  if (setup->scenario) {
+    setup->scenario_run = std::make_unique<ecu::ScenarioRun>(
+        *setup->runtime, *setup->scenario, ecu::ScenarioRunOptions{.virtual_ecu = virtual_ecu});
+    setup->tasks = setup->scenario_run->tasks();
+  } else {
+    setup->tasks = setup->runtime->tasks();
+  }
+  return setup;
+}
+
+}  // namespace hil::tools
