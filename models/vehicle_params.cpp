@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <Eigen/Eigenvalues>
+#include <algorithm>
 #include <cmath>
 #include <exception>
 #include <numbers>
@@ -122,15 +123,20 @@ std::vector<ParamProblem> check(const VehicleParams& p) {
       Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(p.sprung.inertia).eigenvalues().minCoeff();
   c.require(min_eigenvalue > 0.0, "sprung.inertia", "positive definite (smallest eigenvalue)",
             min_eigenvalue);
-  for (std::size_t i = 0; i < p.axle_count; ++i) {
+  for (std::size_t i = 0; i < std::min<std::size_t>(p.axle_count, kMaxAxles); ++i) {
     check_axle(c, p.axles[i], i);
     if (i > 0) {
       c.require(p.axles[i].x < p.axles[i - 1].x, fmt::format("axles[{}].x", i),
                 fmt::format("behind axles[{}] (x < {})", i - 1, p.axles[i - 1].x), p.axles[i].x);
     }
   }
-  c.require(p.axles[0].x > 0.0 && p.axles[p.axle_count - 1].x < 0.0, "axles[].x",
-            "front axle ahead of the CG (x > 0), rear axle behind (x < 0)", p.axles[0].x);
+  if (p.axle_count >= 1 && p.axle_count <= kMaxAxles) {
+    const std::size_t rear = p.axle_count - 1;
+    c.require(p.axles[0].x > 0.0, "axles[0].x", "the front axle ahead of the CG (x > 0)",
+              p.axles[0].x);
+    c.require(p.axles[rear].x < 0.0, fmt::format("axles[{}].x", rear),
+              "the rear axle behind the CG (x < 0)", p.axles[rear].x);
+  }
   c.require_positive(p.aero.air_density, "aero.air_density");
   c.require_non_negative(p.aero.drag_coefficient, "aero.drag_coefficient");
   c.require_non_negative(p.aero.frontal_area, "aero.frontal_area");

@@ -65,9 +65,27 @@ int run_check(const CheckOptions& o) {
                result.errors.size() == 1 ? "" : "s");
     return 1;
   }
-  fmt::print("OK {}: {}\n", describe_files(o),
-             config::describe(result.settings->executive, result.settings->rt));
-  return 0;
+  const config::RigSettings& rig = *result.settings;
+  fmt::print("OK {}: {}\n", describe_files(o), config::describe(rig.executive, rig.rt));
+  if (rig.vehicle) {
+    fmt::print("  vehicle: {} axles, {:.0f} kg sprung\n", rig.vehicle->axle_count,
+               rig.vehicle->sprung.mass);
+  }
+  for (const io::can::CanBusSpec& bus : rig.can) {
+    fmt::print("  CAN {} ({}): {} messages received, {} sent\n", bus.name, bus.uri, bus.rx.size(),
+               bus.tx.size());
+  }
+  // The scenario `hilsim run` drives by default must load on this rig too
+  const std::string& scenario = rig.message.default_scenario();
+  if (scenario.empty() || scenario == "none") return 0;
+  fmt::print("  default scenario: ");
+  std::fflush(stdout);
+  try {
+    return check_scenario(locate_scenario(scenario), o.file, overlays);
+  } catch (const std::runtime_error& e) {  // not found: where it looked, what there is
+    fmt::print(stderr, "{}: default_scenario: {}\n", o.file, e.what());
+    return 1;
+  }
 }
 
 }  // namespace
