@@ -1,6 +1,7 @@
 #include "tools/check_command.hpp"
 
 #include <fmt/format.h>
+#include <google/protobuf/text_format.h>
 
 #include <filesystem>
 #include <memory>
@@ -9,8 +10,10 @@
 
 #include "config/executive_settings.hpp"
 #include "config/loader.hpp"
+#include "config/rig_runtime.hpp"
 #include "config/scenario_settings.hpp"
 #include "config/text_file.hpp"
+#include "io/can/transport_factory.hpp"
 #include "tools/rig_locator.hpp"
 
 namespace hil::tools {
@@ -22,6 +25,7 @@ struct CheckOptions {
   std::vector<std::string> overlays;
   std::string scenario;       ///< --scenario: check this scenario file on the rig `file`
   std::string rig = "ravon";  ///< --rig: the rig a scenario given as FILE is checked on
+  bool print = false;         ///< --print: the resolved rig file to stdout
 };
 
 /// "hil_rigs/bench/rig.pbtxt (+1 overlay)".
@@ -50,9 +54,24 @@ int check_scenario(const std::filesystem::path& scenario, const std::filesystem:
   return 0;
 }
 
+/// The rig's channels as comments: what a CAN mapping, an overlay or a scenario event may
+/// name. The buses are built on in-process transports (nothing is opened).
+void print_channels(const config::RigSettings& rig) {
+  const config::RigRuntime runtime(
+      rig, {.transport_for_bus = [](std::size_t bus, const std::string& /*name*/) {
+        return io::can::open_transport(fmt::format("virtual:hilsim_check_{}", bus));
+      }});
+  const auto specs = runtime.table().specs();
+  fmt::print("# channels ({}): name [unit] direction\n", specs.size());
+  for (const rt::ChannelSpec& c : specs) {
+    fmt::print("#   {} [{}] {}\n", c.name, c.unit,
+               c.direction == rt::Direction::input ? "input" : "output");
+  }
+}
+
 int run_check(const CheckOptions& o) {
   const std::vector<std::filesystem::path> overlays(o.overlays.begin(), o.overlays.end());
-  if (!o.scenario.empty()) return check_scenario(o.scenario, o.file, overlays);
+  if (!o.scenario.empty()) return check_scenario(locate_scenario(o.scenario), o.file, overlays);
   if (config::looks_like_scenario(config::read_text_file(o.file, config::kMaxConfigBytes).text)) {
     return check_scenario(o.file, locate_rig(o.rig), overlays);
   }
@@ -66,6 +85,13 @@ int run_check(const CheckOptions& o) {
     return 1;
   }
   const config::RigSettings& rig = *result.settings;
+  if (o.print) {  // the rig as a run would load it: overlays applied, file paths absolute
+    std::string text;
+    google::protobuf::TextFormat::PrintToString(rig.message, &text);
+    fmt::print("# {} resolved (overlays applied, file paths absolute)\n{}\n", describe_files(o),
+               text);
+    print_channels(rig);
+  }
   fmt::print("OK {}: {}\n", describe_files(o), config::describe(rig.executive, rig.rt));
   if (rig.vehicle) {
     fmt::print("  vehicle: {} axles, {:.0f} kg sprung\n", rig.vehicle->axle_count,
@@ -78,14 +104,16 @@ int run_check(const CheckOptions& o) {
   // The scenario `hilsim run` drives by default must load on this rig too
   const std::string& scenario = rig.message.default_scenario();
   if (scenario.empty() || scenario == "none") return 0;
-  fmt::print("  default scenario: ");
-  std::fflush(stdout);
+  std::filesystem::path scenario_file;
   try {
-    return check_scenario(locate_scenario(scenario), o.file, overlays);
+    scenario_file = locate_scenario(scenario, o.file);
   } catch (const std::runtime_error& e) {  // not found: where it looked, what there is
     fmt::print(stderr, "{}: default_scenario: {}\n", o.file, e.what());
     return 1;
   }
+  fmt::print("  default scenario: ");
+  std::fflush(stdout);
+  return check_scenario(scenario_file, o.file, overlays);
 }
 
 }  // namespace
@@ -98,6 +126,8 @@ void add_check_command(CLI::App& app) {
       "Examples:\n"
       "  hilsim check hil_rigs/bench/rig.pbtxt\n"
       "  hilsim check hil_rigs/bench/rig.pbtxt --overlay hil_rigs/bench/overlay_fast.pbtxt\n"
+      "  hilsim check hil_rigs/ravon/rig.pbtxt --print      # the resolved rig, then the summary\n"
+      "  hilsim check hil_rigs/hmmwv/rig.pbtxt --scenario hill_start\n"
       "\n"
       "Overlays apply in order: the fields an overlay sets replace the base's, the rest stay.\n"
       "Every error is printed to stderr, one per line, as FILE:LINE:COLUMN: FIELD: PROBLEM:\n"
@@ -115,11 +145,13 @@ void add_check_command(CLI::App& app) {
       ->type_name("FILE")
       ->allow_extra_args(false);  // one file per --overlay: the base FILE is never taken
   cmd->add_option("--scenario", options->scenario,
-                  "Check this scenario file (hil_rigs/scenarios/) on the rig FILE")
+                  "Check this scenario (a name in hil_rigs/scenarios/ or a file) on the rig FILE")
       ->type_name("SCENARIO");
   cmd->add_option("--rig", options->rig,
                   "When FILE is a scenario: the rig to check it on (default ravon)")
       ->type_name("NAME");
+  cmd->add_flag("--print", options->print,
+                "Print the resolved rig (overlays applied, paths absolute) in text format");
   cmd->callback([options] {
     const int code = run_check(*options);
     if (code != 0) throw CLI::RuntimeError(code);

@@ -1,5 +1,6 @@
 // hilsim: one binary, one subcommand per job.
 
+#include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 #include <CLI/CLI.hpp>
 
@@ -31,6 +32,8 @@ int main(int argc, char** argv) {
   hil::tools::add_play_command(app);
   hil::tools::add_ecu_command(app);
 
+  // Warnings and errors go to stderr: stdout carries only results (summaries, CSV, JSON)
+  spdlog::set_default_logger(spdlog::stderr_color_mt("hilsim"));
   spdlog::set_pattern("%^%l%$: %v");
   try {
     app.parse(argc, argv);

@@ -23,7 +23,8 @@ std::string listing(const std::vector<std::filesystem::path>& dirs, bool scenari
     for (const auto& entry : std::filesystem::directory_iterator(where, ec)) {
       if (scenarios && entry.path().extension() == ".pbtxt") {
         names.insert(entry.path().stem().string());
-      } else if (!scenarios && std::filesystem::exists(entry.path() / "rig.pbtxt")) {
+      } else if (!scenarios && std::filesystem::exists(entry.path() / "rig.pbtxt") &&
+                 !std::filesystem::exists(entry.path() / "manifest.json")) {  // not a run
         names.insert(entry.path().filename().string());
       }
     }
@@ -75,7 +76,14 @@ std::vector<std::filesystem::path> rig_search_path() {
 
 std::filesystem::path locate_rig(std::string_view rig) { return locate(rig, false); }
 
-std::filesystem::path locate_scenario(std::string_view scenario) { return locate(scenario, true); }
+std::filesystem::path locate_scenario(std::string_view scenario,
+                                      const std::filesystem::path& relative_to) {
+  const std::filesystem::path as_path(scenario);
+  if (!relative_to.empty() && is_path(scenario) && as_path.is_relative()) {
+    return locate((relative_to.parent_path() / as_path).string(), true);
+  }
+  return locate(scenario, true);
+}
 
 std::string rig_name(std::string_view rig) {
   if (!is_path(rig)) return std::string(rig);

@@ -17,8 +17,11 @@ namespace hil::tools {
 /// The rig file; throws std::runtime_error listing the places looked and the rigs there.
 [[nodiscard]] std::filesystem::path locate_rig(std::string_view rig);
 
-/// The scenario file (a path, or <dir>/scenarios/NAME.pbtxt); throws like locate_rig.
-[[nodiscard]] std::filesystem::path locate_scenario(std::string_view scenario);
+/// The scenario file (a path, or <dir>/scenarios/NAME.pbtxt); throws like locate_rig. A
+/// relative path is taken from `relative_to`'s directory when given (a rig file's
+/// default_scenario), else from the working directory.
+[[nodiscard]] std::filesystem::path locate_scenario(std::string_view scenario,
+                                                    const std::filesystem::path& relative_to = {});
 
 /// The rig's short name for run directories: the NAME, or the file's directory name.
 [[nodiscard]] std::string rig_name(std::string_view rig);

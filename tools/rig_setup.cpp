@@ -11,10 +11,14 @@ namespace {
 
 /// The scenario to drive: --scenario, else the rig's default_scenario ("none": none).
 std::optional<std::filesystem::path> scenario_file(const RigSelection& s,
-                                                   const config::RigSettings& rig) {
-  const std::string name = s.scenario.empty() ? rig.message.default_scenario() : s.scenario;
+                                                   const config::RigSettings& rig,
+                                                   const std::filesystem::path& rig_file) {
+  if (!s.scenario.empty()) {
+    return s.scenario == "none" ? std::nullopt : std::optional(locate_scenario(s.scenario));
+  }
+  const std::string& name = rig.message.default_scenario();
   if (name.empty() || name == "none") return std::nullopt;
-  return locate_scenario(name);
+  return locate_scenario(name, rig_file);  // a path in the rig file is relative to it
 }
 
 void print_errors(const config::ConfigErrors& errors, const std::filesystem::path& file) {
@@ -37,7 +41,7 @@ std::unique_ptr<RigSetup> set_up_rig(const RigSelection& s) {
   }
   setup->settings = std::move(*loaded.settings);
   // The scenario: its rig block applied over the rig, its ECU, events and gates
-  setup->scenario_file = scenario_file(s, setup->settings);
+  setup->scenario_file = scenario_file(s, setup->settings, setup->rig_file);
   if (setup->scenario_file) {
     config::ScenarioLoadResult sc =
         config::load_scenario(*setup->scenario_file, setup->rig_file, overlays);
@@ -50,7 +54,7 @@ std::unique_ptr<RigSetup> set_up_rig(const RigSelection& s) {
   }
   const bool wants_virtual = !s.can_uri && s.ecu == "virtual";
   const bool virtual_ecu = wants_virtual && setup->scenario.has_value();
-  if (wants_virtual && !setup->scenario) {
+  if (wants_virtual && !setup->scenario && s.scenario != "none") {
     spdlog::warn(
         "no scenario (--scenario NAME): the built-in ECU needs one to drive, so it is "
         "off and the vehicle stays in its safe state");

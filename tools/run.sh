@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds hilsim (release preset) if needed and runs it: tools/run.sh timing --duration 10s
+# Builds hilsim (release preset) if needed and runs it: tools/run.sh run --duration 30s
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/install-deps.sh

@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
 # The test command of README.md and CI: installs what is missing, builds from scratch and runs
-# every suite — release (gcc), then AddressSanitizer+UBSan (clang; the same build holds the
-# libFuzzer targets, each fuzzed briefly over its seed corpus), then ThreadSanitizer on the
-# tests whose code runs threads (label `threads`).
-#   tools/test.sh            everything (what CI runs)
-#   tools/test.sh release    one preset only (release, asan, tsan)
+# the suites.
+#   tools/test.sh            the release build and every test (what CI runs: ~15 min on 2 cores)
+#   tools/test.sh all        also AddressSanitizer+UBSan (clang; the same build holds the
+#                            libFuzzer targets, each fuzzed briefly over its seed corpus) and
+#                            ThreadSanitizer on the tests whose code runs threads (label
+#                            `threads`): the gate before a merge (~45 min on 2 cores)
+#   tools/test.sh asan|tsan|fuzz   one preset; HIL_FUZZ_SECONDS sets the fuzzing time (15)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/install-deps.sh
 
-presets=("${@:-release asan tsan}")
+presets=("${@:-release}")
+[ "${presets[*]}" = all ] && presets=(release asan tsan)
 read -r -a presets <<<"${presets[*]}"
 jobs=$(nproc)
 fuzz_seconds=${HIL_FUZZ_SECONDS:-15}
@@ -62,7 +65,7 @@ for preset in "${presets[@]}"; do
       cmake --build --preset fuzz -j "$jobs"
       fuzz_all fuzz
       ;;
-    *) echo "unknown preset '$preset' (release, asan, tsan, fuzz)" >&2; exit 2 ;;
+    *) echo "unknown preset '$preset' (release, asan, tsan, fuzz, all)" >&2; exit 2 ;;
   esac
   echo "=== $preset: ${SECONDS} s ==="
 done

@@ -164,5 +164,40 @@ TEST_F(BrokenRavon, AMissingDefaultScenarioIsReported) {
   EXPECT_NE(r.output.find("double_lane_change"), std::string::npos) << r.output;  // the list
 }
 
+TEST(HilsimCheck, PrintShowsTheResolvedRigAndItsChannels) {
+  const testing::CommandResult r =
+      run_hilsim("check " + (kRigs / "ravon" / "rig.pbtxt").string() + " --print");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("default_scenario: \"double_lane_change\""), std::string::npos);
+  EXPECT_NE(r.output.find("dbc: \"" + (kRigs / "ravon" / "ravon.dbc").string() + "\""),
+            std::string::npos)
+      << r.output;  // made absolute
+  EXPECT_NE(r.output.find("#   vehicle.brake.park [-] input"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("#   vehicle.battery.soc [-] output"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("#   can.ecu.ecu_steer.timeout [-] output"), std::string::npos)
+      << r.output;
+}
+
+TEST(HilsimCheck, AScenarioByNameAndADefaultScenarioRelativeToTheRigFile) {
+  const testing::CommandResult by_name =
+      run_hilsim("check " + (kRigs / "hmmwv" / "rig.pbtxt").string() + " --scenario hill_start");
+  EXPECT_EQ(by_name.status, 0) << by_name.output;
+  EXPECT_NE(by_name.output.find("hill_start.pbtxt on"), std::string::npos) << by_name.output;
+
+  // A rig elsewhere naming its own scenario by a path relative to itself
+  const config::testing::TempDir dir;
+  fs::create_directories(dir.path() / "rig");
+  fs::copy_file(kRigs / "ravon" / "ravon.dbc", dir.path() / "rig" / "ravon.dbc");
+  fs::copy_file(kRigs / "scenarios" / "straight_accel_brake.pbtxt", dir.path() / "mine.pbtxt");
+  std::string rig = read_text(kRigs / "ravon" / "rig.pbtxt");
+  const std::string shipped = "default_scenario: \"double_lane_change\"";
+  rig.replace(rig.find(shipped), shipped.size(), "default_scenario: \"../mine.pbtxt\"");
+  std::ofstream(dir.path() / "rig" / "rig.pbtxt") << rig;
+  const testing::CommandResult r =
+      run_hilsim("check " + (dir.path() / "rig" / "rig.pbtxt").string());
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("mine.pbtxt on"), std::string::npos) << r.output;
+}
+
 }  // namespace
 }  // namespace hil::tools

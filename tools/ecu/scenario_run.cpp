@@ -47,12 +47,20 @@ ScenarioRun::ScenarioRun(config::RigRuntime& rig, const config::ScenarioSettings
 std::vector<rt::TaskEntry> ScenarioRun::tasks() {
   std::vector<rt::TaskEntry> tasks;
   if (ecu_) tasks.push_back({.name = "ecu", .task = ecu_.get()});
-  tasks.push_back({.name = "scenario_events", .task = events_.get()});
+  bool events_added = false;
   for (rt::TaskEntry& t : rig_.tasks()) {
     // The judge observes the vehicle right after its step, before the snapshot is published
     if (t.name == "publish") tasks.push_back({.name = "scenario_judge", .task = judge_task_.get()});
+    // Events after the CAN task: on a channel a frame also writes, the event wins
+    if (t.name == "vehicle" && !events_added) {
+      tasks.push_back({.name = "scenario_events", .task = events_.get()});
+      events_added = true;
+    }
     tasks.push_back(std::move(t));
   }
+  if (!events_added)
+    tasks.insert(tasks.begin() + (ecu_ ? 1 : 0),
+                 {.name = "scenario_events", .task = events_.get()});
   return tasks;
 }
 

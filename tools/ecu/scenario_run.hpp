@@ -2,8 +2,8 @@
 // A scenario in the loop, in process (`hilsim run --scenario NAME`, the tests): around the
 // rig's own tasks, the virtual ECU on the rig's virtual: bus, the scenario's events and the
 // judge of its gates on the model's own state. Order of the executive's tasks:
-//   ecu (reads the rig's frames; drives; sends) · events (set env channels) · the rig's
-//   [can, vehicle, publish] · judge (observes the vehicle)
+//   ecu (reads the rig's frames; drives; sends) · the rig's can · events (set input channels,
+//   after can so that they win over a frame) · vehicle · judge (observes the vehicle) · publish
 // The vehicle is placed at the scenario's start pose. Setup phase: may throw
 // (std::runtime_error naming what is missing, e.g. a channel the ECU needs).
 //
