@@ -35,25 +35,6 @@ std::string describe_files(const CheckOptions& o) {
                      o.overlays.size() == 1 ? "" : "s");
 }
 
-/// A scenario file on a rig: its errors and the rig's, or what it will drive and judge.
-int check_scenario(const std::filesystem::path& scenario, const std::filesystem::path& rig,
-                   const std::vector<std::filesystem::path>& overlays) {
-  const config::ScenarioLoadResult result = config::load_scenario(scenario, rig, overlays);
-  if (!result.ok()) {
-    for (const config::ConfigError& error : result.errors) {
-      fmt::print(stderr, "{}\n", error.to_string());
-    }
-    fmt::print(stderr, "FAILED {} on {}: {} error{}\n", scenario.string(), rig.string(),
-               result.errors.size(), result.errors.size() == 1 ? "" : "s");
-    return 1;
-  }
-  const config::ScenarioSettings& s = *result.scenario;
-  fmt::print("OK {} on {}: \"{}\", {} s, {} path points, {} events, {} gates\n", scenario.string(),
-             rig.string(), s.description, s.duration_s, s.drive.path.size(), s.events.size(),
-             s.gates.size());
-  return 0;
-}
-
 /// The rig's channels as comments: what a CAN mapping, an overlay or a scenario event may
 /// name. The buses are built on in-process transports (nothing is opened).
 void print_channels(const config::RigSettings& rig) {
@@ -69,11 +50,37 @@ void print_channels(const config::RigSettings& rig) {
   }
 }
 
+/// A scenario file on a rig: its errors and the rig's, or what it will drive and judge.
+int check_scenario(const std::filesystem::path& scenario, const std::filesystem::path& rig,
+                   const std::vector<std::filesystem::path>& overlays, bool print) {
+  const config::ScenarioLoadResult result = config::load_scenario(scenario, rig, overlays);
+  if (!result.ok()) {
+    for (const config::ConfigError& error : result.errors) {
+      fmt::print(stderr, "{}\n", error.to_string());
+    }
+    fmt::print(stderr, "FAILED {} on {}: {} error{}\n", scenario.string(), rig.string(),
+               result.errors.size(), result.errors.size() == 1 ? "" : "s");
+    return 1;
+  }
+  if (print) {  // the rig as the scenario runs it: its rig block applied
+    std::string text;
+    google::protobuf::TextFormat::PrintToString(result.rig->message, &text);
+    fmt::print("# {} with {}'s rig block\n{}\n", rig.string(), scenario.string(), text);
+    print_channels(*result.rig);
+  }
+  const config::ScenarioSettings& s = *result.scenario;
+  fmt::print("OK {} on {}: \"{}\", {} s, {} path points, {} events, {} gates\n", scenario.string(),
+             rig.string(), s.description, s.duration_s, s.drive.path.size(), s.events.size(),
+             s.gates.size());
+  return 0;
+}
+
 int run_check(const CheckOptions& o) {
   const std::vector<std::filesystem::path> overlays(o.overlays.begin(), o.overlays.end());
-  if (!o.scenario.empty()) return check_scenario(locate_scenario(o.scenario), o.file, overlays);
+  if (!o.scenario.empty())
+    return check_scenario(locate_scenario(o.scenario), o.file, overlays, o.print);
   if (config::looks_like_scenario(config::read_text_file(o.file, config::kMaxConfigBytes).text)) {
-    return check_scenario(o.file, locate_rig(o.rig), overlays);
+    return check_scenario(o.file, locate_rig(o.rig), overlays, o.print);
   }
   const config::LoadResult result = config::load_rig_config(o.file, overlays);
   if (!result.ok()) {
@@ -88,8 +95,8 @@ int run_check(const CheckOptions& o) {
   if (o.print) {  // the rig as a run would load it: overlays applied, file paths absolute
     std::string text;
     google::protobuf::TextFormat::PrintToString(rig.message, &text);
-    fmt::print("# {} resolved (overlays applied, file paths absolute)\n{}\n", describe_files(o),
-               text);
+    fmt::print("# {} resolved (overlays applied, file paths as the loader resolved them)\n{}\n",
+               describe_files(o), text);
     print_channels(rig);
   }
   fmt::print("OK {}: {}\n", describe_files(o), config::describe(rig.executive, rig.rt));
@@ -113,7 +120,7 @@ int run_check(const CheckOptions& o) {
   }
   fmt::print("  default scenario: ");
   std::fflush(stdout);
-  return check_scenario(scenario_file, o.file, overlays);
+  return check_scenario(scenario_file, o.file, overlays, false);
 }
 
 }  // namespace
@@ -126,7 +133,7 @@ void add_check_command(CLI::App& app) {
       "Examples:\n"
       "  hilsim check hil_rigs/bench/rig.pbtxt\n"
       "  hilsim check hil_rigs/bench/rig.pbtxt --overlay hil_rigs/bench/overlay_fast.pbtxt\n"
-      "  hilsim check hil_rigs/ravon/rig.pbtxt --print      # the resolved rig, then the summary\n"
+      "  hilsim check hil_rigs/ravon/rig.pbtxt --print   # the resolved rig and its channels\n"
       "  hilsim check hil_rigs/hmmwv/rig.pbtxt --scenario hill_start\n"
       "\n"
       "Overlays apply in order: the fields an overlay sets replace the base's, the rest stay.\n"
@@ -150,8 +157,9 @@ void add_check_command(CLI::App& app) {
   cmd->add_option("--rig", options->rig,
                   "When FILE is a scenario: the rig to check it on (default ravon)")
       ->type_name("NAME");
-  cmd->add_flag("--print", options->print,
-                "Print the resolved rig (overlays applied, paths absolute) in text format");
+  cmd->add_flag(
+      "--print", options->print,
+      "Print the resolved rig (overlays and a --scenario's rig block applied) and its channels");
   cmd->callback([options] {
     const int code = run_check(*options);
     if (code != 0) throw CLI::RuntimeError(code);

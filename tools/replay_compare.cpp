@@ -152,10 +152,11 @@ std::string describe(const Comparison& c, std::int64_t period_ns) {
   const std::string counts = fmt::format(
       "  frames: {} compared, {} differ, {} missing, {} extra\n"
       "  samples: {} compared ({} values), {} values differ\n"
-      "  {} ticks replayed{}\n",
+      "  {} ticks replayed{} in {:.2f} s: {:.0f}x real time\n",
       c.frames_compared, c.frames_differing, c.frames_missing, c.frames_extra, c.samples_compared,
       c.values_compared, c.values_differing, c.ticks,
-      c.truncated ? " (the recording was cut short: compared up to its last flush)" : "");
+      c.truncated ? " (the recording was cut short: compared up to its last flush)" : "",
+      c.wall_s, c.wall_s > 0 ? static_cast<double>(c.ticks * period_ns) * 1e-9 / c.wall_s : 0.0);
   if (c.identical()) {
     return fmt::format("identical: {} frames, {} samples\n", c.frames_compared,
                        c.samples_compared) +
@@ -170,6 +171,7 @@ std::string describe(const Comparison& c, std::int64_t period_ns) {
 nlohmann::json to_json(const Comparison& c, std::int64_t period_ns) {
   nlohmann::json j = {{"identical", c.identical()},
                       {"ticks", c.ticks},
+                      {"wall_s", c.wall_s},
                       {"frames_compared", c.frames_compared},
                       {"frames_differing", c.frames_differing},
                       {"frames_missing", c.frames_missing},

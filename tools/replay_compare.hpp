@@ -54,6 +54,7 @@ struct Divergence {
 
 struct Comparison {
   std::int64_t ticks = 0;
+  double wall_s = 0.0;  ///< how long replaying and comparing took
   std::uint64_t frames_compared = 0, frames_differing = 0, frames_missing = 0, frames_extra = 0;
   std::uint64_t samples_compared = 0, values_compared = 0, values_differing = 0;
   bool truncated = false;  ///< the recording ended without its summary (a killed run)

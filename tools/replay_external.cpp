@@ -38,8 +38,9 @@ int replay_external_log(const ReplayOptions& o) {
   // Frames of an interface named like a bus go to that bus; all others to the first bus
   std::vector<io::can::TickFrame> unmatched;
   for (const auto& [iface, frames] : log.received) {
+    const std::string& name = iface;  // a lambda cannot capture a structured binding (C++17)
     const bool is_bus = std::any_of(settings.can.begin(), settings.can.end(),
-                                    [&](const auto& bus) { return bus.name == iface; });
+                                    [&](const auto& bus) { return bus.name == name; });
     if (!is_bus) unmatched.insert(unmatched.end(), frames.begin(), frames.end());
   }
   std::stable_sort(unmatched.begin(), unmatched.end(),

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <bit>
+#include <chrono>
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -167,6 +168,7 @@ int replay(const ReplayOptions& o) {
   Stepper stepper(scenario ? scenario->tasks() : rig.tasks(), run.period_ns,
                   o.speed == "max" ? 0.0 : std::stod(o.speed));
 
+  const auto wall_start = std::chrono::steady_clock::now();
   io::record::MappedFile telemetry(dir / "telemetry.mcap");
   SampleChecker samples(stepper, rig.table(), result, limit);
   const io::record::TelemetryReadReport read =
@@ -174,6 +176,8 @@ int replay(const ReplayOptions& o) {
   stepper.run_to(std::max(log.last_tick, samples.last_tick), limit);
   frames.finish(stepper.ticks_run() - 1);
   result.ticks = stepper.ticks_run();
+  result.wall_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   result.truncated = read.mcap.end == io::record::McapEnd::truncated || !run.completed;
 
   const std::string text = describe(result, run.period_ns);

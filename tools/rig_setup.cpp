@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <stdexcept>
+
 #include "tools/rig_locator.hpp"
 
 namespace hil::tools {
@@ -52,7 +54,13 @@ std::unique_ptr<RigSetup> set_up_rig(const RigSelection& s) {
     setup->settings = std::move(*sc.rig);
     setup->scenario = std::move(*sc.scenario);
   }
-  const bool wants_virtual = !s.can_uri && s.ecu == "virtual";
+  if (s.can_uri && setup->settings.can.empty()) {
+    throw std::runtime_error(fmt::format("--can {}: the rig {} has no CAN bus to connect it to",
+                                         *s.can_uri, setup->rig_file.string()));
+  }
+  // The built-in ECU drives a vehicle over the rig's first bus, along a scenario
+  const bool wants_virtual =
+      !s.can_uri && s.ecu == "virtual" && setup->settings.vehicle && !setup->settings.can.empty();
   const bool virtual_ecu = wants_virtual && setup->scenario.has_value();
   if (wants_virtual && !setup->scenario && s.scenario != "none") {
     spdlog::warn(

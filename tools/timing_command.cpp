@@ -184,7 +184,8 @@ int run_timing(const TimingOptions& o, const CLI::App& cmd) {
 void add_timing_command(CLI::App& app) {
   auto options = std::make_shared<TimingOptions>();
   CLI::App* cmd = app.add_subcommand(
-      "timing", "Run the fixed-step executive with a synthetic workload and report its timing");
+      "timing",
+      "Run the fixed-step executive (a synthetic load, or a rig with --rig) and report its timing");
   cmd->footer(
       "Examples:\n"
       "  hilsim timing                                   # 250us for 10s, 20us of load, FIFO 80\n"
