@@ -41,7 +41,10 @@ std::filesystem::path make_run_directory(const std::optional<std::filesystem::pa
 namespace {
 
 /// Copies `file` into `dir` (once per name) and returns the name the copy has there.
-std::string copy_into(const std::filesystem::path& file, const std::filesystem::path& dir) {
+/// Copies `file` into `dir`, appends its bytes to `contents` (for the config hash) and
+/// returns the name the copy has there.
+std::string copy_into(const std::filesystem::path& file, const std::filesystem::path& dir,
+                      std::string& contents) {
   const std::filesystem::path target = dir / file.filename();
   std::error_code ec;
   std::filesystem::copy_file(file, target, std::filesystem::copy_options::overwrite_existing, ec);
@@ -49,6 +52,8 @@ std::string copy_into(const std::filesystem::path& file, const std::filesystem::
     throw std::runtime_error(
         fmt::format("cannot copy {} into the run directory: {}", file.string(), ec.message()));
   }
+  std::ifstream in(target, std::ios::binary);
+  contents.append(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   return file.filename().string();
 }
 
@@ -56,13 +61,14 @@ std::string copy_into(const std::filesystem::path& file, const std::filesystem::
 
 std::string save_rig(const config::RigSettings& settings, const std::filesystem::path& dir) {
   config::RigConfig rig = settings.message;
+  std::string files;  // the copied files' bytes: part of what the hash covers
   for (config::CanBus& bus : *rig.mutable_can()->mutable_buses()) {
-    if (bus.has_dbc()) bus.set_dbc(copy_into(bus.dbc(), dir));
+    if (bus.has_dbc()) bus.set_dbc(copy_into(bus.dbc(), dir, files));
   }
   if (rig.terrain().has_dem()) {
     config::Terrain::Dem& dem = *rig.mutable_terrain()->mutable_dem();
-    if (dem.has_heights()) dem.set_heights(copy_into(dem.heights(), dir));
-    if (dem.has_surfaces()) dem.set_surfaces(copy_into(dem.surfaces(), dir));
+    if (dem.has_heights()) dem.set_heights(copy_into(dem.heights(), dir, files));
+    if (dem.has_surfaces()) dem.set_surfaces(copy_into(dem.surfaces(), dir, files));
   }
   std::string text;
   google::protobuf::TextFormat::PrintToString(rig, &text);
@@ -71,7 +77,7 @@ std::string save_rig(const config::RigSettings& settings, const std::filesystem:
   std::ofstream out(dir / "rig.pbtxt");
   out << text;
   if (!out) throw std::runtime_error(fmt::format("cannot write {}", (dir / "rig.pbtxt").string()));
-  return text;
+  return text + files;
 }
 
 std::string copy_scenario(const std::filesystem::path& scenario, const std::filesystem::path& dir) {

@@ -27,7 +27,8 @@ namespace hil::tools {
     std::chrono::system_clock::time_point start);
 
 /// Writes rig.pbtxt (the merged configuration) and copies the files it names next to it,
-/// pointing the copy at them. Returns the text written (its hash is the config hash).
+/// pointing the copy at them. Returns the text written followed by the copied files' bytes
+/// (its hash is the config hash: a changed DBC changes it).
 std::string save_rig(const config::RigSettings& settings, const std::filesystem::path& dir);
 
 /// Copies the scenario file into `dir` as scenario.pbtxt (what `hilsim replay` runs the

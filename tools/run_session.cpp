@@ -113,7 +113,6 @@ int run_rig(const RunOptions& o) {
     if (setup->scenario_file) saved += copy_scenario(*setup->scenario_file, *report.run_dir);
     report.config_hash = config_hash(saved);
     report.start_epoch_ns = epoch_ns;
-    write_json(*report.run_dir, "manifest.json", manifest_json(report));
     recording = std::make_unique<Recording>(rig, *report.run_dir, period_ns, epoch_ns, report.rig);
     tasks.push_back({.name = "record", .task = recording.get()});
   }
@@ -152,6 +151,8 @@ int run_rig(const RunOptions& o) {
       done.store(true, std::memory_order_release);
     });
     for (const std::string& w : report.status.warnings) spdlog::warn("{}", w);
+    // Written once the RT setup is known (real-time or not): a killed run keeps it
+    if (report.run_dir) write_json(*report.run_dir, "manifest.json", manifest_json(report));
     const RunNotifierThread notifying(notifier);
     watch(exec, log, done, report, o.quiet);
     notifier.stopping();
