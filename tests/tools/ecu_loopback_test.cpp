@@ -199,7 +199,11 @@ TEST(EcuLoopback, RavonFollowsAnEcuProcessOverCannelloniAndStopsWhenItDies) {
     // the largest deviation each, spreads over the n-1 periods
     const double periods = m["periods"].get<double>();
     const double ends = 2.0 * m["deviation_max_us"].get<double>() * 1e-6 / periods;
-    EXPECT_NEAR(mean, cycle_ticks * tick_s, std::max(tick_s, ends)) << m["name"];
+    // Only without dropped periods is every tick one period long: with skips (a loaded
+    // machine, a sanitizer build) the mean tick says nothing about a message's ticks
+    if (timing.missed_periods == 0) {
+      EXPECT_NEAR(mean, cycle_ticks * tick_s, std::max(tick_s, ends)) << m["name"];
+    }
   }
 
   // The ECU died: its command times out within 3 cycles of its last frame (+1 tick: frames
