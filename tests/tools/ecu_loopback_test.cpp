@@ -156,7 +156,9 @@ TEST(EcuLoopback, RavonFollowsAnEcuProcessOverCannelloniAndStopsWhenItDies) {
   EXPECT_EQ(summary["transport"]["drops"].get<std::uint64_t>(), 0U);
   for (std::size_t i = 0; i < rig.buses()[0]->rx_count(); ++i) {
     const io::can::MessageCounters& c = rig.buses()[0]->rx_counters(i);
-    EXPECT_GT(c.frames.load(), 400U);  // > 8 s of 50 Hz
+    // > 6 s of 50 Hz: the ECU process talks for ~8 s after hearing the rig, less its own
+    // start-up (seconds under a sanitizer)
+    EXPECT_GT(c.frames.load(), 300U);
     EXPECT_EQ(c.errors.load(), 0U);
     EXPECT_EQ(c.counter_jumps.load(), 0U);
   }
