@@ -14,6 +14,7 @@
 #include "config/scenario_settings.hpp"
 #include "config/text_file.hpp"
 #include "io/can/transport_factory.hpp"
+#include "tools/config_errors.hpp"
 #include "tools/rig_locator.hpp"
 
 namespace hil::tools {
@@ -50,23 +51,24 @@ void print_channels(const config::RigSettings& rig) {
   }
 }
 
+/// The rig in text format under a "# header" line, then its channels.
+void print_rig(const config::RigSettings& rig, const std::string& header) {
+  std::string text;
+  google::protobuf::TextFormat::PrintToString(rig.message, &text);
+  fmt::print("# {}\n{}\n", header, text);
+  print_channels(rig);
+}
+
 /// A scenario file on a rig: its errors and the rig's, or what it will drive and judge.
 int check_scenario(const std::filesystem::path& scenario, const std::filesystem::path& rig,
                    const std::vector<std::filesystem::path>& overlays, bool print) {
   const config::ScenarioLoadResult result = config::load_scenario(scenario, rig, overlays);
   if (!result.ok()) {
-    for (const config::ConfigError& error : result.errors) {
-      fmt::print(stderr, "{}\n", error.to_string());
-    }
-    fmt::print(stderr, "FAILED {} on {}: {} error{}\n", scenario.string(), rig.string(),
-               result.errors.size(), result.errors.size() == 1 ? "" : "s");
+    print_config_errors(result.errors, fmt::format("{} on {}", scenario.string(), rig.string()));
     return 1;
   }
   if (print) {  // the rig as the scenario runs it: its rig block applied
-    std::string text;
-    google::protobuf::TextFormat::PrintToString(result.rig->message, &text);
-    fmt::print("# {} with {}'s rig block\n{}\n", rig.string(), scenario.string(), text);
-    print_channels(*result.rig);
+    print_rig(*result.rig, fmt::format("{} with {}'s rig block", rig.string(), scenario.string()));
   }
   const config::ScenarioSettings& s = *result.scenario;
   fmt::print("OK {} on {}: \"{}\", {} s, {} path points, {} events, {} gates\n", scenario.string(),
@@ -84,20 +86,14 @@ int run_check(const CheckOptions& o) {
   }
   const config::LoadResult result = config::load_rig_config(o.file, overlays);
   if (!result.ok()) {
-    for (const config::ConfigError& error : result.errors) {
-      fmt::print(stderr, "{}\n", error.to_string());
-    }
-    fmt::print(stderr, "FAILED {}: {} error{}\n", describe_files(o), result.errors.size(),
-               result.errors.size() == 1 ? "" : "s");
+    print_config_errors(result.errors, describe_files(o));
     return 1;
   }
   const config::RigSettings& rig = *result.settings;
-  if (o.print) {  // the rig as a run would load it: overlays applied, file paths absolute
-    std::string text;
-    google::protobuf::TextFormat::PrintToString(rig.message, &text);
-    fmt::print("# {} resolved (overlays applied, file paths as the loader resolved them)\n{}\n",
-               describe_files(o), text);
-    print_channels(rig);
+  if (o.print) {  // the rig as a run would load it: overlays applied
+    print_rig(rig, fmt::format("{} resolved (overlays applied, file paths as the loader resolved "
+                               "them)",
+                               describe_files(o)));
   }
   fmt::print("OK {}: {}\n", describe_files(o), config::describe(rig.executive, rig.rt));
   if (rig.vehicle) {

@@ -117,9 +117,8 @@ int replay(const ReplayOptions& o) {
   const std::vector<std::filesystem::path> overrides(o.overrides.begin(), o.overrides.end());
   // The run's scenario, if it had one: its events and start pose are part of the run
   const std::filesystem::path scenario_file = dir / "scenario.pbtxt";
-  const bool has_scenario = std::filesystem::exists(scenario_file);
   config::ScenarioLoadResult loaded;
-  if (has_scenario) {
+  if (std::filesystem::exists(scenario_file)) {
     loaded = config::load_scenario(scenario_file, dir / "rig.pbtxt", overrides);
   } else {
     config::LoadResult rig_only = config::load_rig_config(dir / "rig.pbtxt", overrides);
@@ -148,15 +147,15 @@ int replay(const ReplayOptions& o) {
   }
   Comparison result;
   FrameChecker frames(log, result);
-  config::RigRuntime rig(
-      settings, {.extra_input_channels =
-                     has_scenario ? loaded.scenario->marker_channels : std::vector<std::string>{},
-                 .transport_for_bus = [&](std::size_t bus, const std::string& name) {
-                   return frames.transport(bus, name);
-                 }});
+  config::RigRuntime rig(settings,
+                         {.extra_input_channels = loaded.scenario ? loaded.scenario->marker_channels
+                                                                  : std::vector<std::string>{},
+                          .transport_for_bus = [&](std::size_t bus, const std::string& name) {
+                            return frames.transport(bus, name);
+                          }});
   // Events and start pose as in the run; the ECU's frames come from can.log
   std::unique_ptr<ecu::ScenarioRun> scenario;
-  if (has_scenario) {
+  if (loaded.scenario) {
     scenario = std::make_unique<ecu::ScenarioRun>(rig, *loaded.scenario,
                                                   ecu::ScenarioRunOptions{.virtual_ecu = false});
   }

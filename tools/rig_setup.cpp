@@ -5,6 +5,7 @@
 
 #include <stdexcept>
 
+#include "tools/config_errors.hpp"
 #include "tools/rig_locator.hpp"
 
 namespace hil::tools {
@@ -23,12 +24,6 @@ std::optional<std::filesystem::path> scenario_file(const RigSelection& s,
   return locate_scenario(name, rig_file);  // a path in the rig file is relative to it
 }
 
-void print_errors(const config::ConfigErrors& errors, const std::filesystem::path& file) {
-  for (const config::ConfigError& e : errors) fmt::print(stderr, "{}\n", e.to_string());
-  fmt::print(stderr, "FAILED {}: {} error{}\n", file.string(), errors.size(),
-             errors.size() == 1 ? "" : "s");
-}
-
 }  // namespace
 
 std::unique_ptr<RigSetup> set_up_rig(const RigSelection& s) {
@@ -38,7 +33,7 @@ std::unique_ptr<RigSetup> set_up_rig(const RigSelection& s) {
   const std::vector<std::filesystem::path> overlays(s.overlays.begin(), s.overlays.end());
   config::LoadResult loaded = config::load_rig_config(setup->rig_file, overlays);
   if (!loaded.ok()) {
-    print_errors(loaded.errors, setup->rig_file);
+    print_config_errors(loaded.errors, setup->rig_file.string());
     return nullptr;
   }
   setup->settings = std::move(*loaded.settings);
@@ -48,7 +43,7 @@ std::unique_ptr<RigSetup> set_up_rig(const RigSelection& s) {
     config::ScenarioLoadResult sc =
         config::load_scenario(*setup->scenario_file, setup->rig_file, overlays);
     if (!sc.ok()) {
-      print_errors(sc.errors, *setup->scenario_file);
+      print_config_errors(sc.errors, setup->scenario_file->string());
       return nullptr;
     }
     setup->settings = std::move(*sc.rig);

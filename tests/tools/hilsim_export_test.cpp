@@ -2,10 +2,7 @@
 // channel globs, truncated and damaged files, missing inputs.
 
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <array>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -14,6 +11,7 @@
 
 #include "tests/config/temp_dir.hpp"
 #include "tests/io/recording_fixture.hpp"
+#include "tests/tools/cli_runner.hpp"
 
 namespace hil::tools {
 namespace {
@@ -21,22 +19,9 @@ namespace {
 namespace fs = std::filesystem;
 using io::record::testing::value_of;
 
-struct CommandResult {
-  int status = -1;
-  std::string output;  // stdout and stderr
-};
+using hil::tools::testing::CommandResult;
 
-CommandResult hilsim(const std::string& args) {
-  const std::string cmd = std::string(HILSIM_BINARY) + " " + args + " 2>&1";
-  CommandResult run;
-  FILE* pipe = popen(cmd.c_str(), "r");
-  std::array<char, 4096> buf{};
-  while (const std::size_t n = std::fread(buf.data(), 1, buf.size(), pipe)) {
-    run.output.append(buf.data(), n);
-  }
-  run.status = WEXITSTATUS(pclose(pipe));
-  return run;
-}
+CommandResult hilsim(const std::string& args) { return hil::tools::testing::run_hilsim(args); }
 
 std::vector<std::string> lines_of(const fs::path& file) {
   std::ifstream in(file);

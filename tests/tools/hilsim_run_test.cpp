@@ -149,15 +149,13 @@ TEST_F(HilsimRun, CanLogIsReadByLog2ascAndPythonCan) {
       "    assert not m.is_rx\n"
       "print(n)\n";
   const fs::path py = dir_->write("read.py", script);
-  FILE* pipe = popen(("/usr/bin/python3 " + py.string() + " " + log).c_str(), "r");
-  ASSERT_NE(pipe, nullptr);
-  char buf[64] = {};
-  const std::size_t got = std::fread(buf, 1, sizeof buf - 1, pipe);
-  ASSERT_EQ(pclose(pipe), 0);
+  const testing::CommandResult read =
+      io::testing::run_command("/usr/bin/python3 " + py.string() + " " + log, false);
+  ASSERT_EQ(read.status, 0) << read.output;
   std::size_t lines = 0;
   std::ifstream in(log);
   for (std::string line; std::getline(in, line);) ++lines;
-  EXPECT_EQ(std::stoul(std::string(buf, got)), lines);
+  EXPECT_EQ(std::stoul(read.output), lines);
 }
 
 TEST_F(HilsimRun, MalformedLogLinesAreReportedWithTheirLineOrSkippedWhenLenient) {

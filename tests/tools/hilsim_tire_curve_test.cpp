@@ -1,33 +1,19 @@
 // `hilsim tire-curve` as a user runs it: CSV header, rows, values, errors.
 
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <array>
 #include <cmath>
-#include <cstdio>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "tests/tools/cli_runner.hpp"
+
 namespace {
 
-struct CommandResult {
-  int status = -1;
-  std::string output;  // stdout and stderr
-};
+using hil::tools::testing::CommandResult;
 
-CommandResult hilsim(const std::string& args) {
-  const std::string cmd = std::string(HILSIM_BINARY) + " " + args + " 2>&1";
-  CommandResult run;
-  FILE* pipe = popen(cmd.c_str(), "r");
-  std::array<char, 4096> buf{};
-  while (const std::size_t n = std::fread(buf.data(), 1, buf.size(), pipe)) {
-    run.output.append(buf.data(), n);
-  }
-  run.status = WEXITSTATUS(pclose(pipe));
-  return run;
-}
+CommandResult hilsim(const std::string& args) { return hil::tools::testing::run_hilsim(args); }
 
 std::vector<std::string> lines(const std::string& text) {
   std::vector<std::string> out;
