@@ -8,11 +8,11 @@
 #include <set>
 #include <string>
 
-#include "io/can/can_bus.hpp"
-#include "io/can/dbc_parser.hpp"
-#include "io/can/transport_factory.hpp"
-#include "io/can/transport_uri.hpp"
-#include "models/vehicle_channels.hpp"
+#include "io/can/dbc/dbc_parser.hpp"
+#include "io/can/mapping/can_bus.hpp"
+#include "io/can/transport/transport_factory.hpp"
+#include "io/can/transport/transport_uri.hpp"
+#include "models/vehicle/vehicle_channels.hpp"
 
 namespace hil::config {
 

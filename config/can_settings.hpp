@@ -1,6 +1,6 @@
 #pragma once
 // From the `can` block (config/can.proto) to the bus specifications io/can runs
-// (io/can/can_bus_spec.hpp): DBC files loaded relative to the file that names them, URIs
+// (io/can/mapping/can_bus_spec.hpp): DBC files loaded relative to the file that names them, URIs
 // parsed, and every message, signal and channel name resolved against the rig's channels,
 // each problem located at file:line:column. Setup phase; thread-safe.
 
@@ -10,11 +10,11 @@
 #include <vector>
 
 #include "config/can.pb.h"
-#include "config/config_error.hpp"
-#include "config/source_map.hpp"
-#include "io/can/can_bus_spec.hpp"
-#include "models/vehicle_channels.hpp"
-#include "models/vehicle_params.hpp"
+#include "config/text/config_error.hpp"
+#include "config/text/source_map.hpp"
+#include "io/can/mapping/can_bus_spec.hpp"
+#include "models/vehicle/vehicle_channels.hpp"
+#include "models/vehicle/vehicle_params.hpp"
 #include "rt_core/channel_table.hpp"
 
 namespace hil::config {

@@ -5,11 +5,11 @@
 #include <string_view>
 #include <vector>
 
-#include "config/config_error.hpp"
 #include "config/executive.pb.h"
-#include "config/field_rules.hpp"
-#include "config/machine.hpp"
-#include "config/source_map.hpp"
+#include "config/host_facts.hpp"
+#include "config/text/config_error.hpp"
+#include "config/text/field_rules.hpp"
+#include "config/text/source_map.hpp"
 
 namespace hil::config {
 

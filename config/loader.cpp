@@ -6,9 +6,9 @@
 #include "config/can_settings.hpp"
 #include "config/executive_settings.hpp"
 #include "config/overlay.hpp"
-#include "config/source_map.hpp"
-#include "config/terrain_settings.hpp"
-#include "config/text_file.hpp"
+#include "config/terrain/terrain_settings.hpp"
+#include "config/text/source_map.hpp"
+#include "config/text/text_file.hpp"
 #include "config/validate.hpp"
 #include "config/vehicle_settings.hpp"
 
@@ -69,8 +69,9 @@ struct RigLayerRef {
   // The files the rig names, as resolved: the merged message no longer knows which file
   // each relative path was relative to (a run directory copies them from here)
   for (std::size_t i = 0; i < settings.can.size(); ++i) {
-    merged.mutable_can()->mutable_buses(static_cast<int>(i))->set_dbc(
-        settings.can[i].database.file_name);
+    merged.mutable_can()
+        ->mutable_buses(static_cast<int>(i))
+        ->set_dbc(settings.can[i].database.file_name);
   }
   if (!terrain.dem_heights.empty()) {
     merged.mutable_terrain()->mutable_dem()->set_heights(terrain.dem_heights.string());

@@ -10,14 +10,14 @@
 #include <string>
 #include <vector>
 
-#include "config/config_error.hpp"
-#include "config/machine.hpp"
+#include "config/host_facts.hpp"
 #include "config/rig.pb.h"
-#include "config/source_map.hpp"
-#include "config/text_layer.hpp"
-#include "io/can/can_bus_spec.hpp"
-#include "models/terrain.hpp"
-#include "models/vehicle_params.hpp"
+#include "config/text/config_error.hpp"
+#include "config/text/source_map.hpp"
+#include "config/text/text_layer.hpp"
+#include "io/can/mapping/can_bus_spec.hpp"
+#include "models/terrain/terrain.hpp"
+#include "models/vehicle/vehicle_params.hpp"
 #include "rt_core/executive_config.hpp"
 #include "rt_core/rt_options.hpp"
 
@@ -31,7 +31,7 @@ struct RigSettings {
   std::optional<models::VehicleParams> vehicle;
   /// The ground when the rig has a vehicle or a terrain block; shared by the run's vehicles.
   std::shared_ptr<const models::Terrain> terrain;
-  /// The CAN buses, DBCs loaded, every name checked (io/can/can_bus_spec.hpp).
+  /// The CAN buses, DBCs loaded, every name checked (io/can/mapping/can_bus_spec.hpp).
   std::vector<io::can::CanBusSpec> can;
   /// Overlays applied, defaults not filled in, file paths (DBC, DEM) made absolute.
   RigConfig message;
@@ -53,8 +53,9 @@ struct LoadResult {
                                          std::span<const std::filesystem::path> overlays = {},
                                          const Machine& machine = this_machine());
 
-/// A rig layer inside a file that holds more (a scenario's `rig` block, config/scenario.proto):
-/// the block, and the file's parsed layer with the block's path (errors point into it).
+/// A rig layer inside a file that holds more (a scenario's `rig` block,
+/// tools/scenario/scenario.proto): the block, and the file's parsed layer with the block's path
+/// (errors point into it).
 struct EmbeddedRigLayer {
   const RigConfig* config = nullptr;
   SourceLayer source;

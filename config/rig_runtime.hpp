@@ -15,9 +15,9 @@
 #include <vector>
 
 #include "config/loader.hpp"
-#include "io/can/can_bus.hpp"
-#include "models/vehicle.hpp"
-#include "models/vehicle_channels.hpp"
+#include "io/can/mapping/can_bus.hpp"
+#include "models/vehicle/vehicle.hpp"
+#include "models/vehicle/vehicle_channels.hpp"
 #include "rt_core/channel_table.hpp"
 #include "rt_core/executive.hpp"
 #include "rt_core/task.hpp"

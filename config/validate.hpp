@@ -3,11 +3,11 @@
 
 #include <vector>
 
-#include "config/config_error.hpp"
-#include "config/field_rules.hpp"
-#include "config/machine.hpp"
+#include "config/host_facts.hpp"
 #include "config/rig.pb.h"
-#include "config/source_map.hpp"
+#include "config/text/config_error.hpp"
+#include "config/text/field_rules.hpp"
+#include "config/text/source_map.hpp"
 
 namespace hil::config {
 

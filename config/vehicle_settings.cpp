@@ -9,13 +9,13 @@
 #include <utility>
 #include <vector>
 
-#include "config/suggest.hpp"
-#include "models/battery_datasheet.hpp"
-#include "models/electric_drive_params.hpp"
-#include "models/limits.hpp"
-#include "models/lookup_table.hpp"
-#include "models/powertrain_params.hpp"
-#include "models/vehicle_presets.hpp"
+#include "config/text/suggest.hpp"
+#include "models/battery/battery_datasheet.hpp"
+#include "models/drive/electric_drive_params.hpp"
+#include "models/drive/lookup_table.hpp"
+#include "models/drive/powertrain_params.hpp"
+#include "models/vehicle/capacities.hpp"
+#include "models/vehicle/vehicle_presets.hpp"
 
 namespace hil::config {
 

@@ -6,10 +6,10 @@
 
 #include <string_view>
 
-#include "config/config_error.hpp"
-#include "config/source_map.hpp"
+#include "config/text/config_error.hpp"
+#include "config/text/source_map.hpp"
 #include "config/vehicle.pb.h"
-#include "models/vehicle_params.hpp"
+#include "models/vehicle/vehicle_params.hpp"
 
 namespace hil::config {
 

@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <system_error>
 
-#include "io/can/candump_log.hpp"
+#include "io/can/trace/candump_log.hpp"
 
 namespace hil::io::record {
 
@@ -40,9 +40,8 @@ void CanLogRecorder::drain() {
     io::can::CandumpLine l{
         .time = {.seconds = ns / 1'000'000'000,
                  .nanoseconds = static_cast<std::uint32_t>(ns % 1'000'000'000)},
-        .interface = f.bus < config_.interfaces.size()
-                         ? std::string_view(config_.interfaces[f.bus])
-                         : std::string_view("can"),
+        .interface = f.bus < config_.interfaces.size() ? std::string_view(config_.interfaces[f.bus])
+                                                       : std::string_view("can"),
         .frame = f.frame,
         .direction = !config_.mark_direction ? io::can::CandumpDirection::kUnspecified
                      : f.transmitted         ? io::can::CandumpDirection::kTransmitted
@@ -62,7 +61,8 @@ void CanLogRecorder::flush() {
   if (failed_) return;
   try {
     if (!buffer_.empty()) {
-      sink_->write(std::span(reinterpret_cast<const std::uint8_t*>(buffer_.data()), buffer_.size()));
+      sink_->write(
+          std::span(reinterpret_cast<const std::uint8_t*>(buffer_.data()), buffer_.size()));
       buffer_.clear();
     }
     sink_->sync();

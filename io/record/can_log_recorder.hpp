@@ -4,7 +4,7 @@
 // simulation time of the tick that applied (received) or produced (sent) it, offset by the
 // run's start epoch, so that a replay maps each frame back to its tick exactly:
 //   time = start_epoch + tick·dt   →   tick = round((time − start_epoch)/dt)
-// The CAN buses push RecordedFrames into a bounded SPSC ring (io/can/can_bus.hpp FrameTap,
+// The CAN buses push RecordedFrames into a bounded SPSC ring (io/can/mapping/can_bus.hpp FrameTap,
 // dropping and counting when full); a std::jthread (not RT) drains it, formats the lines and
 // writes them, flushing (write + fdatasync) at least every flush_interval and on stop(): after
 // a SIGKILL, everything up to the last flush is a valid log. Each line ends in the direction
@@ -22,14 +22,14 @@
 #include <thread>
 #include <vector>
 
-#include "io/can/can_bus.hpp"
+#include "io/can/mapping/can_bus.hpp"
 #include "io/record/byte_sink.hpp"
 
 namespace hil::io::record {
 
 struct CanLogConfig {
-  std::int64_t tick_period_ns = 0;   ///< dt (> 0)
-  std::int64_t start_epoch_ns = 0;   ///< time of tick 0, ns since the UNIX epoch
+  std::int64_t tick_period_ns = 0;      ///< dt (> 0)
+  std::int64_t start_epoch_ns = 0;      ///< time of tick 0, ns since the UNIX epoch
   std::vector<std::string> interfaces;  ///< the name of bus i in the log
   std::size_t ring_frames = 1 << 16;    ///< the tap's capacity
   std::chrono::milliseconds flush_interval{1000};

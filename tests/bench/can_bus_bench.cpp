@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "config/loader.hpp"
-#include "io/can/can_bus.hpp"
-#include "io/can/can_bus_mirror.hpp"
-#include "io/can/transport_factory.hpp"
+#include "io/can/mapping/can_bus.hpp"
+#include "io/can/mapping/can_bus_mirror.hpp"
+#include "io/can/transport/transport_factory.hpp"
 
 namespace hil::io::can {
 namespace {

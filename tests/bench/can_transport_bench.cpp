@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "io/can/cannelloni_codec.hpp"
-#include "io/can/cannelloni_transport.hpp"
-#include "io/can/slcan_codec.hpp"
-#include "io/can/transport_factory.hpp"
+#include "io/can/transport/cannelloni_codec.hpp"
+#include "io/can/transport/cannelloni_transport.hpp"
+#include "io/can/transport/slcan_codec.hpp"
+#include "io/can/transport/transport_factory.hpp"
 
 namespace {
 

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "io/can/dbc_codec.hpp"
-#include "io/can/dbc_parser.hpp"
+#include "io/can/dbc/dbc_codec.hpp"
+#include "io/can/dbc/dbc_parser.hpp"
 
 namespace {
 

@@ -4,10 +4,10 @@
 
 #include <benchmark/benchmark.h>
 
-#include "models/electric_drive.hpp"
-#include "models/electric_drive_params.hpp"
-#include "models/powertrain.hpp"
-#include "models/powertrain_params.hpp"
+#include "models/drive/electric_drive.hpp"
+#include "models/drive/electric_drive_params.hpp"
+#include "models/drive/powertrain.hpp"
+#include "models/drive/powertrain_params.hpp"
 
 namespace hil::models {
 namespace {

@@ -10,16 +10,16 @@
 #include <vector>
 
 #include "config/rig_runtime.hpp"
-#include "config/scenario_settings.hpp"
-#include "tools/ecu/scenario_run.hpp"
+#include "tools/scenario/scenario_settings.hpp"
+#include "tools/session/scenario_run.hpp"
 
 namespace hil::ecu {
 namespace {
 
-config::ScenarioLoadResult load(const std::string& scenario, const std::string& bus) {
-  config::ScenarioLoadResult loaded =
-      config::load_scenario(HIL_SOURCE_DIR "/hil_rigs/scenarios/" + scenario + ".pbtxt",
-                            HIL_SOURCE_DIR "/hil_rigs/ravon/rig.pbtxt");
+scenario::ScenarioLoadResult load(const std::string& scenario, const std::string& bus) {
+  scenario::ScenarioLoadResult loaded =
+      scenario::load_scenario(HIL_SOURCE_DIR "/hil_rigs/scenarios/" + scenario + ".pbtxt",
+                              HIL_SOURCE_DIR "/hil_rigs/ravon/rig.pbtxt");
   if (!loaded.ok()) throw std::runtime_error(loaded.errors.front().to_string());
   loaded.rig->can[0].uri = "virtual:" + bus;
   return loaded;
@@ -42,24 +42,24 @@ void run_ticks(benchmark::State& state, const std::vector<rt::TaskEntry>& tasks)
 }
 
 void BM_RigAloneTick(benchmark::State& state) {
-  config::ScenarioLoadResult loaded = load("double_lane_change", "bench_rig_alone");
+  scenario::ScenarioLoadResult loaded = load("double_lane_change", "bench_rig_alone");
   config::RigRuntime rig(*loaded.rig);
   run_ticks(state, rig.tasks());
 }
 BENCHMARK(BM_RigAloneTick);
 
 void BM_ScenarioRunTick(benchmark::State& state) {
-  config::ScenarioLoadResult loaded = load("double_lane_change", "bench_scenario");
+  scenario::ScenarioLoadResult loaded = load("double_lane_change", "bench_scenario");
   config::RigRuntime rig(*loaded.rig);
-  ScenarioRun run(rig, *loaded.scenario);
+  session::ScenarioRun run(rig, *loaded.scenario);
   run_ticks(state, run.tasks());
 }
 BENCHMARK(BM_ScenarioRunTick);
 
 void BM_VirtualEcuTick(benchmark::State& state) {
-  config::ScenarioLoadResult loaded = load("double_lane_change", "bench_ecu");
+  scenario::ScenarioLoadResult loaded = load("double_lane_change", "bench_ecu");
   config::RigRuntime rig(*loaded.rig);
-  ScenarioRun run(rig, *loaded.scenario);
+  session::ScenarioRun run(rig, *loaded.scenario);
   std::vector<rt::TaskEntry> all = run.tasks();
   for (std::int64_t k = 0; k < 8'000; ++k) tick(all, k);
   const std::vector<rt::TaskEntry> ecu{all.front()};  // the ECU alone, its peer now quiet
@@ -71,10 +71,10 @@ void BM_VirtualEcuTick(benchmark::State& state) {
 BENCHMARK(BM_VirtualEcuTick);
 
 void BM_DriverCycle(benchmark::State& state) {
-  config::ScenarioLoadResult loaded = load("double_lane_change", "bench_driver");
+  scenario::ScenarioLoadResult loaded = load("double_lane_change", "bench_driver");
   rt::ChannelTable table;
-  for (const char* name : {"vehicle.body.position.x", "vehicle.body.position.y",
-                           "vehicle.body.yaw", "vehicle.body.forward_speed"}) {
+  for (const char* name : {"vehicle.body.position.x", "vehicle.body.position.y", "vehicle.body.yaw",
+                           "vehicle.body.forward_speed"}) {
     (void)table.add({.name = name, .unit = "-", .direction = rt::Direction::input});
   }
   for (const char* w : {"fl", "fr", "rl", "rr"}) {
@@ -94,10 +94,10 @@ void BM_DriverCycle(benchmark::State& state) {
 BENCHMARK(BM_DriverCycle);
 
 void BM_JudgeObservation(benchmark::State& state) {
-  config::ScenarioLoadResult loaded = load("double_lane_change", "bench_judge");
+  scenario::ScenarioLoadResult loaded = load("double_lane_change", "bench_judge");
   loaded.scenario->gates.push_back(
-      {.name = "deviation", .check = config::MaxDeviationGate{.max_m = 1.0, .to_s = 1e9}});
-  ScenarioJudge judge(*loaded.scenario);
+      {.name = "deviation", .check = scenario::MaxDeviationGate{.max_m = 1.0, .to_s = 1e9}});
+  scenario::ScenarioJudge judge(*loaded.scenario);
   double x = 0.0;
   for (auto _ : state) {  // NOLINT(clang-analyzer-deadcode.DeadStores): benchmark idiom
     judge.observe({.time = x, .x = x, .y = 0.01 * x, .yaw = 0.01, .speed = 1.0});

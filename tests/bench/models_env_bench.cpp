@@ -7,12 +7,12 @@
 #include <cstddef>
 #include <vector>
 
-#include "models/dem_grid.hpp"
-#include "models/steering.hpp"
-#include "models/terrain_bumps.hpp"
-#include "models/terrain_dem.hpp"
-#include "models/terrain_flat.hpp"
-#include "models/terrain_incline.hpp"
+#include "models/steering/steering.hpp"
+#include "models/terrain/dem_grid.hpp"
+#include "models/terrain/terrain_bumps.hpp"
+#include "models/terrain/terrain_dem.hpp"
+#include "models/terrain/terrain_flat.hpp"
+#include "models/terrain/terrain_incline.hpp"
 
 namespace hil::models {
 namespace {

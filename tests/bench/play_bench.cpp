@@ -19,9 +19,9 @@
 #include <string>
 #include <vector>
 
-#include "tests/config/temp_dir.hpp"
-#include "tests/io/cannelloni_sink.hpp"
-#include "tests/io/run_command.hpp"
+#include "tests/support/cannelloni_sink.hpp"
+#include "tests/support/run_command.hpp"
+#include "tests/support/temp_dir.hpp"
 
 namespace {
 

@@ -89,8 +89,8 @@ void BM_RecorderThroughput(benchmark::State& state) {
     bytes = rec.counters().bytes_written;
   }
   std::filesystem::remove(path);
-  state.counters["samples/s"] = benchmark::Counter(static_cast<double>(kSamples * state.iterations()),
-                                                   benchmark::Counter::kIsRate);
+  state.counters["samples/s"] = benchmark::Counter(
+      static_cast<double>(kSamples * state.iterations()), benchmark::Counter::kIsRate);
   state.counters["bytes/sample"] = static_cast<double>(bytes) / kSamples;
 }
 BENCHMARK(BM_RecorderThroughput)->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();

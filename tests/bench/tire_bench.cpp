@@ -2,7 +2,7 @@
 
 #include <benchmark/benchmark.h>
 
-#include "models/tire.hpp"
+#include "models/tire/tire.hpp"
 
 namespace hil::models {
 namespace {

@@ -7,10 +7,10 @@
 
 #include <benchmark/benchmark.h>
 
-#include "models/terrain_bumps.hpp"
-#include "models/terrain_flat.hpp"
-#include "models/vehicle.hpp"
-#include "models/vehicle_presets.hpp"
+#include "models/terrain/terrain_bumps.hpp"
+#include "models/terrain/terrain_flat.hpp"
+#include "models/vehicle/vehicle.hpp"
+#include "models/vehicle/vehicle_presets.hpp"
 
 namespace hil::models {
 namespace {

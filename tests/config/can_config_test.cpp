@@ -6,7 +6,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "loader_fixture.hpp"
+#include "tests/config/loader_fixture.hpp"
 
 namespace hil::config {
 namespace {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "config/loader.hpp"
-#include "temp_dir.hpp"
+#include "tests/support/temp_dir.hpp"
 
 namespace hil::config::testing {
 

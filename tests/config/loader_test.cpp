@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "loader_fixture.hpp"
+#include "tests/config/loader_fixture.hpp"
 
 namespace hil::config {
 namespace {

@@ -7,8 +7,8 @@
 
 #include <vector>
 
-#include "config/source_map.hpp"
-#include "config/text_layer.hpp"
+#include "config/text/source_map.hpp"
+#include "config/text/text_layer.hpp"
 #include "tests/config/overlay_test.pb.h"
 
 namespace hil::config {

@@ -10,7 +10,7 @@
 #include <climits>
 #include <cmath>
 
-#include "io/can/can_bus_mirror.hpp"
+#include "io/can/mapping/can_bus_mirror.hpp"
 #include "rt_core/clock.hpp"
 #include "rt_core/executive.hpp"
 

@@ -3,10 +3,10 @@
 
 #include <gtest/gtest.h>
 
-#include "loader_fixture.hpp"
-#include "models/terrain_dem.hpp"
-#include "models/terrain_incline.hpp"
-#include "models/vehicle_presets.hpp"
+#include "models/terrain/terrain_dem.hpp"
+#include "models/terrain/terrain_incline.hpp"
+#include "models/vehicle/vehicle_presets.hpp"
+#include "tests/config/loader_fixture.hpp"
 
 namespace hil::config {
 namespace {

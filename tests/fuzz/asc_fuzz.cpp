@@ -1,4 +1,4 @@
-// libFuzzer target for the Vector ASC reader (io/can/asc_reader.hpp) and the trace loader
+// libFuzzer target for the Vector ASC reader (io/can/trace/asc_reader.hpp) and the trace loader
 // that plays ASC files (hilsim play): arbitrary bytes as an ASC file, line by line through
 // AscLineParser, through the streaming AscReader and through load_trace(…, lenient). Besides
 // crashes and sanitizer reports it traps when a promise breaks: a frame that is not valid
@@ -16,8 +16,8 @@
 #include <string>
 #include <string_view>
 
-#include "io/can/asc_reader.hpp"
-#include "io/can/trace_loader.hpp"
+#include "io/can/trace/asc_reader.hpp"
+#include "io/can/trace/trace_loader.hpp"
 
 namespace {
 

@@ -15,8 +15,8 @@
 #include <string>
 #include <string_view>
 
-#include "io/can/candump_log.hpp"
-#include "io/can/candump_reader.hpp"
+#include "io/can/trace/candump_log.hpp"
+#include "io/can/trace/candump_reader.hpp"
 
 namespace {
 

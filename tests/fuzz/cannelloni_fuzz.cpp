@@ -1,5 +1,5 @@
-// libFuzzer target for the cannelloni packet decoder (io/can/cannelloni_codec.hpp): arbitrary
-// bytes as a UDP payload. Besides crashes and sanitizer reports it traps when a promise
+// libFuzzer target for the cannelloni packet decoder (io/can/transport/cannelloni_codec.hpp):
+// arbitrary bytes as a UDP payload. Besides crashes and sanitizer reports it traps when a promise
 // breaks: a rejected packet that still hands out frames, an accepted one whose frame count
 // differs from its header or that yields an invalid frame, or one that does not survive
 // re-encoding (same size, same frames, same bytes but for ignored FD flag bits).
@@ -13,7 +13,7 @@
 #include <span>
 #include <vector>
 
-#include "io/can/cannelloni_codec.hpp"
+#include "io/can/transport/cannelloni_codec.hpp"
 
 namespace {
 

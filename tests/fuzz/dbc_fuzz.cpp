@@ -1,4 +1,4 @@
-// libFuzzer target for the DBC reader (io/can/dbc_parser.hpp): arbitrary bytes as a DBC file
+// libFuzzer target for the DBC reader (io/can/dbc/dbc_parser.hpp): arbitrary bytes as a DBC file
 // through lexing, parsing and the semantic checks; a file that loads is compiled and every
 // message is decoded from, and encoded into, payloads made of the input bytes. Besides crashes
 // and sanitizer reports it traps when a promise breaks: an error that does not start with
@@ -16,8 +16,8 @@
 #include <string_view>
 #include <vector>
 
-#include "io/can/dbc_codec.hpp"
-#include "io/can/dbc_parser.hpp"
+#include "io/can/dbc/dbc_codec.hpp"
+#include "io/can/dbc/dbc_parser.hpp"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// libFuzzer target for the DEM loader (models/dem_loader.hpp): arbitrary bytes as an ESRI
+// libFuzzer target for the DEM loader (config/terrain/dem_loader.hpp): arbitrary bytes as an ESRI
 // ASCII height grid — and, split at the first "\n%%\n", a surface-code grid — through
 // parsing and grid construction, then terrain queries in and around the grid. Besides
 // crashes and sanitizer reports it traps when a promise breaks: an error that does not start
@@ -15,8 +15,9 @@
 #include <string>
 #include <string_view>
 
-#include "models/dem_loader.hpp"
-#include "models/terrain_dem.hpp"
+#include "config/terrain/dem_loader.hpp"
+#include "config/terrain/esri_ascii.hpp"
+#include "models/terrain/terrain_dem.hpp"
 
 namespace {
 
@@ -55,18 +56,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string_view input(reinterpret_cast<const char*>(data), size);
   const std::size_t split = input.find("\n%%\n");
   const std::string_view heights = input.substr(0, split);
-  std::optional<hil::models::DemText> surfaces;
+  std::optional<hil::config::DemText> surfaces;
   if (split != std::string_view::npos) {
-    surfaces = hil::models::DemText{"surfaces.asc", input.substr(split + 4)};
+    surfaces = hil::config::DemText{"surfaces.asc", input.substr(split + 4)};
   }
   try {
     const hil::models::DemTerrain terrain(
-        hil::models::dem_from_text({"heights.asc", heights}, surfaces));
+        hil::config::dem_from_text({"heights.asc", heights}, surfaces));
     const hil::models::GridGeometry& g = terrain.grid().geometry();
     require(g.ncols >= 2 && g.nrows >= 2 && g.cellsize > 0.0);
-    require(std::int64_t{g.ncols} * g.nrows <= hil::models::kMaxGridCells);
+    require(std::int64_t{g.ncols} * g.nrows <= hil::config::kMaxGridCells);
     query(terrain);
-  } catch (const hil::models::DemError& e) {
+  } catch (const hil::config::DemError& e) {
     const std::string message = e.what();
     require(located(message, "heights.asc") || located(message, "surfaces.asc"));
   }

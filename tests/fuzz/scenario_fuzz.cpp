@@ -1,5 +1,5 @@
-// libFuzzer target for scenario files (config/scenario.proto): arbitrary bytes as a scenario
-// on a RAVON rig (no CAN bus: the rig file is written once), through parsing, the `rig`
+// libFuzzer target for scenario files (tools/scenario/scenario.proto): arbitrary bytes as a
+// scenario on a RAVON rig (no CAN bus: the rig file is written once), through parsing, the `rig`
 // overlay, validation and conversion, and then the virtual ECU's setup that consumes the
 // result (path, speed plan, judge). Besides crashes and sanitizer reports it traps when a
 // promise breaks: an error without a message or with an impossible location, or settings
@@ -18,10 +18,10 @@
 #include <string>
 #include <string_view>
 
-#include "config/scenario_settings.hpp"
-#include "tools/ecu/course_path.hpp"
-#include "tools/ecu/scenario_judge.hpp"
 #include "tools/ecu/speed_plan.hpp"
+#include "tools/scenario/course_path.hpp"
+#include "tools/scenario/scenario_judge.hpp"
+#include "tools/scenario/scenario_settings.hpp"
 
 namespace {
 
@@ -41,22 +41,22 @@ const std::filesystem::path& rig_file() {
   return path;
 }
 
-void check_settings(const hil::config::ScenarioSettings& s) {
+void check_settings(const hil::scenario::ScenarioSettings& s) {
   require(std::isfinite(s.duration_s) && s.duration_s > 0.0);
-  for (const hil::config::CoursePoint& p : s.drive.path) {
+  for (const hil::scenario::CoursePoint& p : s.drive.path) {
     require(std::isfinite(p.x) && std::isfinite(p.y));
   }
   // What the ECU builds from it in its setup phase must not throw
-  const hil::ecu::CoursePath path(s.drive.path);
+  const hil::scenario::CoursePath path(s.drive.path);
   const hil::ecu::SpeedPlan plan(s.drive, path);
-  hil::ecu::ScenarioJudge judge(s);
+  hil::scenario::ScenarioJudge judge(s);
   for (int i = 0; i < 4; ++i) {
     const double t = s.duration_s * i / 3.0;
     judge.observe({.time = t, .x = 3.0 * i, .y = 0.1 * i, .yaw = 0.05 * i, .speed = 1.0});
     std::size_t hint = 0;
     require(std::isfinite(plan.target(t, path.project(3.0 * i, 0.0, hint))));
   }
-  const hil::ecu::ScenarioVerdict v = judge.verdict();
+  const hil::scenario::ScenarioVerdict v = judge.verdict();
   require(v.gates.size() == s.gates.size());
 }
 
@@ -64,8 +64,8 @@ void check_settings(const hil::config::ScenarioSettings& s) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
-  const hil::config::ScenarioLoadResult result =
-      hil::config::load_scenario_text({"scenario.pbtxt", text}, rig_file(), {}, kMachine);
+  const hil::scenario::ScenarioLoadResult result =
+      hil::scenario::load_scenario_text({"scenario.pbtxt", text}, rig_file(), {}, kMachine);
   require(result.ok() == result.errors.empty());
   for (const hil::config::ConfigError& error : result.errors) {
     require(!error.message.empty());
@@ -73,6 +73,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     require(error.line > 0 || error.column == 0);
   }
   if (result.ok()) check_settings(*result.scenario);
-  (void)hil::config::looks_like_scenario(text);
+  (void)hil::scenario::looks_like_scenario(text);
   return 0;
 }

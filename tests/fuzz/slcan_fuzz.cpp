@@ -1,4 +1,4 @@
-// libFuzzer target for the SLCAN line parser (io/can/slcan_codec.hpp): arbitrary bytes as
+// libFuzzer target for the SLCAN line parser (io/can/transport/slcan_codec.hpp): arbitrary bytes as
 // what a serial adapter sends, through the bounded LineAssembler into parse_line(). Besides
 // crashes and sanitizer reports it traps when a promise breaks: a line longer than
 // kMaxLineBytes or holding a terminator, a frame line that yields an invalid frame, or one
@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "io/can/slcan_codec.hpp"
+#include "io/can/transport/slcan_codec.hpp"
 
 namespace {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "simulated_clock.hpp"
+#include "tests/rt_core/simulated_clock.hpp"
 
 namespace hil::rt {
 namespace {

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "io/can/transport.hpp"
+#include "io/can/transport/transport.hpp"
 #include "rt_core/histogram.hpp"
 
 namespace hil::ecu {

@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "models/vehicle_channels.hpp"
+#include "models/vehicle/vehicle_channels.hpp"
 
 namespace hil::ecu {
 
@@ -30,7 +30,7 @@ rt::ChannelId required(const rt::ChannelTable& table, const std::string& name, c
   return *id;
 }
 
-PathFollowerGains follower_gains(const config::ControllerSettings& c, double wheelbase,
+PathFollowerGains follower_gains(const scenario::ControllerSettings& c, double wheelbase,
                                  double max_speed) {
   // Converge over about two wheelbases, longer at speed (the steering lags ~0.6 s)
   PathFollowerGains g =
@@ -43,7 +43,7 @@ PathFollowerGains follower_gains(const config::ControllerSettings& c, double whe
 
 }  // namespace
 
-Driver::Driver(const models::VehicleParams& vehicle, const config::ScenarioSettings& scenario,
+Driver::Driver(const models::VehicleParams& vehicle, const scenario::ScenarioSettings& scenario,
                const rt::ChannelTable& table, double cycle_s)
     : geometry_(vehicle),
       drive_(vehicle.drive.kind),
@@ -143,10 +143,10 @@ void Driver::command_drive(double speed_ref, double kappa, bool parked,
 }
 
 void Driver::step(double t, rt::ChannelTable& table) noexcept {
-  const CoursePose cg = frame_.to_course(table.get(x_), table.get(y_), table.get(yaw_));
-  const CoursePose reference = offset(cg, geometry_.reference_x(), 0.0);
-  const PathSample at = located_ ? path_.project(reference.x, reference.y, hint_)
-                                 : path_.project_global(reference.x, reference.y, hint_);
+  const scenario::CoursePose cg = frame_.to_course(table.get(x_), table.get(y_), table.get(yaw_));
+  const scenario::CoursePose reference = offset(cg, geometry_.reference_x(), 0.0);
+  const scenario::PathSample at = located_ ? path_.project(reference.x, reference.y, hint_)
+                                           : path_.project_global(reference.x, reference.y, hint_);
   const double ds = located_ ? at.s - last_s_ : 0.0;
   located_ = true;
   last_s_ = at.s;

@@ -18,15 +18,15 @@
 #include <cstddef>
 #include <optional>
 
-#include "config/scenario_settings.hpp"
-#include "models/limits.hpp"
-#include "models/vehicle_params.hpp"
+#include "models/vehicle/capacities.hpp"
+#include "models/vehicle/vehicle_params.hpp"
 #include "rt_core/channel_table.hpp"
-#include "tools/ecu/course_frame.hpp"
-#include "tools/ecu/course_path.hpp"
 #include "tools/ecu/path_follower.hpp"
 #include "tools/ecu/speed_plan.hpp"
 #include "tools/ecu/vehicle_geometry.hpp"
+#include "tools/scenario/course_frame.hpp"
+#include "tools/scenario/course_path.hpp"
+#include "tools/scenario/scenario_settings.hpp"
 
 namespace hil::ecu {
 
@@ -45,7 +45,7 @@ struct DriverStatus {
 class Driver {
  public:
   /// `table`: the ECU's table, frozen; `cycle_s`: the control period [s].
-  Driver(const models::VehicleParams& vehicle, const config::ScenarioSettings& scenario,
+  Driver(const models::VehicleParams& vehicle, const scenario::ScenarioSettings& scenario,
          const rt::ChannelTable& table, double cycle_s);
 
   /// RT: one control cycle at scenario time `t` [s].
@@ -73,8 +73,8 @@ class Driver {
 
   VehicleGeometry geometry_;
   models::DriveKind drive_;
-  CourseFrame frame_;
-  CoursePath path_;
+  scenario::CourseFrame frame_;
+  scenario::CoursePath path_;
   SpeedPlan plan_;
   PathFollower follower_;
   double cycle_s_;

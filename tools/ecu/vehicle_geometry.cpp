@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
-#include "models/steering.hpp"
-#include "models/terrain_flat.hpp"
-#include "models/vehicle_model.hpp"
+#include "models/steering/steering.hpp"
+#include "models/terrain/terrain_flat.hpp"
+#include "models/vehicle/vehicle_model.hpp"
 
 namespace hil::ecu {
 
@@ -38,7 +38,7 @@ VehicleGeometry::VehicleGeometry(const models::VehicleParams& p)
     const models::AxleParams& axle = p.axles[w / 2];
     x_[w] = axle.x;
     y_[w] = (w % 2 == 0 ? 0.5 : -0.5) * axle.track;
-    // Loaded radius at rest, as the model places the vehicle (models/vehicle_model.cpp
+    // Loaded radius at rest, as the model places the vehicle (models/vehicle/vehicle_model.cpp
     // rest_state): d/2 − (spring preload + unsprung weight) / tire stiffness
     const double load = model.spring_preload(w) + axle.unsprung_mass * p.gravity;
     radius_[w] = 0.5 * axle.tire.diameter - load / axle.tire.vertical_stiffness;

@@ -3,13 +3,13 @@
 // are, which axles steer and how, the rolling radii at static load, and from those the
 // kinematics of a turn: a path curvature κ at the reference point becomes a central steering
 // angle per steered axle and a speed per wheel, every wheel rolling about the instantaneous
-// centre (RAVON §3.3, models/steering.hpp). Built in the setup phase; the queries are RT.
+// centre (RAVON §3.3, models/steering/steering.hpp). Built in the setup phase; the queries are RT.
 
 #include <array>
 #include <cstddef>
 
-#include "models/limits.hpp"
-#include "models/vehicle_params.hpp"
+#include "models/vehicle/capacities.hpp"
+#include "models/vehicle/vehicle_params.hpp"
 
 namespace hil::ecu {
 

@@ -6,8 +6,8 @@
 #include <stdexcept>
 #include <vector>
 
-#include "io/can/can_bus_mirror.hpp"
-#include "io/can/transport_factory.hpp"
+#include "io/can/mapping/can_bus_mirror.hpp"
+#include "io/can/transport/transport_factory.hpp"
 
 namespace hil::ecu {
 
@@ -35,7 +35,7 @@ std::vector<WatchedMessage> watched_messages(const io::can::CanBusSpec& rig_bus,
 
 VirtualEcu::~VirtualEcu() = default;
 
-VirtualEcu::VirtualEcu(const config::RigSettings& rig, const config::ScenarioSettings& scenario,
+VirtualEcu::VirtualEcu(const config::RigSettings& rig, const scenario::ScenarioSettings& scenario,
                        const VirtualEcuOptions& options)
     : judge_(scenario), start_on_input_(options.start_clock_on_input) {
   if (rig.can.empty()) throw std::runtime_error("the rig has no CAN bus for an ECU to talk on");

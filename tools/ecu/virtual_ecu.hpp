@@ -1,6 +1,6 @@
 #pragma once
 // The virtual ECU (issue 5): the other end of the rig's first CAN bus — the mirrored bus
-// (io/can/can_bus_mirror.hpp) on its own channel table, with the same counters and CRCs —
+// (io/can/mapping/can_bus_mirror.hpp) on its own channel table, with the same counters and CRCs —
 // and the driver (tools/ecu/driver.hpp) that plays the controller once per ECU cycle
 // (20 ms). An rt::Task, so it runs either inside the rig's executive (in process,
 // deterministic, over a virtual: bus) or in its own executive (`hilsim ecu`, over a real
@@ -20,13 +20,13 @@
 #include <vector>
 
 #include "config/loader.hpp"
-#include "config/scenario_settings.hpp"
-#include "io/can/can_bus.hpp"
+#include "io/can/mapping/can_bus.hpp"
 #include "rt_core/channel_table.hpp"
 #include "rt_core/task.hpp"
 #include "tools/ecu/arrival_monitor.hpp"
 #include "tools/ecu/driver.hpp"
-#include "tools/ecu/scenario_judge.hpp"
+#include "tools/scenario/scenario_judge.hpp"
+#include "tools/scenario/scenario_settings.hpp"
 
 namespace hil::ecu {
 
@@ -53,7 +53,7 @@ class VirtualEcu final : public rt::Task {
   /// Setup: opens the transport (std::runtime_error/invalid_argument naming the URI), builds
   /// the mirrored bus and the driver (std::runtime_error naming a channel the drive needs
   /// that the rig's mapping lacks).
-  VirtualEcu(const config::RigSettings& rig, const config::ScenarioSettings& scenario,
+  VirtualEcu(const config::RigSettings& rig, const scenario::ScenarioSettings& scenario,
              const VirtualEcuOptions& options = {});
   ~VirtualEcu() override;
   VirtualEcu(const VirtualEcu&) = delete;
@@ -81,7 +81,7 @@ class VirtualEcu final : public rt::Task {
   }
   [[nodiscard]] EcuProgress progress() const noexcept;
   /// The gates judged on what the ECU received (pose, speed). After the run.
-  [[nodiscard]] ScenarioVerdict verdict() const { return judge_.verdict(); }
+  [[nodiscard]] scenario::ScenarioVerdict verdict() const { return judge_.verdict(); }
   /// Ticks of the executive per control cycle.
   [[nodiscard]] std::int64_t cycle_ticks() const noexcept { return cycle_ticks_; }
 
@@ -94,7 +94,7 @@ class VirtualEcu final : public rt::Task {
   ArrivalMonitor* arrivals_ = nullptr;  ///< owned by the bus
   std::unique_ptr<io::can::CanBus> bus_;
   std::unique_ptr<Driver> driver_;
-  ScenarioJudge judge_;
+  scenario::ScenarioJudge judge_;
   bool start_on_input_ = false;
   std::vector<std::int64_t> rx_timeout_ticks_;  ///< per received message
   std::int64_t cycle_ticks_ = 1;

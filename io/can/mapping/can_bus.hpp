@@ -1,0 +1,116 @@
+#pragma once
+// One mapped CAN bus in the loop (issue 5): in the read phase it drains the transport,
+// checks each frame (length, FD flag, alive counter, CRC), decodes the mapped signals into
+// input channels, and watches each received message's timeout (status channel up, hold,
+// then the safe values); in the write phase it encodes the due messages from channels (alive
+// counter, CRC) on their cycle, aligned to ticks, and flushes the transport. docs/can.md
+// "Mapping".
+//
+// Channels it adds: can.<bus>.<message>.timeout [-] per received message (1 while missing),
+// and can.<bus>.{rx_frames, tx_frames, rx_dropped, tx_dropped} [-].
+//
+// Thread-safety: build in the setup phase; read()/write() on the RT thread only (no
+// allocation, no exceptions, no blocking); message_counters() from any thread (relaxed
+// atomics: each value is exact, a set of them is not a consistent snapshot).
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "io/can/dbc/dbc_codec.hpp"
+#include "io/can/mapping/can_bus_spec.hpp"
+#include "io/can/transport/transport.hpp"
+#include "rt_core/channel_table.hpp"
+#include "rt_core/spsc_ring.hpp"
+
+namespace hil::io::can {
+
+/// A frame as the recorder sees it: the tick that applied (rx) or produced (tx) it.
+struct RecordedFrame {
+  std::int64_t tick = 0;
+  std::uint8_t bus = 0;  ///< index of the bus in the rig
+  bool transmitted = false;
+  CanFrame frame;
+};
+using FrameTap = rt::SpscRing<RecordedFrame>;
+
+/// Per message, for the console and the run summary.
+struct MessageCounters {
+  std::atomic<std::uint64_t> frames{0};
+  std::atomic<std::uint64_t> bytes{0};
+  std::atomic<std::uint64_t> errors{0};  ///< rx: bad length/flags/counter/CRC; tx: send failed
+  std::atomic<std::uint64_t> drops{0};   ///< rx: frames refused; tx: frames not sent
+  std::atomic<std::uint64_t> counter_jumps{0};
+  std::atomic<std::uint64_t> saturated{0};  ///< tx: values clamped to the signal's range
+  std::atomic<std::uint64_t> timeouts{0};   ///< rx: times the message went missing
+  std::atomic<std::int64_t> last_tick{-1};  ///< tick of the last frame
+};
+
+class CanBus {
+ public:
+  /// Setup phase: opens the transport (may throw std::runtime_error/invalid_argument naming
+  /// the URI) unless `transport` is given, resolves every name against the DBC and `table`
+  /// (which must not be frozen yet: the bus adds its status channels) and sizes every buffer.
+  /// Returns nullptr and fills `problems` when the mapping has errors. `period_s` is the
+  /// executive's period; `index` the bus's number in the rig (for the frame tap).
+  [[nodiscard]] static std::unique_ptr<CanBus> create(const CanBusSpec& spec,
+                                                      rt::ChannelTable& table, double period_s,
+                                                      std::uint8_t index,
+                                                      std::vector<MappingProblem>& problems,
+                                                      std::unique_ptr<Transport> transport = {});
+
+  /// RT, read phase of tick `tick`.
+  void read(std::int64_t tick, rt::ChannelTable& table) noexcept;
+  /// RT, write phase of tick `tick`.
+  void write(std::int64_t tick, rt::ChannelTable& table) noexcept;
+
+  /// Every frame received and sent goes to `tap` too (setup phase; nullptr: none).
+  void set_tap(FrameTap* tap) noexcept { tap_ = tap; }
+
+  [[nodiscard]] const std::string& name() const noexcept { return name_; }
+  [[nodiscard]] const Transport& transport() const noexcept { return *transport_; }
+  /// Any thread: counters of received message i (spec order) and transmitted message i.
+  [[nodiscard]] const MessageCounters& rx_counters(std::size_t i) const noexcept;
+  [[nodiscard]] const MessageCounters& tx_counters(std::size_t i) const noexcept;
+  [[nodiscard]] std::size_t rx_count() const noexcept { return rx_.size(); }
+  [[nodiscard]] std::size_t tx_count() const noexcept { return tx_.size(); }
+  /// Any thread: frames whose id is not mapped for reception.
+  [[nodiscard]] std::uint64_t unknown_frames() const noexcept {
+    return unknown_.load(std::memory_order_relaxed);
+  }
+
+  ~CanBus();
+  CanBus(const CanBus&) = delete;
+  CanBus& operator=(const CanBus&) = delete;
+  CanBus(CanBus&&) = delete;
+  CanBus& operator=(CanBus&&) = delete;
+
+ private:
+  struct Rx;
+  struct Tx;
+  CanBus() = default;
+
+  void receive(const CanFrame& frame, std::int64_t tick, rt::ChannelTable& table) noexcept;
+  void watch_timeouts(std::int64_t tick, rt::ChannelTable& table) noexcept;
+  void send(Tx& tx, std::int64_t tick, const rt::ChannelTable& table) noexcept;
+  void publish_counters(rt::ChannelTable& table) const noexcept;
+
+  std::string name_;
+  std::uint8_t index_ = 0;
+  std::unique_ptr<Transport> transport_;
+  std::unique_ptr<dbc::CompiledDatabase> db_;
+  std::vector<std::unique_ptr<Rx>> rx_;
+  std::vector<std::unique_ptr<Tx>> tx_;
+  std::vector<std::int32_t> rx_of_message_;  ///< database message index → rx_ index or −1
+  std::vector<TimedFrame> inbox_;
+  FrameTap* tap_ = nullptr;
+  std::atomic<std::uint64_t> unknown_{0};
+  rt::ChannelId rx_frames_{}, tx_frames_{}, rx_dropped_{}, tx_dropped_{};
+  std::uint64_t rx_total_ = 0, tx_total_ = 0, rx_drop_total_ = 0, tx_drop_total_ = 0;
+};
+
+}  // namespace hil::io::can

@@ -1,0 +1,167 @@
+#include "io/can/trace/trace_loader.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <fstream>
+#include <stdexcept>
+#include <system_error>
+
+#include "io/can/trace/asc_reader.hpp"
+#include "io/can/trace/candump_reader.hpp"
+
+namespace hil::io::can {
+namespace {
+
+constexpr std::int64_t kNanosPerSecond = 1'000'000'000;
+constexpr std::int64_t kMaxSecondsApart = 9'000'000'000;  // ~285 years: fits int64 ns
+constexpr std::size_t kSniffLines = 64;
+
+bool iequals_prefix(std::string_view text, std::string_view prefix) {
+  return text.size() >= prefix.size() &&
+         std::ranges::equal(text.substr(0, prefix.size()), prefix, [](char a, char b) {
+           return (a >= 'A' && a <= 'Z' ? a + 32 : a) == b;
+         });
+}
+
+/// ASC by extension, else by the first line that is not blank: '(' starts a candump line.
+TraceFormat detect(const std::filesystem::path& path, std::istream& in) {
+  std::string ext = path.extension().string();
+  if (iequals_prefix(ext, ".asc") && ext.size() == 4) return TraceFormat::kAsc;
+  std::string line;
+  TraceFormat format = TraceFormat::kCandump;
+  for (std::size_t i = 0; i < kSniffLines && std::getline(in, line); ++i) {
+    const std::size_t begin = line.find_first_not_of(" \t\r");
+    if (begin == std::string::npos) continue;
+    const std::string_view text = std::string_view(line).substr(begin);
+    if (text.front() == '(') break;
+    for (const std::string_view word : {"date", "base", "begin", "internal", "no ", "//"}) {
+      if (iequals_prefix(text, word)) format = TraceFormat::kAsc;
+    }
+    if (text.front() >= '0' && text.front() <= '9') format = TraceFormat::kAsc;
+    break;
+  }
+  in.clear();
+  in.seekg(0);
+  return format;
+}
+
+/// Collects frames and bad lines of either reader into a TraceLoad.
+class Collector {
+ public:
+  Collector(TraceLoad& load, bool lenient) : load_(load), lenient_(lenient) {}
+
+  void bad_line(const std::string& where) {
+    if (!lenient_) throw std::runtime_error(where);
+    ++load_.bad_lines;
+    if (load_.first_bad_lines.size() < kMaxReportedBadLines) load_.first_bad_lines.push_back(where);
+  }
+
+  void frame(rt::Nanoseconds since_first, std::string_view interface, const CanFrame& frame,
+             const std::string& name, std::size_t line) {
+    try {
+      load_.trace.add(since_first, interface, frame);
+    } catch (const std::length_error& e) {
+      throw std::runtime_error(fmt::format("{}:{}: {}", name, line, e.what()));
+    }
+  }
+
+ private:
+  TraceLoad& load_;
+  bool lenient_;
+};
+
+void load_candump(std::istream& in, const std::string& name, Collector& out) {
+  CandumpReader reader(in, name);
+  bool first = true;
+  CandumpTimestamp origin;
+  for (auto s = reader.next(); s != CandumpReader::Status::kEnd; s = reader.next()) {
+    if (s == CandumpReader::Status::kBadLine) {
+      out.bad_line(reader.describe_bad_line());
+      continue;
+    }
+    const CandumpLine& line = reader.line();
+    if (first) origin = line.time;
+    first = false;
+    const std::int64_t seconds = line.time.seconds - origin.seconds;
+    if (seconds > kMaxSecondsApart || seconds < -kMaxSecondsApart) {
+      out.bad_line(fmt::format("{}:{}:1: timestamp more than 285 years from the first frame's",
+                               name, reader.line_number()));
+      continue;
+    }
+    const rt::Nanoseconds since_first =
+        seconds * kNanosPerSecond + (static_cast<std::int64_t>(line.time.nanoseconds) -
+                                     static_cast<std::int64_t>(origin.nanoseconds));
+    out.frame(since_first, line.interface, line.frame, name, reader.line_number());
+  }
+}
+
+void load_asc(std::istream& in, const std::string& name, Collector& out, TraceLoad& load) {
+  AscReader reader(in, name);
+  bool first = true;
+  rt::Nanoseconds origin = 0;
+  std::uint32_t channel = 0;
+  std::string interface;
+  for (auto s = reader.next(); s != AscReader::Status::kEnd; s = reader.next()) {
+    if (s == AscReader::Status::kBadLine) {
+      out.bad_line(reader.describe_bad_line());
+      continue;
+    }
+    const AscFrame& f = reader.frame();
+    if (first) origin = f.time_ns;
+    first = false;
+    if (f.channel != channel) {
+      channel = f.channel;
+      interface = asc_interface_name(channel);
+    }
+    out.frame(f.time_ns - origin, interface, f.frame, name, reader.line_number());
+  }
+  load.events = reader.events();
+}
+
+}  // namespace
+
+std::string_view to_string(TraceFormat format) noexcept {
+  switch (format) {
+    case TraceFormat::kAuto:
+      return "auto";
+    case TraceFormat::kCandump:
+      return "candump";
+    case TraceFormat::kAsc:
+      return "asc";
+  }
+  return "unknown";
+}
+
+std::string asc_interface_name(std::uint32_t channel) {
+  return fmt::format("can{}", channel == 0 ? 0 : channel - 1);
+}
+
+TraceLoad load_trace(std::istream& in, const std::string& name, TraceFormat format, bool lenient) {
+  TraceLoad load;
+  load.format = format == TraceFormat::kAsc ? TraceFormat::kAsc : TraceFormat::kCandump;
+  Collector out(load, lenient);
+  if (load.format == TraceFormat::kAsc) {
+    load_asc(in, name, out, load);
+  } else {
+    load_candump(in, name, out);
+  }
+  return load;
+}
+
+TraceLoad load_trace(const std::filesystem::path& path, const TraceLoadOptions& options) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    const int error = errno;  // what the failed open(2) left
+    throw std::runtime_error(
+        fmt::format("cannot open '{}': {}", path.string(), std::generic_category().message(error)));
+  }
+  const TraceFormat format =
+      options.format == TraceFormat::kAuto ? detect(path, in) : options.format;
+  TraceLoad load = load_trace(in, path.string(), format, options.lenient);
+  if (in.bad()) throw std::runtime_error(fmt::format("cannot read '{}'", path.string()));
+  return load;
+}
+
+}  // namespace hil::io::can

@@ -1,0 +1,62 @@
+#pragma once
+// The VTI equation F^vti = f(N, δ, s, α) of mavs-vti-model.md Step 4, for every surface:
+// longitudinal traction (Pacejka or soil), Crolla lateral traction, friction ellipse.
+// Pure functions, noexcept, no allocation.
+
+#include "models/terrain/surface.hpp"
+#include "models/tire/tire_params.hpp"
+#include "models/tire/vti_pacejka.hpp"
+#include "models/tire/vti_soil.hpp"
+
+namespace hil::models {
+
+/// A force pair in the steered wheel frame [N] (x forward, y left).
+struct WheelForce {
+  double x = 0.0;
+  double y = 0.0;
+};
+
+/// The traction curves of one contact (surface, tire, load, deflection), built once per
+/// evaluation by make_vti_curve(); friction_scale is already applied.
+struct VtiCurve {
+  Surface type = Surface::dry;
+  PacejkaCoefficients pacejka;  ///< D already multiplied by friction_scale
+  SoilContact soil;             ///< gross traction already multiplied by friction_scale
+  double mu_x_max = 0.0;        ///< longitudinal semi-axis of the friction ellipse [-]
+  double mu_lat = 0.0;          ///< μ_lat: Crolla peak = lateral semi-axis (ruling 5) [-]
+  double gamma = 0.09;          ///< γ: Crolla coefficient [rad]
+};
+
+/// Builds the curves for load N [N] and deflection δ [m].
+[[nodiscard]] VtiCurve make_vti_curve(const TireParams& tire, const SurfaceProperties& surface,
+                                      double N, double delta) noexcept;
+
+/// Gross traction coefficient: odd in s, zero at s = 0 (Pacejka: the magic formula; soils: T).
+[[nodiscard]] double gross_traction(const VtiCurve& c, double s) noexcept;
+
+/// d(gross_traction)/ds at s = 0 [-]: the slip stiffness per newton of load.
+[[nodiscard]] double gross_slip_stiffness(const VtiCurve& c) noexcept;
+
+/// Motion resistance coefficient R (soils; 0 on pavement) [-].
+[[nodiscard]] double motion_resistance(const VtiCurve& c) noexcept;
+
+/// Pure-slip net traction coefficient F∥/N in the direction of travel, slip s ∈ [−1, 1]
+/// positive when driving: gross − R (soils clamped to [−1, 1]).
+[[nodiscard]] double longitudinal_coefficient(const VtiCurve& c, double s) noexcept;
+
+/// Pure-slip Crolla coefficient F⊥/N = −μ_lat·sign(α)·(1 − exp(−|α|/γ)) (ruling 5).
+[[nodiscard]] double lateral_coefficient(const VtiCurve& c, double alpha) noexcept;
+
+/// The factor k ≤ 1 by which friction_ellipse() scales f (1 inside the ellipse, 0 without
+/// grip).
+[[nodiscard]] double friction_ellipse_scale(const VtiCurve& c, double N, WheelForce f) noexcept;
+
+/// Scales f so that (f.x/(μ_x·N))² + (f.y/(μ_lat·N))² ≤ 1 (ruling 5, combined slip).
+[[nodiscard]] WheelForce friction_ellipse(const VtiCurve& c, double N, WheelForce f) noexcept;
+
+/// Steady-state forces at slip s and slip angle α, forward travel: the pure-slip formulas
+/// combined by the friction ellipse. What `hilsim tire-curve` prints.
+[[nodiscard]] WheelForce steady_state_forces(const VtiCurve& c, double N, double s,
+                                             double alpha) noexcept;
+
+}  // namespace hil::models

@@ -1,0 +1,174 @@
+#include "models/vehicle/vehicle.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "models/sensors/sensor_noise.hpp"
+#include "models/sensors/wheel_encoder.hpp"
+#include "rt_core/rk4.hpp"
+
+namespace hil::models {
+
+namespace {
+
+using L = VehicleLayout;
+using B = RigidBodyLayout;
+
+}  // namespace
+
+Vehicle::Vehicle(const VehicleParams& params, const Terrain& terrain)
+    : model_(params, terrain),
+      x_(VehicleState::Zero()),
+      imu_(params.sensors.imu, derive_seed(params.seed, "imu")),
+      gnss_(params.sensors.gnss, derive_seed(params.seed, "gnss")) {
+  reset(0.0, 0.0, 0.0, 0.0);
+}
+
+void Vehicle::reset(double x, double y, double yaw, double speed) {
+  const VehicleParams& p = model_.params();
+  x_ = model_.rest_state(x, y, yaw, speed);
+  imu_ = Imu(p.sensors.imu, derive_seed(p.seed, "imu"));
+  gnss_ = Gnss(p.sensors.gnss, derive_seed(p.seed, "gnss"));
+  drive_controller_ = ElectricDriveControllerState{};
+  powertrain_ = powertrain_initial_discrete_state(model_.powertrain());
+  speed_ref_.fill(0.0);
+  lever_pressed_ = false;
+  out_ = VehicleOutputs{};
+  const VehicleState before = x_;
+  update_outputs(before, model_.prepare(VehicleInputs{}));
+  out_.tick = 0;
+  out_.time = 0.0;
+}
+
+void Vehicle::step(const VehicleInputs& inputs) noexcept {
+  const VehicleParams& p = model_.params();
+  StepInputs in = model_.prepare(inputs);
+  update_drive(inputs, in);
+  const VehicleState before = x_;
+  const int substeps = p.substeps();
+  const double h = p.dt / substeps;
+  for (int sub = 0; sub < substeps; ++sub) {
+    int stage = 0;
+    const auto f = [&](double, const VehicleState& s) noexcept {
+      // Diagnostics of the step's first stage: the state at the start of the step
+      return model_.derivative(in, s, (sub == 0 && stage++ == 0) ? &diag_ : nullptr);
+    };
+    x_ = rt::rk4_step(f, 0.0, x_, h);
+    x_.segment<4>(B::kAttitude).normalize();  // RK4 does not keep |q| = 1 exactly
+  }
+  ++out_.tick;
+  out_.time = static_cast<double>(out_.tick) * p.dt;
+  update_outputs(before, in);
+}
+
+void Vehicle::update_drive(const VehicleInputs& inputs, StepInputs& in) noexcept {
+  const VehicleParams& p = model_.params();
+  const std::size_t n = model_.wheel_count();
+  WheelValues omega{};
+  for (std::size_t i = 0; i < n; ++i) omega[i] = x_[L::spin(i)];
+  const auto drive_state = x_.segment<L::kDriveSize>(L::kDrive);
+  switch (p.drive.kind) {
+    case DriveKind::electric:
+      for (std::size_t i = 0; i < n; ++i) {
+        // A non-finite reference holds the last one (and counts as rejected)
+        if (std::isfinite(inputs.speed_ref[i])) {
+          speed_ref_[i] = inputs.speed_ref[i];
+        } else {
+          ++in.rejected;
+        }
+      }
+      in.duty = electric_drive_controller_update(
+          p.drive.electric, drive_controller_,
+          drive_state.template head<ElectricDriveLayout::kSize>(), omega, speed_ref_, p.dt);
+      break;
+    case DriveKind::combustion: {
+      const PowertrainParams& pt = model_.powertrain();
+      PowertrainCommand command{.throttle = inputs.throttle,
+                                .shift_up = inputs.shift_up > 0.5,
+                                .shift_down = inputs.shift_down > 0.5};
+      if (!std::isfinite(inputs.throttle)) ++in.rejected;
+      // An absolute gear request becomes lever presses, one every other tick
+      const int gear = powertrain_.transmission.gear;
+      const int position =
+          pt.transmission.mode == ShiftMode::kAutomatic ? std::clamp(gear, -1, 1) : gear;
+      if (std::isfinite(inputs.gear_request) && !lever_pressed_) {
+        const auto request = static_cast<int>(std::lround(inputs.gear_request));
+        command.shift_up = command.shift_up || request > position;
+        command.shift_down = command.shift_down || request < position;
+      }
+      lever_pressed_ = std::isfinite(inputs.gear_request) && !lever_pressed_ &&
+                       (command.shift_up || command.shift_down);
+      powertrain_update(pt, powertrain_, drive_state.template head<PowertrainLayout::kSize>(),
+                        command, p.dt);
+      in.powertrain = powertrain_;
+      break;
+    }
+    case DriveKind::torque:
+      break;
+  }
+}
+
+void Vehicle::update_outputs(const VehicleState& before, const StepInputs& in) noexcept {
+  const VehicleParams& p = model_.params();
+  const Eigen::Quaterniond q = attitude(x_.head<B::kSize>());
+  const Eigen::Matrix3d R = q.toRotationMatrix();
+  const Eigen::Matrix3d Rt = R.transpose();
+  const Eigen::Vector3d v = x_.segment<3>(B::kVelocity);
+  const Eigen::Vector3d w = x_.segment<3>(B::kAngularVelocity);
+
+  out_.position = x_.segment<3>(B::kPosition);
+  out_.velocity_world = v;
+  out_.velocity_body = Rt * v;
+  out_.angular_velocity = w;
+  // Tait–Bryan z-y-x angles of q (ISO 8855 yaw, pitch, roll)
+  out_.yaw = std::atan2(2.0 * (q.w() * q.z() + q.x() * q.y()),
+                        1.0 - 2.0 * (q.y() * q.y() + q.z() * q.z()));
+  out_.pitch = std::asin(std::clamp(2.0 * (q.w() * q.y() - q.z() * q.x()), -1.0, 1.0));
+  out_.roll = std::atan2(2.0 * (q.w() * q.x() + q.y() * q.z()),
+                         1.0 - 2.0 * (q.x() * q.x() + q.y() * q.y()));
+  // Mean acceleration over the step (what an IMU integrates over its sample period)
+  const Eigen::Vector3d a_world = (v - before.segment<3>(B::kVelocity)) / p.dt;
+  const Eigen::Vector3d alpha = (w - before.segment<3>(B::kAngularVelocity)) / p.dt;
+  out_.acceleration_body = Rt * a_world;
+  out_.imu = imu_.measure({.acceleration_body = out_.acceleration_body,
+                           .gravity_body = Rt * Eigen::Vector3d(0.0, 0.0, -p.gravity),
+                           .angular_velocity = w,
+                           .angular_acceleration = alpha},
+                          p.dt);
+  const Eigen::Vector3d& antenna = p.sensors.gnss.antenna;
+  out_.gnss = gnss_.update(out_.time, out_.position + R * antenna, v + R * w.cross(antenna));
+  out_.aero_force_body = diag_.aero_force_body;
+  WheelValues omega{};
+  for (std::size_t i = 0; i < model_.wheel_count(); ++i) omega[i] = x_[L::spin(i)];
+  const auto drive_state = x_.segment<L::kDriveSize>(L::kDrive);
+  if (p.drive.kind == DriveKind::electric) {
+    out_.electric = electric_drive_outputs(p.drive.electric, drive_controller_,
+                                           drive_state.head<ElectricDriveLayout::kSize>(), omega);
+  } else if (p.drive.kind == DriveKind::combustion) {
+    out_.powertrain = powertrain_outputs(model_.powertrain(), powertrain_,
+                                         drive_state.head<PowertrainLayout::kSize>(), omega);
+  }
+  out_.rejected_inputs += in.rejected;
+
+  for (std::size_t a = 0; a < p.axle_count; ++a) out_.steering_angle[a] = x_[L::steer(a)];
+  const std::array<double, kMaxWheels> tan_delta = model_.steer_tangents(x_);
+  for (std::size_t i = 0; i < model_.wheel_count(); ++i) {
+    WheelOutputs& o = out_.wheels[i];
+    const WheelDiagnostics& d = diag_.wheels[i];
+    o.speed = x_[L::spin(i)];
+    o.angle = x_[L::angle(i)];
+    o.encoder_counts = static_cast<double>(encoder_counts(p.sensors.encoder, o.angle));
+    o.steer_angle = std::atan(tan_delta[i]);
+    o.suspension_travel = x_[ChassisLayout::travel(i)];
+    o.normal_force = d.tire.N;
+    o.longitudinal_force = d.tire.Fx;
+    o.lateral_force = d.tire.Fy;
+    o.slip = d.tire.s;
+    o.slip_angle = d.tire.alpha;
+    o.tire_deflection = d.deflection;
+    o.brake_torque = d.brake_torque;
+    o.drive_torque = d.drive_torque;
+  }
+}
+
+}  // namespace hil::models

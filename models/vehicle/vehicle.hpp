@@ -1,0 +1,93 @@
+#pragma once
+// The vehicle (issue 3 "Vehicle assembly"): the model (models/vehicle/vehicle_model.hpp), its
+// state, its sensors and its outputs. step() advances the whole state by one executive period with
+// RK4 (optionally in sub-steps), then samples the sensors. Setup (constructor, reset) may
+// allocate and throw; step() is noexcept, allocation-free and deterministic: the same
+// inputs give the same output bits. Not thread-safe: one RT thread owns a Vehicle.
+
+#include <array>
+#include <cstdint>
+
+#include "models/sensors/gnss.hpp"
+#include "models/sensors/imu.hpp"
+#include "models/vehicle/vehicle_model.hpp"
+
+namespace hil::models {
+
+struct WheelOutputs {
+  double speed = 0.0;              ///< ω [rad/s]
+  double angle = 0.0;              ///< θ, turned since the start [rad]
+  double encoder_counts = 0.0;     ///< floor(θ·cpr/2π) [-]
+  double steer_angle = 0.0;        ///< δ [rad], + left
+  double suspension_travel = 0.0;  ///< ζ [m], + compression
+  // Contact, at the start of the step (the step's first RK4 stage):
+  double normal_force = 0.0;        ///< N [N]
+  double longitudinal_force = 0.0;  ///< F∥ [N]
+  double lateral_force = 0.0;       ///< F⊥ [N]
+  double slip = 0.0;                ///< s [-]
+  double slip_angle = 0.0;          ///< α [rad]
+  double tire_deflection = 0.0;     ///< δ_tire [m]
+  double brake_torque = 0.0;        ///< on the wheel [N·m]
+  double drive_torque = 0.0;        ///< on the wheel [N·m]
+};
+
+struct VehicleOutputs {
+  std::int64_t tick = 0;  ///< steps taken
+  double time = 0.0;      ///< tick·dt [s]
+  std::array<WheelOutputs, kMaxWheels> wheels{};
+  Eigen::Vector3d position = Eigen::Vector3d::Zero();        ///< CG, world ENU [m]
+  Eigen::Vector3d velocity_world = Eigen::Vector3d::Zero();  ///< [m/s]
+  Eigen::Vector3d velocity_body = Eigen::Vector3d::Zero();   ///< x forward, y left [m/s]
+  double roll = 0.0;   ///< Tait–Bryan z-y-x (ISO 8855): φ about x [rad]
+  double pitch = 0.0;  ///< θ about y, + nose down [rad]
+  double yaw = 0.0;    ///< ψ about z, from world x (east) [rad]
+  Eigen::Vector3d angular_velocity = Eigen::Vector3d::Zero();   ///< body [rad/s]
+  Eigen::Vector3d acceleration_body = Eigen::Vector3d::Zero();  ///< mean over the step [m/s²]
+  std::array<double, kMaxAxles> steering_angle{};               ///< servo central angles d [rad]
+  ImuSample imu;
+  GnssFix gnss;
+  ElectricDriveOutputs electric;                              ///< DriveKind::electric
+  PowertrainOutputs powertrain;                               ///< DriveKind::combustion
+  Eigen::Vector3d aero_force_body = Eigen::Vector3d::Zero();  ///< [N]
+  std::int64_t rejected_inputs = 0;  ///< non-finite inputs replaced since the start
+};
+
+class Vehicle {
+ public:
+  /// Setup phase: validates the parameters (std::invalid_argument) and places the vehicle at
+  /// rest at the world origin heading east (+x). `terrain` must outlive the vehicle.
+  Vehicle(const VehicleParams& params, const Terrain& terrain);
+
+  /// Setup phase: puts the vehicle at (x, y) heading `yaw`, rolling at `speed` [m/s] (0: at
+  /// rest), tires at their static deflection; resets time, sensors and outputs.
+  void reset(double x, double y, double yaw, double speed);
+  /// Replaces the state (tests, replay); time is unchanged.
+  void set_state(const VehicleState& x) noexcept { x_ = x; }
+
+  /// Advances by params().dt: RK4 over the whole state, then the sensors and outputs.
+  void step(const VehicleInputs& inputs) noexcept;
+
+  [[nodiscard]] const VehicleOutputs& outputs() const noexcept { return out_; }
+  [[nodiscard]] const VehicleState& state() const noexcept { return x_; }
+  [[nodiscard]] const VehicleModel& model() const noexcept { return model_; }
+  [[nodiscard]] const VehicleParams& params() const noexcept { return model_.params(); }
+  [[nodiscard]] double mechanical_energy() const noexcept { return model_.mechanical_energy(x_); }
+
+ private:
+  void update_outputs(const VehicleState& before, const StepInputs& in) noexcept;
+  /// Tick boundary: the drive's controllers and gear logic; fills the held drive inputs.
+  void update_drive(const VehicleInputs& inputs, StepInputs& in) noexcept;
+
+  VehicleModel model_;
+  VehicleState x_;
+  Imu imu_;
+  Gnss gnss_;
+  ElectricDriveControllerState drive_controller_;
+  PowertrainDiscreteState powertrain_;
+  WheelValues speed_ref_{};     ///< last finite reference per wheel (electric)
+  bool lever_pressed_ = false;  ///< gear request: a lever was pressed on the last tick
+  StageDiagnostics diag_;
+  VehicleOutputs out_;
+};
+
+}  // namespace hil::models

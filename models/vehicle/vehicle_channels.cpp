@@ -1,0 +1,271 @@
+#include "models/vehicle/vehicle_channels.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <utility>
+
+namespace hil::models {
+
+namespace {
+
+using rt::Direction;
+
+/// One vector component by index (x, y, z).
+constexpr std::array<const char*, 3> kAxes{"x", "y", "z"};
+
+}  // namespace
+
+std::string VehicleChannels::axle_name(std::size_t axle, std::size_t axle_count) {
+  if (axle_count == 2) return axle == 0 ? "front" : "rear";
+  if (axle_count == 3) return std::array<const char*, 3>{"front", "middle", "rear"}[axle];
+  return fmt::format("a{}", axle + 1);
+}
+
+std::string VehicleChannels::wheel_name(std::size_t wheel, std::size_t axle_count) {
+  const char side = wheel % 2 == 0 ? 'l' : 'r';
+  const std::size_t axle = wheel / 2;
+  if (axle_count <= 3) return fmt::format("{}{}", axle_name(axle, axle_count)[0], side);  // fl, mr
+  return fmt::format("{}{}", axle_name(axle, axle_count), side);
+}
+
+void VehicleChannels::add_input(rt::ChannelTable& table, std::string name, std::string unit,
+                                double initial, InputField field, std::size_t index,
+                                std::string description) {
+  inputs_.push_back({table.add({.name = std::move(name),
+                                .unit = std::move(unit),
+                                .direction = Direction::input,
+                                .initial = initial,
+                                .description = std::move(description)}),
+                     field, index});
+}
+
+void VehicleChannels::add_output(rt::ChannelTable& table, std::string name, std::string unit,
+                                 OutputValue value, std::size_t index, std::string description) {
+  outputs_.push_back({table.add({.name = std::move(name),
+                                 .unit = std::move(unit),
+                                 .direction = Direction::output,
+                                 .description = std::move(description)}),
+                      value, index});
+}
+
+VehicleChannels::VehicleChannels(rt::ChannelTable& table, const VehicleParams& p) {
+  const auto input = [&](std::string name, std::string unit, double initial, InputField field,
+                         std::size_t index, std::string description) {
+    add_input(table, std::move(name), std::move(unit), initial, field, index,
+              std::move(description));
+  };
+  const auto output = [&](std::string name, std::string unit, OutputValue value, std::size_t index,
+                          std::string description) {
+    add_output(table, std::move(name), std::move(unit), value, index, std::move(description));
+  };
+  const std::size_t axles = p.axle_count;
+
+  // ---- inputs ----
+  for (std::size_t a = 0; a < axles; ++a) {
+    if (!p.axles[a].steering.steered) continue;
+    input(
+        fmt::format("vehicle.steering.{}.command", axle_name(a, axles)), "rad", 0.0,
+        [](VehicleInputs& in, std::size_t i) -> double& { return in.steering_command[i]; }, a,
+        "central steering angle the servo follows, + left");
+  }
+  for (std::size_t w = 0; w < p.wheel_count(); ++w) {
+    const std::string W = wheel_name(w, axles);
+    input(
+        fmt::format("env.road.friction.{}", W), "-", 1.0,
+        [](VehicleInputs& in, std::size_t i) -> double& { return in.friction_scale[i]; }, w,
+        "friction scale of this wheel's contact (RAVON §3.2; 1e-4: off the ground)");
+  }
+  input(
+      "vehicle.brake.command", "-", 0.0,
+      [](VehicleInputs& in, std::size_t) -> double& { return in.brake; }, 0,
+      "brake command 0..1 of each axle's max brake torque");
+  input(
+      "vehicle.brake.park", "-", 0.0,
+      [](VehicleInputs& in, std::size_t) -> double& { return in.park_brake; }, 0,
+      "parking brake 0..1");
+  for (std::size_t c = 0; c < 3; ++c) {
+    input(
+        fmt::format("env.road.normal.{}", kAxes[c]), "-", c == 2 ? 1.0 : 0.0,
+        [](VehicleInputs& in, std::size_t i) -> double& {
+          return in.road_normal[static_cast<int>(i)];
+        },
+        c, "road normal in heading axes (RAVON §3.2), used when the rig takes it from channels");
+    input(
+        fmt::format("env.disturbance.force.{}", kAxes[c]), "N", 0.0,
+        [](VehicleInputs& in, std::size_t i) -> double& {
+          return in.external_force[static_cast<int>(i)];
+        },
+        c, "co-simulated force at the CG, world axes");
+    input(
+        fmt::format("env.disturbance.torque.{}", kAxes[c]), "N*m", 0.0,
+        [](VehicleInputs& in, std::size_t i) -> double& {
+          return in.external_torque[static_cast<int>(i)];
+        },
+        c, "co-simulated torque about the CG, body axes");
+  }
+  input(
+      "env.wind.speed", "m/s", 0.0,
+      [](VehicleInputs& in, std::size_t) -> double& { return in.wind_speed; }, 0, "wind speed");
+  input(
+      "env.wind.direction", "rad", 0.0,
+      [](VehicleInputs& in, std::size_t) -> double& { return in.wind_direction; }, 0,
+      "direction the wind blows from, counter-clockwise from east");
+
+  add_drive_channels(table, p);
+
+  // ---- outputs ----
+  struct WheelChannel {
+    const char* name;
+    const char* unit;
+    const char* description;
+  };
+  static constexpr std::array<WheelChannel, 12> kWheel{{
+      {"speed", "rad/s", "wheel spin ω"},
+      {"angle", "rad", "wheel rotation since the start"},
+      {"encoder", "-", "encoder counts"},
+      {"steer_angle", "rad", "steering angle of the wheel, + left"},
+      {"suspension_travel", "m", "spring compression ζ"},
+      {"normal_force", "N", "tire normal force"},
+      {"longitudinal_force", "N", "tire force along the wheel heading"},
+      {"lateral_force", "N", "tire force along the wheel axis, + left"},
+      {"slip", "-", "longitudinal slip, + driving"},
+      {"slip_angle", "rad", "slip angle"},
+      {"tire_deflection", "m", "tire deflection"},
+      {"brake_torque", "N*m", "brake torque on the wheel"},
+  }};
+  static constexpr std::array<double (*)(const WheelOutputs&), 12> kWheelValue{
+      [](const WheelOutputs& o) { return o.speed; },
+      [](const WheelOutputs& o) { return o.angle; },
+      [](const WheelOutputs& o) { return o.encoder_counts; },
+      [](const WheelOutputs& o) { return o.steer_angle; },
+      [](const WheelOutputs& o) { return o.suspension_travel; },
+      [](const WheelOutputs& o) { return o.normal_force; },
+      [](const WheelOutputs& o) { return o.longitudinal_force; },
+      [](const WheelOutputs& o) { return o.lateral_force; },
+      [](const WheelOutputs& o) { return o.slip; },
+      [](const WheelOutputs& o) { return o.slip_angle; },
+      [](const WheelOutputs& o) { return o.tire_deflection; },
+      [](const WheelOutputs& o) { return o.brake_torque; },
+  };
+  for (std::size_t w = 0; w < p.wheel_count(); ++w) {
+    for (std::size_t c = 0; c < kWheel.size(); ++c) {
+      // index packs (wheel, field) so that one captureless function serves them all
+      output(
+          fmt::format("vehicle.wheel.{}.{}", wheel_name(w, axles), kWheel[c].name), kWheel[c].unit,
+          [](const VehicleOutputs& o, std::size_t i) {
+            return kWheelValue[i % kWheelValue.size()](o.wheels[i / kWheelValue.size()]);
+          },
+          w * kWheelValue.size() + c, kWheel[c].description);
+    }
+  }
+  for (std::size_t c = 0; c < 3; ++c) {
+    const char* axis = kAxes[c];
+    const std::size_t k = c;
+    output(
+        fmt::format("vehicle.body.position.{}", axis), "m",
+        [](const VehicleOutputs& o, std::size_t i) { return o.position[static_cast<int>(i)]; }, k,
+        "CG position, world ENU (x east, y north, z up)");
+    output(
+        fmt::format("vehicle.body.velocity.{}", axis), "m/s",
+        [](const VehicleOutputs& o, std::size_t i) {
+          return o.velocity_world[static_cast<int>(i)];
+        },
+        k, "CG velocity, world ENU");
+    output(
+        fmt::format("vehicle.body.acceleration.{}", axis), "m/s^2",
+        [](const VehicleOutputs& o, std::size_t i) {
+          return o.acceleration_body[static_cast<int>(i)];
+        },
+        k, "CG acceleration over the last step, body axes");
+    output(
+        fmt::format("vehicle.imu.accel.{}", axis), "m/s^2",
+        [](const VehicleOutputs& o, std::size_t i) {
+          return o.imu.specific_force[static_cast<int>(i)];
+        },
+        k, "IMU specific force, sensor axes");
+    output(
+        fmt::format("vehicle.imu.gyro.{}", axis), "rad/s",
+        [](const VehicleOutputs& o, std::size_t i) {
+          return o.imu.angular_rate[static_cast<int>(i)];
+        },
+        k, "IMU angular rate, sensor axes");
+  }
+  struct Scalar {
+    const char* name;
+    const char* unit;
+    double (*value)(const VehicleOutputs&, std::size_t);
+    const char* description;
+  };
+  static constexpr std::array<Scalar, 18> kScalars{{
+      {"vehicle.body.forward_speed", "m/s",
+       [](const VehicleOutputs& o, std::size_t) { return o.velocity_body.x(); },
+       "CG velocity along the body x axis"},
+      {"vehicle.body.lateral_speed", "m/s",
+       [](const VehicleOutputs& o, std::size_t) { return o.velocity_body.y(); },
+       "CG velocity along the body y axis, + left"},
+      {"vehicle.body.roll", "rad", [](const VehicleOutputs& o, std::size_t) { return o.roll; },
+       "roll angle (ISO 8855 z-y-x)"},
+      {"vehicle.body.pitch", "rad", [](const VehicleOutputs& o, std::size_t) { return o.pitch; },
+       "pitch angle, + nose down"},
+      {"vehicle.body.yaw", "rad", [](const VehicleOutputs& o, std::size_t) { return o.yaw; },
+       "yaw angle from east, counter-clockwise"},
+      {"vehicle.body.roll_rate", "rad/s",
+       [](const VehicleOutputs& o, std::size_t) { return o.angular_velocity.x(); },
+       "angular velocity about body x"},
+      {"vehicle.body.pitch_rate", "rad/s",
+       [](const VehicleOutputs& o, std::size_t) { return o.angular_velocity.y(); },
+       "angular velocity about body y"},
+      {"vehicle.body.yaw_rate", "rad/s",
+       [](const VehicleOutputs& o, std::size_t) { return o.angular_velocity.z(); },
+       "angular velocity about body z"},
+      {"vehicle.gnss.latitude", "deg",
+       [](const VehicleOutputs& o, std::size_t) { return o.gnss.position.latitude_deg; },
+       "GNSS latitude, WGS-84"},
+      {"vehicle.gnss.longitude", "deg",
+       [](const VehicleOutputs& o, std::size_t) { return o.gnss.position.longitude_deg; },
+       "GNSS longitude, WGS-84"},
+      {"vehicle.gnss.altitude", "m",
+       [](const VehicleOutputs& o, std::size_t) { return o.gnss.position.altitude_m; },
+       "GNSS height above the WGS-84 ellipsoid"},
+      {"vehicle.gnss.velocity.east", "m/s",
+       [](const VehicleOutputs& o, std::size_t) { return o.gnss.velocity_enu.x(); },
+       "GNSS velocity east"},
+      {"vehicle.gnss.velocity.north", "m/s",
+       [](const VehicleOutputs& o, std::size_t) { return o.gnss.velocity_enu.y(); },
+       "GNSS velocity north"},
+      {"vehicle.gnss.velocity.up", "m/s",
+       [](const VehicleOutputs& o, std::size_t) { return o.gnss.velocity_enu.z(); },
+       "GNSS velocity up"},
+      {"vehicle.gnss.fixes", "-",
+       [](const VehicleOutputs& o, std::size_t) { return static_cast<double>(o.gnss.count); },
+       "GNSS fixes so far (increments at the receiver rate)"},
+      {"vehicle.aero.drag", "N",
+       [](const VehicleOutputs& o, std::size_t) { return o.aero_force_body.x(); },
+       "aerodynamic force along body x"},
+      {"vehicle.aero.side_force", "N",
+       [](const VehicleOutputs& o, std::size_t) { return o.aero_force_body.y(); },
+       "aerodynamic force along body y"},
+      {"vehicle.inputs_rejected", "-",
+       [](const VehicleOutputs& o, std::size_t) { return static_cast<double>(o.rejected_inputs); },
+       "non-finite input values replaced by their neutral value since the start"},
+  }};
+  for (const Scalar& s : kScalars) output(s.name, s.unit, s.value, 0, s.description);
+  for (std::size_t a = 0; a < axles; ++a) {
+    if (!p.axles[a].steering.steered) continue;
+    output(
+        fmt::format("vehicle.steering.{}.angle", axle_name(a, axles)), "rad",
+        [](const VehicleOutputs& o, std::size_t i) { return o.steering_angle[i]; }, a,
+        "central steering angle of the servo (feedback)");
+  }
+}
+
+void VehicleChannels::read(const rt::ChannelTable& table, VehicleInputs& in) const noexcept {
+  for (const InputBinding& b : inputs_) b.field(in, b.index) = table.get(b.id);
+}
+
+void VehicleChannels::write(const VehicleOutputs& out, rt::ChannelTable& table) const noexcept {
+  for (const OutputBinding& b : outputs_) table.set(b.id, b.value(out, b.index));
+}
+
+}  // namespace hil::models

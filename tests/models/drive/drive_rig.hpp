@@ -1,0 +1,122 @@
+#pragma once
+// Test rig for the electric drive: each motor drives a wheel of inertia I with viscous bearing
+// friction β and an optional external load torque — no tire. With no load it is RAVON's
+// lifted-wheel test (ravon-distributed-realtime-sim.txt §3.8). The drive state, the wheel
+// spins and energy accumulators are one vector integrated with rt::rk4_step; the controllers
+// run at the tick boundaries exactly as the vehicle will call them.
+
+#include <Eigen/Core>
+#include <functional>
+
+#include "models/drive/electric_drive.hpp"
+#include "rt_core/rk4.hpp"
+
+namespace hil::models::testing {
+
+/// Integrated powers [J] of the energy-balance test.
+enum EnergyTerm : int {
+  kBatteryOut = 0,  ///< ∫ V·i_b dt at the battery terminals
+  kCopper,          ///< ∫ Σ R·i² dt
+  kMotorFriction,   ///< ∫ Σ τ_f(ω_m)·ω_m dt
+  kConverter,       ///< ∫ H-bridge losses dt
+  kChopper,         ///< ∫ brake-chopper power dt
+  kGear,            ///< ∫ Σ (τ_in·ω_m − τ_out·ω) dt
+  kBearing,         ///< ∫ Σ β·ω² dt
+  kLoad,            ///< ∫ Σ −Q_load·ω dt: work done on the external load
+  kEnergyTerms
+};
+
+struct DriveRig {
+  using L = ElectricDriveLayout;
+  static constexpr int kWheels = L::kSize;  ///< ω_j [rad/s]
+  static constexpr int kEnergy = kWheels + static_cast<int>(kMaxWheels);
+  static constexpr int kSize = kEnergy + kEnergyTerms;
+  using State = Eigen::Matrix<double, kSize, 1>;
+
+  ElectricDriveParams drive;
+  double wheel_inertia = 1.0;    ///< I_wheel [kg·m²] (RAVON wheel + tire, assumed)
+  double bearing_damping = 0.1;  ///< β [N·m·s/rad] (tire_params.hpp default)
+  /// External torque on wheel j at time t and spin ω [N·m]; none by default.
+  std::function<double(double t, std::size_t j, double omega)> load = [](double, std::size_t,
+                                                                         double) { return 0.0; };
+
+  ElectricDriveControllerState controller;
+  State x = State::Zero();
+  double t = 0.0;
+
+  explicit DriveRig(const ElectricDriveParams& p, double soc = 1.0) : drive(p) {
+    x.head<L::kSize>() = electric_drive_initial_state(p, soc);
+  }
+
+  [[nodiscard]] static ElectricDriveState drive_state(const State& s) { return s.head<L::kSize>(); }
+  [[nodiscard]] static WheelValues omegas(const State& s) {
+    WheelValues w{};
+    for (std::size_t j = 0; j < kMaxWheels; ++j) w[j] = s[kWheels + static_cast<int>(j)];
+    return w;
+  }
+
+  [[nodiscard]] State derivative(double tt, const State& s) const {
+    const ElectricDriveState xd = drive_state(s);
+    DriveWheelInputs in;
+    in.omega = omegas(s);
+    for (std::size_t j = 0; j < drive.motor_count; ++j) {
+      in.other_torque[j] = -bearing_damping * in.omega[j] + load(tt, j, in.omega[j]);
+      in.inertia[j] = wheel_inertia;
+    }
+    const ElectricDriveRates r = electric_drive_derivative(drive, xd, controller.duty, in);
+    State d = State::Zero();
+    d.head<L::kSize>() = r.x_dot;
+    d[kEnergy + kBatteryOut] = r.bus.voltage * r.bus.battery_current;
+    d[kEnergy + kConverter] = r.bus.converter_loss;
+    d[kEnergy + kChopper] = r.bus.chopper_power;
+    for (std::size_t j = 0; j < drive.motor_count; ++j) {
+      const DriveUnitParams& u = drive.units[j];
+      const double w = in.omega[j];
+      const double wm = u.gear.ratio * w;
+      const double i = xd[L::current(j)];
+      // (I + I_ref)·dω/dt = Q_drive + Q_other  (electric_drive.hpp, step 2)
+      const double wdot =
+          (r.drive_torque[j] + in.other_torque[j]) / (wheel_inertia + r.reflected_inertia[j]);
+      d[kWheels + static_cast<int>(j)] = wdot;
+      const double tau_in =
+          motor_shaft_torque(u.motor, i, wm) - u.motor.rotor_inertia * u.gear.ratio * wdot;
+      const double tau_out = r.drive_torque[j] - r.reflected_inertia[j] * wdot;
+      d[kEnergy + kCopper] += u.motor.resistance * i * i;
+      d[kEnergy + kMotorFriction] += motor_friction_torque(u.motor, wm) * wm;
+      d[kEnergy + kGear] += tau_in * wm - tau_out * w;
+      d[kEnergy + kBearing] += bearing_damping * w * w;
+      d[kEnergy + kLoad] += -load(tt, j, w) * w;
+    }
+    return d;
+  }
+
+  /// One tick: controllers at the boundary (speed references per wheel), then one RK4 step.
+  void tick(const WheelValues& wheel_speed_ref, double dt) {
+    (void)electric_drive_controller_update(drive, controller, drive_state(x), omegas(x),
+                                           wheel_speed_ref, dt);
+    x = rt::rk4_step([this](double tt, const State& s) { return derivative(tt, s); }, t, x, dt);
+    t += dt;
+  }
+
+  [[nodiscard]] ElectricDriveOutputs outputs() const {
+    return electric_drive_outputs(drive, controller, drive_state(x), omegas(x));
+  }
+
+  /// ½·L·i² + ½·J_m·ω_m² + ½·I·ω² summed over the motors [J].
+  [[nodiscard]] double stored_energy() const {
+    double e = 0.0;
+    const WheelValues w = omegas(x);
+    for (std::size_t j = 0; j < drive.motor_count; ++j) {
+      const DriveUnitParams& u = drive.units[j];
+      const double i = x[L::current(j)];
+      const double wm = u.gear.ratio * w[j];
+      e += 0.5 * u.motor.inductance * i * i + 0.5 * u.motor.rotor_inertia * wm * wm +
+           0.5 * wheel_inertia * w[j] * w[j];
+    }
+    return e;
+  }
+
+  [[nodiscard]] double energy(EnergyTerm term) const { return x[kEnergy + term]; }
+};
+
+}  // namespace hil::models::testing

@@ -1,0 +1,82 @@
+// The RT path of a scenario in the loop (DESIGN.md §5): the virtual ECU (bus, driver, its
+// judge), the scenario's events and the rig-side judge, with the rig's own tasks, run a
+// whole scenario — gust ramps, lane gates, path projections — without one heap allocation
+// or minor page fault after the first second. Links the allocation counter (tests/support),
+// which replaces operator new, so it is a binary of its own.
+
+#include <gtest/gtest.h>
+
+#include "config/rig_runtime.hpp"
+#include "rt_core/clock.hpp"
+#include "rt_core/executive.hpp"
+#include "tests/support/allocation_counter.hpp"
+#include "tools/scenario/scenario_settings.hpp"
+#include "tools/session/scenario_run.hpp"
+
+namespace hil::ecu {
+namespace {
+
+constexpr std::int64_t kWarmUpTicks = 4'000;  // 1 s at RAVON's 250 µs
+
+/// What the RT budget counts: heap allocations and this thread's minor page faults.
+struct Budget {
+  std::uint64_t allocations = 0;
+  long faults = 0;
+};
+
+Budget budget_now() noexcept {
+  return {.allocations = hil::testing::allocation_count(),
+          .faults = hil::testing::thread_minor_faults()};
+}
+
+/// Takes the budget after the warm-up and at the last tick of the run.
+class Probe final : public rt::Task {
+ public:
+  explicit Probe(std::int64_t last) : last_(last) {}
+  void update(const rt::TickContext& c) noexcept override {
+    if (c.tick == kWarmUpTicks) before = budget_now();
+    if (c.tick == last_) after = budget_now();
+  }
+  Budget before, after;
+
+ private:
+  std::int64_t last_;
+};
+
+/// Runs `seconds` of the scenario (its whole duration when 0).
+void expect_no_allocation(const std::string& scenario_name, double seconds = 0.0) {
+  scenario::ScenarioLoadResult loaded =
+      scenario::load_scenario(HIL_SOURCE_DIR "/hil_rigs/scenarios/" + scenario_name + ".pbtxt",
+                              HIL_SOURCE_DIR "/hil_rigs/ravon/rig.pbtxt");
+  ASSERT_TRUE(loaded.ok());
+  loaded.rig->can[0].uri = "virtual:ecu_alloc_" + scenario_name;
+  config::RigRuntime rig(*loaded.rig, {.extra_input_channels = loaded.scenario->marker_channels});
+  session::ScenarioRun run(rig, *loaded.scenario);
+  const std::int64_t ticks =
+      seconds > 0.0 ? static_cast<std::int64_t>(seconds * 4000) : run.ticks();
+  Probe probe(ticks - 1);
+  std::vector<rt::TaskEntry> tasks = run.tasks();
+  tasks.push_back({.name = "probe", .task = &probe});
+  rt::VirtualClock clock;
+  rt::Executive exec(loaded.rig->executive, tasks, clock);
+
+  ASSERT_EQ(exec.run(ticks).ticks, ticks);
+
+  EXPECT_EQ(probe.after.allocations - probe.before.allocations, 0U) << scenario_name;
+  if (hil::testing::kPageFaultsAreMeaningful) {
+    EXPECT_EQ(probe.after.faults - probe.before.faults, 0) << scenario_name;
+  }
+  if (!loaded.scenario->events.empty()) {
+    EXPECT_GT(run.events().started(), 0U);
+  }
+  EXPECT_GT(run.ecu()->cycles(), 1000U);
+}
+
+TEST(ScenarioBudget, IceAndGustRunAllocatesNothing) { expect_no_allocation("ice_crosswind"); }
+
+TEST(ScenarioBudget, LaneChangeRunAllocatesNothing) {
+  expect_no_allocation("double_lane_change", 40.0);  // through section 1's lane gate
+}
+
+}  // namespace
+}  // namespace hil::ecu

@@ -1,0 +1,151 @@
+// The scenario's rig side, tick by tick: events step and ramp their channels from the value
+// they had and hold them; the judge's gates pass and fail on synthetic observations exactly
+// where their definitions say.
+
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <numbers>
+
+#include "rt_core/channel_table.hpp"
+#include "tools/scenario/scenario_events.hpp"
+#include "tools/scenario/scenario_judge.hpp"
+
+namespace hil::scenario {
+namespace {
+
+constexpr rt::Nanoseconds kMs = rt::kMillisecond;
+
+TEST(ScenarioEvents, StepsRampsAndHoldsByTick) {
+  rt::ChannelTable table;
+  const rt::ChannelId wind = table.add(
+      {.name = "env.wind.speed", .unit = "m/s", .direction = rt::Direction::input, .initial = 1.0});
+  const rt::ChannelId other =
+      table.add({.name = "env.other", .unit = "-", .direction = rt::Direction::input});
+  table.freeze();
+  // 1 ms ticks: at 10 ms ramp to 11 over 10 ms; at 30 ms step to 0; later ramp back up
+  scenario::ScenarioEvents events(
+      {{.at_s = 0.010, .channel = "env.wind.speed", .value = 11.0, .ramp_s = 0.010},
+       {.at_s = 0.040, .channel = "env.wind.speed", .value = 5.0, .ramp_s = 0.004},
+       {.at_s = 0.030, .channel = "env.wind.speed", .value = 0.0},
+       {.at_s = 0.005, .channel = "env.other", .value = 7.0}},
+      table, kMs);
+  std::vector<double> w;
+  for (std::int64_t k = 0; k < 50; ++k) {
+    table.set(other, -1.0);  // someone else writes it each tick: the event wins after 5 ms
+    events.read({.tick = k, .time = k * kMs, .dt = kMs, .dt_s = 1e-3});
+    w.push_back(table.get(wind));
+    EXPECT_EQ(table.get(other), k < 5 ? -1.0 : 7.0) << k;
+  }
+  EXPECT_EQ(w[9], 1.0);   // untouched before its first event
+  EXPECT_EQ(w[10], 1.0);  // the ramp starts from the value the channel had
+  EXPECT_DOUBLE_EQ(w[15], 6.0);
+  EXPECT_EQ(w[20], 11.0);  // reached after 10 ticks
+  EXPECT_EQ(w[29], 11.0);  // held
+  EXPECT_EQ(w[30], 0.0);   // a step (the later event in time, earlier in the file)
+  EXPECT_EQ(w[40], 0.0);
+  EXPECT_DOUBLE_EQ(w[42], 2.5);
+  EXPECT_EQ(w[44], 5.0);
+  EXPECT_EQ(events.started(), 4U);
+}
+
+TEST(ScenarioEvents, AnUnknownChannelIsRefusedAtSetup) {
+  rt::ChannelTable table;
+  (void)table.add({.name = "env.wind.speed", .unit = "m/s", .direction = rt::Direction::input});
+  table.freeze();
+  EXPECT_THROW(
+      scenario::ScenarioEvents({{.at_s = 0, .channel = "env.wind.sped", .value = 1}}, table, kMs),
+      std::out_of_range);
+}
+
+scenario::ScenarioSettings with_gate(scenario::GateCheck check) {
+  scenario::ScenarioSettings s;
+  s.duration_s = 10.0;
+  s.drive.path = {{.x = 0, .y = 0}, {.x = 100, .y = 0}};
+  s.footprint = {.x_front = 1.0, .x_rear = -1.0, .half_width = 0.5};
+  s.gates.push_back({.name = "g", .check = check});
+  return s;
+}
+
+TEST(ScenarioJudge, LaneGateChecksTheFootprintsCorners) {
+  const scenario::ScenarioSettings s =
+      with_gate(scenario::LaneGate{.x_min = 10, .x_max = 20, .y_min = -1.0, .y_max = 1.0});
+  scenario::ScenarioJudge inside(s);
+  for (double x = 0; x < 30; x += 0.1) inside.observe({.time = x, .x = x, .y = 0.4});
+  EXPECT_TRUE(inside.verdict().passed);
+  EXPECT_NE(inside.verdict().gates[0].detail.find("0.100"), std::string::npos)
+      << inside.verdict().gates[0].detail;  // 1 − 0.4 − 0.5
+  // Yawed by 0.2 rad at y = 0.4: the front-left corner sits at 0.4 + sin(0.2) + 0.5 cos(0.2),
+  // 0.089 m beyond the lane, while the CG's own margin would be 0.1 m
+  scenario::ScenarioJudge yawed(s);
+  yawed.observe({.time = 0, .x = 15, .y = 0.4, .yaw = 0.2});
+  const scenario::ScenarioVerdict v = yawed.verdict();
+  EXPECT_FALSE(v.passed);
+  const double over = 0.4 + std::sin(0.2) + 0.5 * std::cos(0.2) - 1.0;
+  EXPECT_NE(v.gates[0].detail.find(fmt::format("{:.3f}", over)), std::string::npos)
+      << v.gates[0].detail;
+  scenario::ScenarioJudge never(s);
+  never.observe({.time = 0, .x = 0});
+  EXPECT_FALSE(never.verdict().passed);  // never reached the lane: not a pass
+}
+
+TEST(ScenarioJudge, SpeedGateNeedsTheBandHeldLongEnoughAndInTime) {
+  const scenario::ScenarioSettings s = with_gate(
+      scenario::SpeedReachedGate{.speed = 2.0, .tolerance = 0.04, .by_s = 5.0, .hold_s = 1.0});
+  const auto run = [&](double reach_at, double leave_at) {
+    scenario::ScenarioJudge j(s);
+    for (double t = 0; t <= 10.0; t += 0.01) {
+      const double v = t >= reach_at && t < leave_at ? 2.03 : 1.5;
+      j.observe({.time = t, .speed = v});
+    }
+    return j.verdict().passed;
+  };
+  EXPECT_TRUE(run(4.0, 10.0));
+  EXPECT_TRUE(run(4.99, 6.5));   // in the band by 5 s, held 1 s
+  EXPECT_FALSE(run(5.2, 10.0));  // too late
+  EXPECT_FALSE(run(4.0, 4.5));   // not held
+}
+
+TEST(ScenarioJudge, RollbackDistanceDeviationAndStop) {
+  scenario::ScenarioJudge rollback(with_gate(scenario::NoRollbackGate{.max_m = 0.05}));
+  for (const double x : {0.0, 0.5, 0.46, 0.8}) rollback.observe({.x = x});
+  EXPECT_TRUE(rollback.verdict().passed);  // 4 cm back
+  rollback.observe({.x = 0.7});
+  EXPECT_FALSE(rollback.verdict().passed);  // 10 cm back
+
+  scenario::ScenarioJudge distance(
+      with_gate(scenario::DistanceReachedGate{.distance = 5, .by_s = 3}));
+  distance.observe({.time = 2.9, .x = 4.9});
+  distance.observe({.time = 3.1, .x = 5.1});
+  EXPECT_FALSE(distance.verdict().passed);  // too late
+
+  scenario::ScenarioJudge deviation(
+      with_gate(scenario::MaxDeviationGate{.max_m = 0.2, .from_s = 1, .to_s = 3}));
+  deviation.observe({.time = 0.5, .x = 1, .y = 0.5});  // before the window: ignored
+  for (double t = 1; t <= 3.0; t += 0.5) deviation.observe({.time = t, .x = 2 * t, .y = -0.15});
+  EXPECT_TRUE(deviation.verdict().passed);
+  deviation.observe({.time = 2.9, .x = 6, .y = 0.25});
+  EXPECT_FALSE(deviation.verdict().passed);
+
+  ScenarioJudge stop(with_gate(scenario::StoppedGate{.by_s = 5, .max_speed = 0.05}));
+  stop.observe({.time = 4, .speed = 1.0});
+  EXPECT_FALSE(stop.verdict().passed);  // nothing observed after 5 s yet
+  stop.observe({.time = 5, .speed = 0.01});
+  EXPECT_TRUE(stop.verdict().passed);
+  stop.observe({.time = 6, .speed = -0.06});  // rolled back afterwards
+  EXPECT_FALSE(stop.verdict().passed);
+}
+
+TEST(ScenarioJudge, GatesAreInTheCourseFrameOfTheStartPose) {
+  scenario::ScenarioSettings s =
+      with_gate(scenario::DistanceReachedGate{.distance = 10, .by_s = 10});
+  s.start = {.x = 100, .y = 50, .yaw = std::numbers::pi / 2};  // heading north
+  scenario::ScenarioJudge j(s);
+  j.observe({.time = 1, .x = 100, .y = 61, .yaw = std::numbers::pi / 2});
+  EXPECT_TRUE(j.verdict().passed);
+}
+
+}  // namespace
+}  // namespace hil::scenario

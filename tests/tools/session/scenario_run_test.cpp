@@ -1,0 +1,190 @@
+// The shipped scenarios in the loop, in process and in virtual time (rt::VirtualClock): the
+// rig's runtime, the virtual ECU on its virtual: bus, the scenario's events and gates. Each
+// must pass its gates on RAVON (and the straight one on the HMMWV too); a gust far beyond
+// the grip on ice must fail the gate that watches for it. The figures go to the test log
+// (docs/ecu.md quotes them).
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "config/rig_runtime.hpp"
+#include "rt_core/clock.hpp"
+#include "rt_core/executive.hpp"
+#include "tools/scenario/scenario_settings.hpp"
+#include "tools/session/scenario_run.hpp"
+
+namespace hil::ecu {
+namespace {
+
+const std::string kRigs = HIL_SOURCE_DIR "/hil_rigs/";
+
+struct Outcome {
+  scenario::ScenarioVerdict truth;     ///< judged on the model's state
+  scenario::ScenarioVerdict ecu_view;  ///< judged on what the ECU received
+  std::int64_t ticks = 0;
+  double wall_s = 0.0;
+  std::uint64_t holding_cycles = 0;
+  double final_x = 0.0, final_y = 0.0, final_speed = 0.0;
+};
+
+std::string text_of(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void print(const std::string& what, const scenario::ScenarioVerdict& v) {
+  for (const scenario::GateResult& g : v.gates) {
+    std::printf("  %s [%s] %s: %s\n", what.c_str(), g.passed ? "pass" : "FAIL", g.name.c_str(),
+                g.detail.c_str());
+  }
+}
+
+/// With ECU_TRACE set: one line per second of what the ECU does and what the vehicle does.
+class Trace final : public rt::Task {
+ public:
+  Trace(config::RigRuntime& rig, VirtualEcu& ecu) : rig_(rig), ecu_(ecu) {}
+  void update(const rt::TickContext& c) noexcept override {
+    if (c.tick % 2000 != 0) return;
+    const models::VehicleOutputs& o = rig_.vehicle()->outputs();
+    const DriverStatus& d = ecu_.driver().status();
+    std::printf(
+        "  t %5.1f  x %7.2f y %6.3f yaw %6.3f v %6.3f | target %5.2f ref %5.2f meas %5.2f "
+        "kappa %7.4f e %6.3f park %d | w0 %6.2f ref %6.2f gear %d thr %4.2f\n",
+        c.tick / 4000.0, o.position.x(), o.position.y(), o.yaw, o.velocity_body.x(), d.speed_target,
+        d.speed_ref, d.speed_measured, d.curvature, d.cross_track, d.parked ? 1 : 0,
+        o.wheels[0].speed, o.electric.motors[0].speed_ref, o.powertrain.gear,
+        o.powertrain.throttle);
+  }
+
+ private:
+  config::RigRuntime& rig_;
+  VirtualEcu& ecu_;
+};
+
+/// Runs scenario `text` (named `name`) on `rig` to its end.
+Outcome run(const std::string& name, const std::string& text, const std::string& rig) {
+  scenario::ScenarioLoadResult loaded =
+      scenario::load_scenario_text({name + ".pbtxt", text}, kRigs + rig + "/rig.pbtxt");
+  for (const config::ConfigError& e : loaded.errors) ADD_FAILURE() << e.to_string();
+  if (!loaded.ok()) return {};
+  loaded.rig->can[0].uri = "virtual:ecu_scenario_" + name + "_" + rig;
+  config::RigRuntime runtime(*loaded.rig,
+                             {.extra_input_channels = loaded.scenario->marker_channels});
+  session::ScenarioRun scenario(runtime, *loaded.scenario);
+  rt::VirtualClock clock;
+  std::vector<rt::TaskEntry> tasks = scenario.tasks();
+  Trace trace(runtime, *scenario.ecu());
+  if (std::getenv("ECU_TRACE") != nullptr) tasks.push_back({.name = "trace", .task = &trace});
+  rt::Executive exec(loaded.rig->executive, tasks, clock);
+  const auto start = std::chrono::steady_clock::now();
+  Outcome out;
+  out.ticks = exec.run(scenario.ticks()).ticks;
+  out.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  out.truth = scenario.verdict();
+  out.ecu_view = scenario.ecu()->verdict();
+  out.holding_cycles = scenario.ecu()->holding_cycles();
+  const models::VehicleOutputs& o = runtime.vehicle()->outputs();
+  out.final_x = o.position.x();
+  out.final_y = o.position.y();
+  out.final_speed = o.velocity_body.x();
+  std::printf("%s on %s: %lld ticks in %.2f s wall, %s\n", name.c_str(), rig.c_str(),
+              static_cast<long long>(out.ticks), out.wall_s,
+              out.truth.passed ? "PASSED" : "FAILED");
+  print("truth", out.truth);
+  print("ecu  ", out.ecu_view);
+  return out;
+}
+
+Outcome run_shipped(const std::string& name, const std::string& rig) {
+  return run(name, text_of(kRigs + "scenarios/" + name + ".pbtxt"), rig);
+}
+
+const scenario::GateResult& gate(const scenario::ScenarioVerdict& v, const std::string& name) {
+  for (const scenario::GateResult& g : v.gates) {
+    if (g.name == name) return g;
+  }
+  static const scenario::GateResult missing{.name = "missing"};
+  ADD_FAILURE() << "no gate " << name;
+  return missing;
+}
+
+TEST(ScenarioInTheLoop, StraightAccelerationAndBrakingOnRavon) {
+  const Outcome o = run_shipped("straight_accel_brake", "ravon");
+  EXPECT_TRUE(o.truth.passed);
+  EXPECT_TRUE(o.ecu_view.passed);
+  EXPECT_EQ(o.ticks, 14 * 4000);
+  EXPECT_NEAR(o.final_speed, 0.0, 0.01);
+  // 1 m/s for ~8 s less the ramps: a distance the run can only cover by driving
+  EXPECT_GT(o.final_x, 7.0);
+  EXPECT_LE(o.holding_cycles, 1U);  // only the first cycle, before the rig was heard
+}
+
+TEST(ScenarioInTheLoop, StraightAccelerationAndBrakingOnTheHmmwv) {
+  const Outcome o = run_shipped("straight_accel_brake", "hmmwv");
+  EXPECT_TRUE(o.truth.passed);
+  EXPECT_TRUE(o.ecu_view.passed);
+  EXPECT_NEAR(o.final_speed, 0.0, 0.05);
+  EXPECT_GT(o.final_x, 7.0);
+}
+
+TEST(ScenarioInTheLoop, RavonPassesTheIso3888DoubleLaneChange) {
+  const Outcome o = run_shipped("double_lane_change", "ravon");
+  EXPECT_TRUE(o.truth.passed);
+  for (const char* lane : {"section 1", "section 3", "section 5"}) {
+    EXPECT_TRUE(gate(o.truth, lane).passed) << lane << ": " << gate(o.truth, lane).detail;
+  }
+  EXPECT_TRUE(o.ecu_view.passed);
+  // Ended in the last lane, whose centre is (w5 − w1)/2 = 0.141 m left of the start line
+  EXPECT_NEAR(o.final_y, 0.5 * (1.3 - 1.1) * 1.41, 0.05);
+}
+
+TEST(ScenarioInTheLoop, RavonStartsOnATenPercentGradeWithoutRollingBack) {
+  const Outcome o = run_shipped("hill_start", "ravon");
+  EXPECT_TRUE(o.truth.passed);
+  EXPECT_TRUE(gate(o.truth, "no rollback beyond 5 cm").passed);
+  EXPECT_TRUE(o.ecu_view.passed);
+}
+
+TEST(ScenarioInTheLoop, RavonCrossesSandThenClay) {
+  const Outcome o = run_shipped("offroad_sand_clay", "ravon");
+  EXPECT_TRUE(o.truth.passed);
+  EXPECT_GT(o.final_x, 30.0);
+}
+
+TEST(ScenarioInTheLoop, RavonHoldsItsLineOnIceInACrosswindGust) {
+  const Outcome o = run_shipped("ice_crosswind", "ravon");
+  EXPECT_TRUE(o.truth.passed);
+  EXPECT_TRUE(o.ecu_view.passed);
+}
+
+TEST(ScenarioInTheLoop, AGustBeyondTheGripOnIceFailsTheDeviationGate) {
+  // 40 m/s of side wind: 0.5·ρ·v²·C_s·A = 3.4 kN against ~0.7 kN of grip on ice
+  std::string text = text_of(kRigs + "scenarios/ice_crosswind.pbtxt");
+  const std::string calm = "value: 15 ramp_s: 1";
+  text.replace(text.find(calm), calm.size(), "value: 40 ramp_s: 1");
+  const Outcome o = run("ice_storm", text, "ravon");
+  EXPECT_FALSE(o.truth.passed);
+  const scenario::GateResult& g = gate(o.truth, "holds the line in the gust");
+  EXPECT_FALSE(g.passed) << g.detail;
+  EXPECT_NE(g.detail.find("largest deviation"), std::string::npos) << g.detail;
+}
+
+TEST(ScenarioInTheLoop, RunsRepeatBitForBit) {
+  const std::string text = text_of(kRigs + "scenarios/ice_crosswind.pbtxt");
+  const Outcome a = run("repeat_a", text, "ravon");
+  const Outcome b = run("repeat_b", text, "ravon");
+  EXPECT_EQ(a.final_x, b.final_x);
+  EXPECT_EQ(a.final_y, b.final_y);
+  EXPECT_EQ(a.final_speed, b.final_speed);
+}
+
+}  // namespace
+}  // namespace hil::ecu

@@ -1,0 +1,167 @@
+#include "tools/cli/check_command.hpp"
+
+#include <fmt/format.h>
+#include <google/protobuf/text_format.h>
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "config/executive_settings.hpp"
+#include "config/loader.hpp"
+#include "config/rig_runtime.hpp"
+#include "config/text/text_file.hpp"
+#include "io/can/transport/transport_factory.hpp"
+#include "tools/scenario/scenario_settings.hpp"
+#include "tools/session/config_errors.hpp"
+#include "tools/session/rig_locator.hpp"
+
+namespace hil::cli {
+
+namespace {
+
+struct CheckOptions {
+  std::string file;
+  std::vector<std::string> overlays;
+  std::string scenario;       ///< --scenario: check this scenario file on the rig `file`
+  std::string rig = "ravon";  ///< --rig: the rig a scenario given as FILE is checked on
+  bool print = false;         ///< --print: the resolved rig file to stdout
+};
+
+/// "hil_rigs/bench/rig.pbtxt (+1 overlay)".
+std::string describe_files(const CheckOptions& o) {
+  if (o.overlays.empty()) return o.file;
+  return fmt::format("{} (+{} overlay{})", o.file, o.overlays.size(),
+                     o.overlays.size() == 1 ? "" : "s");
+}
+
+/// The rig's channels as comments: what a CAN mapping, an overlay or a scenario event may
+/// name. The buses are built on in-process transports (nothing is opened).
+void print_channels(const config::RigSettings& rig) {
+  const config::RigRuntime runtime(
+      rig, {.transport_for_bus = [](std::size_t bus, const std::string& /*name*/) {
+        return io::can::open_transport(fmt::format("virtual:hilsim_check_{}", bus));
+      }});
+  const auto specs = runtime.table().specs();
+  fmt::print("# channels ({}): name [unit] direction\n", specs.size());
+  for (const rt::ChannelSpec& c : specs) {
+    fmt::print("#   {} [{}] {}\n", c.name, c.unit,
+               c.direction == rt::Direction::input ? "input" : "output");
+  }
+}
+
+/// The rig in text format under a "# header" line, then its channels.
+void print_rig(const config::RigSettings& rig, const std::string& header) {
+  std::string text;
+  google::protobuf::TextFormat::PrintToString(rig.message, &text);
+  fmt::print("# {}\n{}\n", header, text);
+  print_channels(rig);
+}
+
+/// A scenario file on a rig: its errors and the rig's, or what it will drive and judge.
+int check_scenario(const std::filesystem::path& scenario, const std::filesystem::path& rig,
+                   const std::vector<std::filesystem::path>& overlays, bool print) {
+  const scenario::ScenarioLoadResult result = scenario::load_scenario(scenario, rig, overlays);
+  if (!result.ok()) {
+    session::print_config_errors(result.errors,
+                                 fmt::format("{} on {}", scenario.string(), rig.string()));
+    return 1;
+  }
+  if (print) {  // the rig as the scenario runs it: its rig block applied
+    print_rig(*result.rig, fmt::format("{} with {}'s rig block", rig.string(), scenario.string()));
+  }
+  const scenario::ScenarioSettings& s = *result.scenario;
+  fmt::print("OK {} on {}: \"{}\", {} s, {} path points, {} events, {} gates\n", scenario.string(),
+             rig.string(), s.description, s.duration_s, s.drive.path.size(), s.events.size(),
+             s.gates.size());
+  return 0;
+}
+
+int run_check(const CheckOptions& o) {
+  const std::vector<std::filesystem::path> overlays(o.overlays.begin(), o.overlays.end());
+  if (!o.scenario.empty())
+    return check_scenario(session::locate_scenario(o.scenario), o.file, overlays, o.print);
+  if (scenario::looks_like_scenario(config::read_text_file(o.file, config::kMaxConfigBytes).text)) {
+    return check_scenario(o.file, session::locate_rig(o.rig), overlays, o.print);
+  }
+  const config::LoadResult result = config::load_rig_config(o.file, overlays);
+  if (!result.ok()) {
+    session::print_config_errors(result.errors, describe_files(o));
+    return 1;
+  }
+  const config::RigSettings& rig = *result.settings;
+  if (o.print) {  // the rig as a run would load it: overlays applied
+    print_rig(rig, fmt::format("{} resolved (overlays applied, file paths as the loader resolved "
+                               "them)",
+                               describe_files(o)));
+  }
+  fmt::print("OK {}: {}\n", describe_files(o), config::describe(rig.executive, rig.rt));
+  if (rig.vehicle) {
+    fmt::print("  vehicle: {} axles, {:.0f} kg sprung\n", rig.vehicle->axle_count,
+               rig.vehicle->sprung.mass);
+  }
+  for (const io::can::CanBusSpec& bus : rig.can) {
+    fmt::print("  CAN {} ({}): {} messages received, {} sent\n", bus.name, bus.uri, bus.rx.size(),
+               bus.tx.size());
+  }
+  // The scenario `hilsim run` drives by default must load on this rig too
+  const std::string& scenario = rig.message.default_scenario();
+  if (scenario.empty() || scenario == "none") return 0;
+  std::filesystem::path scenario_file;
+  try {
+    scenario_file = session::locate_scenario(scenario, o.file);
+  } catch (const std::runtime_error& e) {  // not found: where it looked, what there is
+    fmt::print(stderr, "{}: default_scenario: {}\n", o.file, e.what());
+    return 1;
+  }
+  fmt::print("  default scenario: ");
+  std::fflush(stdout);
+  return check_scenario(scenario_file, o.file, overlays, false);
+}
+
+}  // namespace
+
+void add_check_command(CLI::App& app) {
+  auto options = std::make_shared<CheckOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "check", "Validate a rig config file (and overlays) without running anything");
+  cmd->footer(
+      "Examples:\n"
+      "  hilsim check hil_rigs/bench/rig.pbtxt\n"
+      "  hilsim check hil_rigs/bench/rig.pbtxt --overlay hil_rigs/bench/overlay_fast.pbtxt\n"
+      "  hilsim check hil_rigs/ravon/rig.pbtxt --print   # the resolved rig and its channels\n"
+      "  hilsim check hil_rigs/hmmwv/rig.pbtxt --scenario hill_start\n"
+      "\n"
+      "Overlays apply in order: the fields an overlay sets replace the base's, the rest stay.\n"
+      "Every error is printed to stderr, one per line, as FILE:LINE:COLUMN: FIELD: PROBLEM:\n"
+      "  rig.pbtxt:3:14: executive.period_us: 20 is out of range; expected 50..100000 "
+      "(microseconds)\n"
+      "A scenario (tools/scenario/scenario.proto) is checked on a rig: hilsim check RIG --scenario "
+      "FILE,\n"
+      "or hilsim check SCENARIO [--rig NAME] (a FILE that is a scenario is recognised).\n"
+      "Exit status: 0 when valid (a summary of the effective settings is printed), 1 otherwise.\n"
+      "Fields, units and valid ranges: config/*.proto; overlays and errors: docs/config.md.\n");
+  cmd->add_option("file", options->file, "Rig config in Protobuf text format (rig.pbtxt)")
+      ->required()
+      ->type_name("FILE");
+  cmd->add_option("--overlay", options->overlays,
+                  "Overlay applied on top, in order; repeat for several")
+      ->type_name("FILE")
+      ->allow_extra_args(false);  // one file per --overlay: the base FILE is never taken
+  cmd->add_option("--scenario", options->scenario,
+                  "Check this scenario (a name in hil_rigs/scenarios/ or a file) on the rig FILE")
+      ->type_name("SCENARIO");
+  cmd->add_option("--rig", options->rig,
+                  "When FILE is a scenario: the rig to check it on (default ravon)")
+      ->type_name("NAME");
+  cmd->add_flag(
+      "--print", options->print,
+      "Print the resolved rig (overlays and a --scenario's rig block applied) and its channels");
+  cmd->callback([options] {
+    const int code = run_check(*options);
+    if (code != 0) throw CLI::RuntimeError(code);
+  });
+}
+
+}  // namespace hil::cli

@@ -1,0 +1,85 @@
+#pragma once
+// The scenario's pass criteria (tools/scenario/scenario.proto "gates") evaluated on a stream of
+// observations of the vehicle: each observe() updates every gate's running figures (worst
+// lane margin, longest time in the speed band, largest rollback…) without allocating; the
+// verdict is read when the run is over. The rig side feeds it the model's own pose and
+// speed; the stand-alone ECU what it receives (docs/ecu.md "Gates").
+//
+// Thread-safety: observe() on one (RT) thread; verdict() after that thread is done with it
+// (or from the same thread).
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tools/scenario/course_frame.hpp"
+#include "tools/scenario/course_path.hpp"
+#include "tools/scenario/scenario_settings.hpp"
+
+namespace hil::scenario {
+
+/// The vehicle at one instant, world frame.
+struct Observation {
+  double time = 0.0;  ///< scenario time [s]
+  double x = 0.0;     ///< CG [m]
+  double y = 0.0;
+  double yaw = 0.0;    ///< [rad]
+  double speed = 0.0;  ///< forward [m/s]
+};
+
+struct GateResult {
+  std::string name;
+  std::string kind;  ///< "lane", "speed_reached", …
+  bool passed = false;
+  std::string detail;  ///< the measured figure and what was required
+  /// false when the run ended before the gate could be decided (a run cut short with
+  /// --duration): its `passed` is then no verdict.
+  bool reached = true;
+};
+
+struct ScenarioVerdict {
+  bool passed = false;          ///< every gate passed (a scenario without gates passes)
+  double observed_until = 0.0;  ///< time of the last observation [s]
+  std::vector<GateResult> gates;
+};
+
+class ScenarioJudge {
+ public:
+  /// Setup: copies the gates and sizes their state.
+  explicit ScenarioJudge(const scenario::ScenarioSettings& scenario);
+
+  /// RT: one observation; times must not decrease.
+  void observe(const Observation& o) noexcept;
+
+  /// The verdict on what was observed so far (a gate whose window has not been observed
+  /// in full fails, saying so). Allocates.
+  [[nodiscard]] ScenarioVerdict verdict() const;
+
+ private:
+  struct GateState {
+    // lane: smallest distance of a corner inside the lane (< 0: outside), where
+    double worst_margin = 1e9, worst_x = 0.0;
+    std::int64_t samples = 0;  ///< observations that counted for the gate
+    // speed_reached: since when in the band; best |error|; the time it passed
+    double in_band_since = -1.0, best_error = 1e9, passed_at = -1.0;
+    // no_rollback / distance_reached / max_deviation / stopped: the figure
+    double peak = -1e9, figure = 0.0, figure_at = 0.0;
+  };
+
+  void observe_gate(const scenario::GateSettings& gate, GateState& g, const Observation& o,
+                    const CoursePose& pose) noexcept;
+  [[nodiscard]] GateResult judge(const scenario::GateSettings& gate, const GateState& g) const;
+
+  std::vector<scenario::GateSettings> gates_;
+  scenario::Footprint footprint_;
+  CourseFrame frame_;
+  CoursePath path_;
+  std::size_t hint_ = 0;
+  bool located_ = false;
+  double last_time_ = 0.0;
+  std::vector<GateState> state_;
+  std::array<scenario::CoursePoint, 4> corners_{};  ///< of the footprint, this observation
+};
+
+}  // namespace hil::scenario

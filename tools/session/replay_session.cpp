@@ -1,0 +1,191 @@
+#include "tools/session/replay_session.hpp"
+
+#include <fmt/format.h>
+
+#include <bit>
+#include <chrono>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
+#include "config/rig_runtime.hpp"
+#include "io/can/trace/candump_frame.hpp"
+#include "io/can/trace/candump_reader.hpp"
+#include "io/can/transport/replay_transport.hpp"
+#include "io/record/mapped_file.hpp"
+#include "io/record/telemetry_reader.hpp"
+#include "rt_core/clock.hpp"
+#include "tools/scenario/scenario_settings.hpp"
+#include "tools/session/replay_compare.hpp"
+#include "tools/session/rig_locator.hpp"
+#include "tools/session/scenario_run.hpp"
+
+namespace hil::session {
+
+namespace {
+
+/// Runs the rig's tasks tick by tick (the executive's phases, without its timing), paced on
+/// the monotonic clock when speed is a factor.
+class Stepper {
+ public:
+  Stepper(std::vector<rt::TaskEntry> tasks, rt::Nanoseconds period, double speed)
+      : tasks_(std::move(tasks)), period_(period), speed_(speed) {}
+  /// Runs every tick up to and including `tick` (no further than `limit`).
+  void run_to(std::int64_t tick, std::int64_t limit) {
+    const std::int64_t last = std::min(tick, limit);
+    for (; next_ <= last; ++next_) step(next_);
+  }
+  [[nodiscard]] std::int64_t ticks_run() const noexcept { return next_; }
+
+ private:
+  void step(std::int64_t k) {
+    if (speed_ > 0.0) {
+      if (k == 0) start_ = clock_.now();
+      clock_.sleep_until(start_ +
+                         static_cast<rt::Nanoseconds>(static_cast<double>(k * period_) / speed_));
+    }
+    const rt::TickContext c{
+        .tick = k, .time = k * period_, .dt = period_, .dt_s = static_cast<double>(period_) * 1e-9};
+    for (const rt::TaskEntry& t : tasks_) t.task->read(c);
+    for (const rt::TaskEntry& t : tasks_) t.task->update(c);
+    for (const rt::TaskEntry& t : tasks_) t.task->write(c);
+  }
+
+  std::vector<rt::TaskEntry> tasks_;
+  rt::Nanoseconds period_;
+  double speed_;  // 0: as fast as possible
+  rt::MonotonicClock clock_;
+  rt::Nanoseconds start_ = 0;
+  std::int64_t next_ = 0;
+};
+
+/// Compares every recorded telemetry sample with the replayed channels at its tick.
+class SampleChecker final : public io::record::TelemetryVisitor {
+ public:
+  SampleChecker(Stepper& stepper, const rt::ChannelTable& table, Comparison& result,
+                std::int64_t limit)
+      : stepper_(stepper), table_(table), result_(result), limit_(limit) {}
+  void on_topic(std::size_t topic, const io::record::TelemetryLayout& layout) override {
+    if (columns_.size() <= topic) columns_.resize(topic + 1);
+    for (const io::record::TelemetryColumn& c : layout.columns()) {
+      columns_[topic].push_back({c.channel, table_.find(c.channel)});
+    }
+  }
+  void on_sample(std::size_t topic, std::uint64_t /*log_time*/,
+                 const io::record::TelemetrySample& s) override {
+    if (s.tick > limit_ || topic >= columns_.size()) return;
+    stepper_.run_to(s.tick, limit_);
+    if (s.tick != last_tick) result_.samples_compared += 1;  // one sample: a tick's groups
+    last_tick = std::max(last_tick, s.tick);
+    for (std::size_t i = 0; i < s.values.size() && i < columns_[topic].size(); ++i) {
+      const auto& [name, id] = columns_[topic][i];
+      const double got = id ? table_.get(*id) : std::nan("");
+      result_.values_compared += 1;
+      if (std::bit_cast<std::uint64_t>(got) != std::bit_cast<std::uint64_t>(s.values[i])) {
+        result_.values_differing += 1;
+        result_.note({.tick = s.tick,
+                      .what = id ? "channel " + name : "channel " + name + " (not in this rig)",
+                      .expected = fmt::format("{}", s.values[i]),
+                      .got = fmt::format("{}", got)});
+      }
+    }
+  }
+  std::int64_t last_tick = -1;
+
+ private:
+  Stepper& stepper_;
+  const rt::ChannelTable& table_;
+  Comparison& result_;
+  std::int64_t limit_;
+  std::vector<std::vector<std::pair<std::string, std::optional<rt::ChannelId>>>> columns_;
+};
+
+}  // namespace
+
+int replay(const ReplayOptions& o) {
+  const std::filesystem::path dir(o.source);
+  if (o.rig) return replay_external_log(o);
+  if (!std::filesystem::is_directory(dir)) {
+    fmt::print(stderr, "{}: not a run directory (to replay a log into a rig, add --rig NAME)\n",
+               o.source);
+    return 2;
+  }
+  const RunRecord run = read_run_record(dir);
+  const std::vector<std::filesystem::path> overrides(o.overrides.begin(), o.overrides.end());
+  // The run's scenario, if it had one: its events and start pose are part of the run
+  const std::filesystem::path scenario_file = dir / "scenario.pbtxt";
+  scenario::ScenarioLoadResult loaded;
+  if (std::filesystem::exists(scenario_file)) {
+    loaded = scenario::load_scenario(scenario_file, dir / "rig.pbtxt", overrides);
+  } else {
+    config::LoadResult rig_only = config::load_rig_config(dir / "rig.pbtxt", overrides);
+    loaded.rig = std::move(rig_only.settings);
+    loaded.errors = std::move(rig_only.errors);
+  }
+  if (!loaded.errors.empty()) {
+    for (const config::ConfigError& e : loaded.errors) fmt::print(stderr, "{}\n", e.to_string());
+    return 2;
+  }
+  const config::RigSettings& settings = *loaded.rig;
+  if (settings.executive.period != run.period_ns) {
+    fmt::print(stderr, "the override changes the period: a replay needs the recorded one\n");
+    return 2;
+  }
+  const CanRecording log = read_can_recording(dir / "can.log", run, false);
+  if (!log.bad_lines.empty()) {
+    for (const std::string& bad : log.bad_lines) fmt::print(stderr, "{}\n", bad);
+    if (!o.lenient) {
+      fmt::print(stderr, "{} malformed line{} in can.log; --lenient skips them\n",
+                 log.bad_lines.size(), log.bad_lines.size() == 1 ? "" : "s");
+      return 2;
+    }
+    fmt::print(stderr, "skipped {} malformed line{}\n", log.bad_lines.size(),
+               log.bad_lines.size() == 1 ? "" : "s");
+  }
+  Comparison result;
+  FrameChecker frames(log, result);
+  config::RigRuntime rig(settings,
+                         {.extra_input_channels = loaded.scenario ? loaded.scenario->marker_channels
+                                                                  : std::vector<std::string>{},
+                          .transport_for_bus = [&](std::size_t bus, const std::string& name) {
+                            return frames.transport(bus, name);
+                          }});
+  // Events and start pose as in the run; the ECU's frames come from can.log
+  std::unique_ptr<session::ScenarioRun> scenario;
+  if (loaded.scenario) {
+    scenario = std::make_unique<session::ScenarioRun>(
+        rig, *loaded.scenario, session::ScenarioRunOptions{.virtual_ecu = false});
+  }
+  std::int64_t limit = o.until ? *rt::parse_duration(*o.until) / run.period_ns
+                               : std::numeric_limits<std::int64_t>::max();
+  if (!run.completed) {  // killed: compare the prefix both files hold (each to its last flush)
+    limit = std::min(limit, std::min(log.last_tick, last_sample_tick(dir / "telemetry.mcap")));
+  }
+  Stepper stepper(scenario ? scenario->tasks() : rig.tasks(), run.period_ns,
+                  o.speed == "max" ? 0.0 : std::stod(o.speed));
+
+  const auto wall_start = std::chrono::steady_clock::now();
+  io::record::MappedFile telemetry(dir / "telemetry.mcap");
+  SampleChecker samples(stepper, rig.table(), result, limit);
+  const io::record::TelemetryReadReport read =
+      io::record::read_telemetry(telemetry.bytes(), samples);
+  stepper.run_to(std::max(log.last_tick, samples.last_tick), limit);
+  frames.finish(stepper.ticks_run() - 1);
+  result.ticks = stepper.ticks_run();
+  result.wall_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  result.truncated = read.mcap.end == io::record::McapEnd::truncated || !run.completed;
+
+  const std::string text = describe(result, run.period_ns);
+  fmt::print("{}", text);
+  if (o.report) {
+    std::ofstream out(*o.report);
+    out << to_json(result, run.period_ns).dump(2) << "\n";
+  }
+  return result.identical() ? 0 : 1;
+}
+
+}  // namespace hil::session

@@ -1,0 +1,82 @@
+#include "tools/session/rig_setup.hpp"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <stdexcept>
+
+#include "tools/session/config_errors.hpp"
+#include "tools/session/rig_locator.hpp"
+
+namespace hil::session {
+
+namespace {
+
+/// The scenario to drive: --scenario, else the rig's default_scenario ("none": none).
+std::optional<std::filesystem::path> scenario_file(const RigSelection& s,
+                                                   const config::RigSettings& rig,
+                                                   const std::filesystem::path& rig_file) {
+  if (!s.scenario.empty()) {
+    return s.scenario == "none" ? std::nullopt : std::optional(locate_scenario(s.scenario));
+  }
+  const std::string& name = rig.message.default_scenario();
+  if (name.empty() || name == "none") return std::nullopt;
+  return locate_scenario(name, rig_file);  // a path in the rig file is relative to it
+}
+
+}  // namespace
+
+std::unique_ptr<RigSetup> set_up_rig(const RigSelection& s) {
+  auto setup = std::make_unique<RigSetup>();
+  setup->rig = rig_name(s.rig);
+  setup->rig_file = locate_rig(s.rig);
+  const std::vector<std::filesystem::path> overlays(s.overlays.begin(), s.overlays.end());
+  config::LoadResult loaded = config::load_rig_config(setup->rig_file, overlays);
+  if (!loaded.ok()) {
+    print_config_errors(loaded.errors, setup->rig_file.string());
+    return nullptr;
+  }
+  setup->settings = std::move(*loaded.settings);
+  // The scenario: its rig block applied over the rig, its ECU, events and gates
+  setup->scenario_file = scenario_file(s, setup->settings, setup->rig_file);
+  if (setup->scenario_file) {
+    scenario::ScenarioLoadResult sc =
+        scenario::load_scenario(*setup->scenario_file, setup->rig_file, overlays);
+    if (!sc.ok()) {
+      print_config_errors(sc.errors, setup->scenario_file->string());
+      return nullptr;
+    }
+    setup->settings = std::move(*sc.rig);
+    setup->scenario = std::move(*sc.scenario);
+  }
+  if (s.can_uri && setup->settings.can.empty()) {
+    throw std::runtime_error(fmt::format("--can {}: the rig {} has no CAN bus to connect it to",
+                                         *s.can_uri, setup->rig_file.string()));
+  }
+  // The built-in ECU drives a vehicle over the rig's first bus, along a scenario
+  const bool wants_virtual =
+      !s.can_uri && s.ecu == "virtual" && setup->settings.vehicle && !setup->settings.can.empty();
+  const bool virtual_ecu = wants_virtual && setup->scenario.has_value();
+  if (wants_virtual && !setup->scenario && s.scenario != "none") {
+    spdlog::warn(
+        "no scenario (--scenario NAME): the built-in ECU needs one to drive, so it is "
+        "off and the vehicle stays in its safe state");
+  }
+  setup->ecu = s.can_uri ? *s.can_uri : virtual_ecu ? "virtual (in process)" : "none";
+
+  setup->runtime = std::make_unique<config::RigRuntime>(
+      setup->settings, config::RuntimeOptions{.can_uri = s.can_uri,
+                                              .extra_input_channels =
+                                                  setup->scenario ? setup->scenario->marker_channels
+                                                                  : std::vector<std::string>{}});
+  if (setup->scenario) {
+    setup->scenario_run = std::make_unique<session::ScenarioRun>(
+        *setup->runtime, *setup->scenario, session::ScenarioRunOptions{.virtual_ecu = virtual_ecu});
+    setup->tasks = setup->scenario_run->tasks();
+  } else {
+    setup->tasks = setup->runtime->tasks();
+  }
+  return setup;
+}
+
+}  // namespace hil::session

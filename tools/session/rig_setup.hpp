@@ -1,0 +1,46 @@
+#pragma once
+// A rig made ready to run, shared by `hilsim run` and `hilsim timing --rig`: the rig file and
+// its overlays loaded, the scenario (--scenario, else the rig's default_scenario) applied,
+// the runtime built (channels, vehicle, CAN buses) and the executive's tasks in order, with
+// the built-in virtual ECU when asked for and possible. Setup phase only.
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "config/loader.hpp"
+#include "config/rig_runtime.hpp"
+#include "rt_core/executive.hpp"
+#include "tools/scenario/scenario_settings.hpp"
+#include "tools/session/scenario_run.hpp"
+
+namespace hil::session {
+
+struct RigSelection {
+  std::string rig = "ravon";           ///< name or path (tools/session/rig_locator.hpp)
+  std::vector<std::string> overlays;   ///< applied on the rig file, in order
+  std::string scenario;                ///< name or path; "" = the rig's default; "none"
+  std::optional<std::string> can_uri;  ///< a real ECU on this transport
+  std::string ecu = "virtual";         ///< "virtual" (in process) or "none"
+};
+
+struct RigSetup {
+  std::string rig;  ///< the short name
+  std::filesystem::path rig_file;
+  config::RigSettings settings;  ///< the scenario's rig block applied
+  std::optional<std::filesystem::path> scenario_file;
+  std::optional<scenario::ScenarioSettings> scenario;
+  std::string ecu;  ///< "virtual (in process)", the --can URI, or "none"
+  std::unique_ptr<config::RigRuntime> runtime;
+  std::unique_ptr<session::ScenarioRun> scenario_run;  ///< when there is a scenario
+  std::vector<rt::TaskEntry> tasks;                    ///< the executive's, in order
+};
+
+/// nullptr after printing every configuration error (FILE:LINE:COLUMN: field: problem) to
+/// stderr. Throws std::runtime_error for a rig or scenario that cannot be found or a runtime
+/// that cannot be built (a transport that does not open).
+[[nodiscard]] std::unique_ptr<RigSetup> set_up_rig(const RigSelection& selection);
+
+}  // namespace hil::session

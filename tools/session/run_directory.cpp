@@ -1,0 +1,125 @@
+#include "tools/session/run_directory.hpp"
+
+#include <fcntl.h>
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+#include <google/protobuf/text_format.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <system_error>
+
+namespace hil::session {
+
+std::filesystem::path make_run_directory(const std::optional<std::filesystem::path>& explicit_dir,
+                                         const std::filesystem::path& runs_root,
+                                         const std::string& rig,
+                                         std::chrono::system_clock::time_point start) {
+  std::filesystem::path dir;
+  if (explicit_dir) {
+    dir = *explicit_dir;
+  } else {
+    const std::string stamp =
+        fmt::format("{:%Y%m%dT%H%M%SZ}", std::chrono::floor<std::chrono::seconds>(start));
+    dir = runs_root / fmt::format("{}-{}", rig, stamp);
+    for (int n = 2; std::filesystem::exists(dir); ++n) {
+      dir = runs_root / fmt::format("{}-{}-{}", rig, stamp, n);
+    }
+  }
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) {
+    throw std::runtime_error(
+        fmt::format("cannot create the run directory {}: {}", dir.string(), ec.message()));
+  }
+  return dir;
+}
+
+namespace {
+
+/// Copies `file` into `dir` (once per name) and returns the name the copy has there.
+/// Copies `file` into `dir`, appends its bytes to `contents` (for the config hash) and
+/// returns the name the copy has there.
+std::string copy_into(const std::filesystem::path& file, const std::filesystem::path& dir,
+                      std::string& contents) {
+  const std::filesystem::path target = dir / file.filename();
+  std::error_code ec;
+  std::filesystem::copy_file(file, target, std::filesystem::copy_options::overwrite_existing, ec);
+  if (ec) {
+    throw std::runtime_error(
+        fmt::format("cannot copy {} into the run directory: {}", file.string(), ec.message()));
+  }
+  std::ifstream in(target, std::ios::binary);
+  contents.append(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  return file.filename().string();
+}
+
+}  // namespace
+
+std::string save_rig(const config::RigSettings& settings, const std::filesystem::path& dir) {
+  config::RigConfig rig = settings.message;
+  std::string files;  // the copied files' bytes: part of what the hash covers
+  for (config::CanBus& bus : *rig.mutable_can()->mutable_buses()) {
+    if (bus.has_dbc()) bus.set_dbc(copy_into(bus.dbc(), dir, files));
+  }
+  if (rig.terrain().has_dem()) {
+    config::Terrain::Dem& dem = *rig.mutable_terrain()->mutable_dem();
+    if (dem.has_heights()) dem.set_heights(copy_into(dem.heights(), dir, files));
+    if (dem.has_surfaces()) dem.set_surfaces(copy_into(dem.surfaces(), dir, files));
+  }
+  std::string text;
+  google::protobuf::TextFormat::PrintToString(rig, &text);
+  text = "# The rig as this run ran it (overlays applied); hilsim replay rebuilds it from here.\n" +
+         text;
+  std::ofstream out(dir / "rig.pbtxt");
+  out << text;
+  if (!out) throw std::runtime_error(fmt::format("cannot write {}", (dir / "rig.pbtxt").string()));
+  return text + files;
+}
+
+std::string copy_scenario(const std::filesystem::path& scenario, const std::filesystem::path& dir) {
+  std::ifstream in(scenario);
+  std::stringstream text;
+  text << in.rdbuf();
+  if (!in) throw std::runtime_error(fmt::format("cannot read {}", scenario.string()));
+  std::ofstream out(dir / "scenario.pbtxt");
+  out << text.str();
+  if (!out) {
+    throw std::runtime_error(fmt::format("cannot write {}", (dir / "scenario.pbtxt").string()));
+  }
+  return text.str();
+}
+
+std::string config_hash(const std::string& text) {
+  std::uint64_t h = 0xCBF29CE484222325ULL;
+  for (const char c : text) {
+    h ^= static_cast<unsigned char>(c);
+    h *= 0x100000001B3ULL;
+  }
+  return fmt::format("{:016x}", h);
+}
+
+void write_json(const std::filesystem::path& dir, const std::string& name,
+                const nlohmann::json& json) {
+  const std::filesystem::path target = dir / name;
+  const std::filesystem::path temporary = dir / (name + ".tmp");
+  const std::string text = json.dump(2) + "\n";
+  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    throw std::system_error(errno, std::generic_category(), "cannot write " + target.string());
+  }
+  const bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()) &&
+                  ::fdatasync(fd) == 0;
+  ::close(fd);
+  if (!ok) throw std::runtime_error("cannot write " + target.string());
+  std::filesystem::rename(temporary, target);
+}
+
+std::string hilsim_version() { return HIL_VERSION; }
+
+std::string git_revision() { return HIL_GIT_REVISION; }
+
+}  // namespace hil::session

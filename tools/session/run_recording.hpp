@@ -1,0 +1,35 @@
+#pragma once
+// The recorders of a run directory, fed by the write phase of every tick (issue 6):
+// telemetry.mcap (channel samples) and can.log (every frame the buses received and sent).
+// Constructed in the setup phase; write() runs on the RT thread (wait-free pushes into the
+// recorders' rings); stop() and counters() from the non-RT thread after the loop.
+
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "config/rig_runtime.hpp"
+#include "io/record/can_log_recorder.hpp"
+#include "io/record/telemetry_recorder.hpp"
+#include "rt_core/task.hpp"
+#include "tools/session/run_report.hpp"
+
+namespace hil::session {
+
+class Recording final : public rt::Task {
+ public:
+  Recording(config::RigRuntime& rig, const std::filesystem::path& dir, std::int64_t period_ns,
+            std::int64_t start_epoch_ns, const std::string& rig_name);
+  void update(const rt::TickContext& /*c*/) noexcept override {}
+  void write(const rt::TickContext& c) noexcept override;
+  /// Drains and closes both files. Idempotent.
+  void stop();
+  [[nodiscard]] RecordingCounters counters() const;
+
+ private:
+  const rt::ChannelTable& table_;
+  io::record::TelemetryRecorder telemetry_;
+  std::unique_ptr<io::record::CanLogRecorder> can_log_;
+};
+
+}  // namespace hil::session

@@ -1,0 +1,189 @@
+#include "tools/session/run_report.hpp"
+
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <array>
+
+#include "tools/session/run_directory.hpp"
+#include "tools/session/timing_report.hpp"
+
+namespace hil::session {
+
+namespace {
+
+double seconds(std::int64_t ticks, rt::Nanoseconds period) {
+  return static_cast<double>(ticks) * static_cast<double>(period) * 1e-9;
+}
+
+double wall_seconds(std::chrono::steady_clock::duration d) {
+  return std::chrono::duration<double>(d).count();
+}
+
+struct CanTotals {
+  std::uint64_t rx = 0, tx = 0, rx_dropped = 0, unknown = 0, tx_dropped = 0, timeouts = 0;
+};
+
+CanTotals can_totals(const config::RigRuntime& rig) {
+  CanTotals t;
+  for (const auto& bus : rig.buses()) {
+    for (std::size_t i = 0; i < bus->rx_count(); ++i) {
+      const io::can::MessageCounters& c = bus->rx_counters(i);
+      t.rx += c.frames.load(std::memory_order_relaxed);
+      t.rx_dropped += c.drops.load(std::memory_order_relaxed);
+      t.timeouts += c.timeouts.load(std::memory_order_relaxed);
+    }
+    for (std::size_t i = 0; i < bus->tx_count(); ++i) {
+      t.tx += bus->tx_counters(i).frames.load(std::memory_order_relaxed);
+      t.tx_dropped += bus->tx_counters(i).drops.load(std::memory_order_relaxed);
+    }
+    t.unknown += bus->unknown_frames();
+  }
+  return t;
+}
+
+std::string ending(const RunReport& r) {
+  if (r.result.reason == rt::StopReason::overrun_limit) return "stopped by the overrun policy";
+  if (r.interrupted) return "stopped by the operator";
+  return r.result.reason == rt::StopReason::tick_limit ? "completed" : "stopped";
+}
+
+std::string hostname() {
+  std::array<char, 256> name{};
+  return gethostname(name.data(), name.size()) == 0 ? std::string(name.data()) : "unknown";
+}
+
+}  // namespace
+
+std::string progress_line(const RunReport& r, const rt::TimingSnapshot& s,
+                          std::chrono::steady_clock::duration wall) {
+  const rt::Nanoseconds period = r.settings->executive.period;
+  const double sim = seconds(s.ticks, period);
+  const double w = wall_seconds(wall);
+  std::string line =
+      fmt::format("sim {:7.1f} s  RTF {:4.2f}  overruns {}  wake p99 {:.0f} us", sim,
+                  w > 0 ? sim / w : 0.0, s.overruns, s.wake_latency.percentile_us(0.99));
+  if (r.runtime != nullptr && !r.runtime->buses().empty()) {
+    const CanTotals c = can_totals(*r.runtime);
+    line += fmt::format("  can rx {} tx {}  timeouts {}", c.rx, c.tx, c.timeouts);
+  }
+  return line;
+}
+
+std::string run_summary(const RunReport& r) {
+  const rt::Nanoseconds period = r.settings->executive.period;
+  const double sim = seconds(r.stats.ticks, period);
+  const double w = wall_seconds(r.wall);
+  std::string out =
+      fmt::format("hilsim run: {}{} — {}: {:.1f} s simulated in {:.1f} s (RTF {:.2f})\n", r.rig,
+                  r.scenario.empty() ? "" : fmt::format(", scenario {}", r.scenario), ending(r),
+                  sim, w, w > 0 ? sim / w : 0.0);
+  out += fmt::format("  {}\n", r.status.summary());
+  out +=
+      fmt::format("  ticks {} at {}, overruns {}, wake-up latency p99 {:.0f} us, max {:.1f} us\n",
+                  r.stats.ticks, rt::format_duration(period), r.stats.overruns,
+                  r.stats.wake_latency.percentile_us(0.99),
+                  static_cast<double>(r.stats.wake_latency.max_ns) / 1e3);
+  if (r.runtime != nullptr) {
+    for (const auto& bus : r.runtime->buses()) {
+      CanTotals c;
+      for (std::size_t i = 0; i < bus->rx_count(); ++i) {
+        c.rx += bus->rx_counters(i).frames.load();
+        c.rx_dropped += bus->rx_counters(i).drops.load();
+        c.timeouts += bus->rx_counters(i).timeouts.load();
+      }
+      for (std::size_t i = 0; i < bus->tx_count(); ++i) {
+        c.tx += bus->tx_counters(i).frames.load();
+        c.tx_dropped += bus->tx_counters(i).drops.load();
+      }
+      out += fmt::format(
+          "  CAN {} ({}): ECU frames in {} ({} refused, {} unknown id), out {} ({} not sent), "
+          "timeouts {}\n",
+          bus->name(), bus->transport().name(), c.rx, c.rx_dropped, bus->unknown_frames(), c.tx,
+          c.tx_dropped, c.timeouts);
+    }
+  }
+  if (!r.ecu.empty()) out += fmt::format("  ECU: {}\n", r.ecu);
+  if (r.runtime != nullptr && r.runtime->vehicle() != nullptr) {
+    const std::int64_t rejected = r.runtime->vehicle()->outputs().rejected_inputs;
+    out += fmt::format("  faults: {}\n", rejected == 0 ? std::string("none")
+                                                       : fmt::format("{} non-finite inputs "
+                                                                     "replaced",
+                                                                     rejected));
+  }
+  if (!r.verdict.empty()) out += fmt::format("  scenario: {}\n", r.verdict);
+  if (r.run_dir && r.recording) {
+    const RecordingCounters& rec = *r.recording;
+    out += fmt::format(
+        "  recording: {} (telemetry {} samples, {} dropped; can.log {} frames, {} dropped){}\n",
+        r.run_dir->string(), rec.telemetry.samples_recorded, rec.telemetry.samples_dropped,
+        rec.can_log.frames_written, rec.can_log.frames_dropped,
+        rec.errors.empty() ? "" : " — ERROR: " + rec.errors);
+  } else {
+    out += "  recording: off (--no-record)\n";
+  }
+  return out;
+}
+
+nlohmann::json manifest_json(const RunReport& r) {
+  const config::RigSettings& s = *r.settings;
+  nlohmann::json j = {
+      {"hilsim_version", hilsim_version()},
+      {"git_revision", git_revision()},
+      {"rig", r.rig},
+      {"rig_file", r.rig_file.string()},
+      {"config_hash", r.config_hash},
+      {"seed", s.vehicle ? s.vehicle->seed : 0},
+      {"period_ns", s.executive.period},
+      {"start_epoch_ns", r.start_epoch_ns},
+      {"start_time_utc",
+       fmt::format("{:%Y-%m-%dT%H:%M:%SZ}",
+                   std::chrono::floor<std::chrono::seconds>(std::chrono::system_clock::time_point(
+                       std::chrono::nanoseconds(r.start_epoch_ns))))},
+      {"host", hostname()},
+      {"scenario", r.scenario},
+      {"ecu", r.ecu},
+      {"realtime", r.status.realtime()},
+      {"realtime_summary", r.status.summary()},
+  };
+  j["buses"] = nlohmann::json::array();
+  if (r.runtime != nullptr) {
+    for (const auto& bus : r.runtime->buses()) {
+      j["buses"].push_back({{"name", bus->name()}, {"transport", bus->transport().name()}});
+    }
+  }
+  if (r.stats.ticks == 0 && !r.recording) {
+    j["ended"] = "running";  // written at the start: a run that dies keeps this
+    return j;
+  }
+  j["ended"] = ending(r);
+  j["ticks"] = r.stats.ticks;
+  j["simulated_s"] = seconds(r.stats.ticks, s.executive.period);
+  j["wall_s"] = wall_seconds(r.wall);
+  j["overruns"] = r.stats.overruns;
+  if (!r.verdict.empty()) j["scenario_verdict"] = r.verdict;
+  if (r.recording) {
+    const RecordingCounters& rec = *r.recording;
+    j["recording"] = {{"telemetry_samples", rec.telemetry.samples_recorded},
+                      {"telemetry_dropped", rec.telemetry.samples_dropped},
+                      {"events", rec.telemetry.events_recorded},
+                      {"can_frames", rec.can_log.frames_written},
+                      {"can_frames_dropped", rec.can_log.frames_dropped},
+                      {"errors", rec.errors}};
+  }
+  return j;
+}
+
+nlohmann::json timing_json(const RunReport& r) {
+  TimingReport t;
+  t.config = r.settings->executive;
+  t.rt_options = r.settings->rt;
+  t.duration = r.stats.ticks * r.settings->executive.period;
+  t.status = r.status;
+  t.result = r.result;
+  t.stats = r.stats;
+  return to_json(t);
+}
+
+}  // namespace hil::session

@@ -1,0 +1,63 @@
+#pragma once
+// What `hilsim run` reports: the progress line, the summary at the end, manifest.json and
+// timing.json of the run directory (issue 6). Pure formatting over a RunReport; setup phase.
+
+#include <chrono>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "config/loader.hpp"
+#include "config/rig_runtime.hpp"
+#include "io/record/can_log_recorder.hpp"
+#include "io/record/telemetry_recorder.hpp"
+#include "rt_core/executive.hpp"
+#include "rt_core/rt_setup.hpp"
+#include "rt_core/timing_stats.hpp"
+
+namespace hil::session {
+
+struct RecordingCounters {
+  io::record::RecorderCounters telemetry;
+  io::record::CanLogCounters can_log;
+  std::string errors;  ///< "" or what went wrong writing
+};
+
+struct RunReport {
+  std::string rig;
+  std::filesystem::path rig_file;
+  std::string scenario;  ///< "" when none
+  std::string ecu;       ///< "virtual (in process)", the --can URI, or "none"
+  const config::RigSettings* settings = nullptr;
+  config::RigRuntime* runtime = nullptr;
+  std::int64_t ticks_wanted = -1;  ///< −1: until stopped
+  std::optional<std::filesystem::path> run_dir;
+  std::string config_hash;
+  std::int64_t start_epoch_ns = 0;
+  rt::RtStatus status;
+  rt::RunResult result;
+  rt::TimingSnapshot stats;
+  std::chrono::steady_clock::duration wall{};
+  bool interrupted = false;
+  std::optional<RecordingCounters> recording;
+  std::string verdict;  ///< the scenario's criteria: "" none, else "passed …"/"FAILED …"
+  bool failed = false;
+};
+
+/// "sim 12.3 s  RTF 1.00  overruns 0  wake p99 45 us  can rx 615 tx 1230  timeouts 0".
+[[nodiscard]] std::string progress_line(const RunReport& r, const rt::TimingSnapshot& s,
+                                        std::chrono::steady_clock::duration wall);
+
+/// The summary printed at the end, several lines.
+[[nodiscard]] std::string run_summary(const RunReport& r);
+
+/// manifest.json: version, git revision, rig, config hash, seed, period, start, host,
+/// real-time, how it ended, recording counters.
+[[nodiscard]] nlohmann::json manifest_json(const RunReport& r);
+
+/// timing.json: the keys of `hilsim timing --json`.
+[[nodiscard]] nlohmann::json timing_json(const RunReport& r);
+
+}  // namespace hil::session

@@ -1,0 +1,61 @@
+#pragma once
+// A scenario in the loop, in process (`hilsim run --scenario NAME`, the tests): around the
+// rig's own tasks, the virtual ECU on the rig's virtual: bus, the scenario's events and the
+// judge of its gates on the model's own state. Order of the executive's tasks:
+//   ecu (reads the rig's frames; drives; sends) · the rig's can · events (set input channels,
+//   after can so that they win over a frame) · vehicle · judge (observes the vehicle) · publish
+// The vehicle is placed at the scenario's start pose. Setup phase: may throw
+// (std::runtime_error naming what is missing, e.g. a channel the ECU needs).
+//
+// Thread-safety: tasks() run on the executive's thread; verdict() after the run.
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "config/rig_runtime.hpp"
+#include "rt_core/executive.hpp"
+#include "tools/ecu/virtual_ecu.hpp"
+#include "tools/scenario/scenario_events.hpp"
+#include "tools/scenario/scenario_judge.hpp"
+#include "tools/scenario/scenario_settings.hpp"
+
+namespace hil::session {
+
+struct ScenarioRunOptions {
+  /// false: a real ECU is on the bus (`hilsim run --can URI`); only events and gates run here.
+  bool virtual_ecu = true;
+};
+
+class ScenarioRun {
+ public:
+  /// `rig` must have been built from the scenario's loaded rig (ScenarioLoadResult::rig) with
+  /// RuntimeOptions::extra_input_channels = scenario.marker_channels; both must outlive this.
+  ScenarioRun(config::RigRuntime& rig, const scenario::ScenarioSettings& scenario,
+              const ScenarioRunOptions& options = {});
+  ~ScenarioRun();
+  ScenarioRun(const ScenarioRun&) = delete;
+  ScenarioRun& operator=(const ScenarioRun&) = delete;
+
+  /// The executive's tasks, in the order above.
+  [[nodiscard]] std::vector<rt::TaskEntry> tasks();
+  /// The scenario's duration in ticks of the rig's executive.
+  [[nodiscard]] std::int64_t ticks() const noexcept { return ticks_; }
+  /// The gates judged on the vehicle's own state (the truth). After the run.
+  [[nodiscard]] scenario::ScenarioVerdict verdict() const { return judge_.verdict(); }
+  /// The in-process ECU, or nullptr with a real one.
+  [[nodiscard]] ecu::VirtualEcu* ecu() noexcept { return ecu_.get(); }
+  [[nodiscard]] const scenario::ScenarioEvents& events() const noexcept { return *events_; }
+
+ private:
+  class JudgeTask;
+
+  config::RigRuntime& rig_;
+  std::int64_t ticks_ = 0;
+  std::unique_ptr<ecu::VirtualEcu> ecu_;
+  std::unique_ptr<scenario::ScenarioEvents> events_;
+  scenario::ScenarioJudge judge_;
+  std::unique_ptr<JudgeTask> judge_task_;
+};
+
+}  // namespace hil::session
