@@ -43,10 +43,10 @@ struct RigLayerRef {
   // The CAN mapping is checked against the rig's channels, which need a valid vehicle
   std::vector<io::can::CanBusSpec> can;
   ConfigErrors can_errors;
+  std::optional<models::VehicleParams> vehicle;  // converted once, here
   if (invalid.empty()) {
     const double period_s = static_cast<double>(to_executive_config(merged.executive()).period) /
                             static_cast<double>(rt::kSecond);
-    std::optional<models::VehicleParams> vehicle;
     if (merged.has_vehicle()) vehicle = to_vehicle_params(merged.vehicle(), period_s);
     can_errors = check_can(merged.can(), vehicle, period_s, "can", source_map, can);
   }
@@ -59,11 +59,7 @@ struct RigLayerRef {
   RigSettings settings;
   settings.executive = to_executive_config(merged.executive());
   settings.rt = to_rt_options(merged.executive());
-  if (merged.has_vehicle()) {
-    settings.vehicle =
-        to_vehicle_params(merged.vehicle(), static_cast<double>(settings.executive.period) /
-                                                static_cast<double>(rt::kSecond));
-  }
+  settings.vehicle = std::move(vehicle);
   settings.terrain = std::move(terrain.terrain);
   settings.can = std::move(can);
   // The files the rig names, as resolved: the merged message no longer knows which file

@@ -8,6 +8,7 @@
 
 namespace hil::config {
 
+/// In the can_rx slot it drains and decodes (read); in can_tx it encodes and sends (write).
 class RigRuntime::CanTask final : public rt::Task {
  public:
   CanTask(std::vector<std::unique_ptr<io::can::CanBus>>& buses, rt::ChannelTable& table)
@@ -34,7 +35,10 @@ class RigRuntime::VehicleTask final : public rt::Task {
   void update(const rt::TickContext& /*c*/) noexcept override {
     channels_.read(table_, inputs_);
     vehicle_.step(inputs_);
-    channels_.write(vehicle_.outputs(), table_);
+    if (channels_.write(vehicle_.outputs(), table_) != 0) {  // a non-finite output
+      vehicle_.enter_safe_state();
+      (void)channels_.write(vehicle_.outputs(), table_);
+    }
   }
 
  private:
@@ -95,12 +99,13 @@ RigRuntime::RigRuntime(const RigSettings& settings, const RuntimeOptions& option
   publish_task_ = std::make_unique<PublishTask>(table_);
 }
 
-std::vector<rt::TaskEntry> RigRuntime::tasks() {
-  std::vector<rt::TaskEntry> tasks;
-  if (!buses_.empty()) tasks.push_back({.name = "can", .task = can_task_.get()});
-  if (vehicle_task_) tasks.push_back({.name = "vehicle", .task = vehicle_task_.get()});
-  tasks.push_back({.name = "publish", .task = publish_task_.get()});
-  return tasks;
+void RigRuntime::add_tasks(rt::TickPlan& plan) {
+  if (!buses_.empty()) {
+    plan.add(rt::Slot::can_rx, "can_rx", *can_task_);
+    plan.add(rt::Slot::can_tx, "can_tx", *can_task_);
+  }
+  if (vehicle_task_) plan.add(rt::Slot::models, "vehicle", *vehicle_task_);
+  plan.add(rt::Slot::publish, "publish", *publish_task_);
 }
 
 }  // namespace hil::config

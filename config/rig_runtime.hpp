@@ -1,10 +1,12 @@
 #pragma once
 // A loaded rig made runnable (DESIGN.md §2: config wires models and io): the channel table,
-// the vehicle and its channels, the CAN buses with their transports, and the executive's
-// tasks that run them each tick in the order of DESIGN.md §3:
-//   read    CAN buses drain and decode into input channels; scenario events set theirs
-//   update  the vehicle reads its input channels, takes one step, writes its outputs
-//   write   CAN buses encode and send what is due; the channel snapshot is published
+// the vehicle and its channels, the CAN buses with their transports, and the tasks that run
+// them each tick, in their slots of the tick (rt_core/tick_plan.hpp):
+//   can_rx   CAN buses drain and decode into input channels
+//   models   the vehicle reads its input channels, takes one step, writes its outputs (a
+//            non-finite output latches its safe state: no NaN reaches a channel or frame)
+//   can_tx   CAN buses encode and send what is due
+//   publish  the channel snapshot for non-RT readers
 // Setup phase (constructor: may allocate, throw, open sockets). The tasks run on the RT thread.
 // Not copyable; the executive and the recorder keep pointers into it.
 
@@ -21,6 +23,7 @@
 #include "rt_core/channel_table.hpp"
 #include "rt_core/executive.hpp"
 #include "rt_core/task.hpp"
+#include "rt_core/tick_plan.hpp"
 
 namespace hil::config {
 
@@ -52,8 +55,8 @@ class RigRuntime {
   [[nodiscard]] const std::vector<std::unique_ptr<io::can::CanBus>>& buses() const noexcept {
     return buses_;
   }
-  /// The executive's tasks, in order: [can, vehicle, publish]. Add others around them.
-  [[nodiscard]] std::vector<rt::TaskEntry> tasks();
+  /// Adds the rig's tasks to their slots of the tick.
+  void add_tasks(rt::TickPlan& plan);
   [[nodiscard]] const RigSettings& settings() const noexcept { return settings_; }
 
  private:

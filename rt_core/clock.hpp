@@ -52,6 +52,44 @@ class VirtualClock final : public Clock {
   Nanoseconds now_;
 };
 
+/// As fast as possible, with honest timing: time advances with the work done (measured on
+/// CLOCK_MONOTONIC) and jumps to each deadline instead of sleeping. The executive's execution
+/// times are real; wake-up latency is zero; an overrun is a tick whose work took longer than
+/// the period (it would have overrun in real time). `hilsim run --speed max`. One thread.
+class FreeRunningClock final : public Clock {
+ public:
+  [[nodiscard]] Nanoseconds now() noexcept override { return base_ + (wall_.now() - anchor_); }
+  void sleep_until(Nanoseconds deadline) noexcept override {
+    const Nanoseconds current = now();
+    base_ = deadline > current ? deadline : current;
+    anchor_ = wall_.now();
+  }
+
+ private:
+  MonotonicClock wall_;
+  Nanoseconds base_ = kSecond;
+  Nanoseconds anchor_ = wall_.now();
+};
+
+/// Simulated time at `factor` × real time on CLOCK_MONOTONIC (2: twice as fast, 0.5: half):
+/// deadlines are absolute on the scaled time line, so the pace does not drift. Execution
+/// times read in simulated time (work of 10 µs at factor 2 reads as 20 µs). One thread.
+class ScaledClock final : public Clock {
+ public:
+  explicit ScaledClock(double factor) noexcept : factor_(factor), start_(wall_.now()) {}
+  [[nodiscard]] Nanoseconds now() noexcept override {
+    return static_cast<Nanoseconds>(static_cast<double>(wall_.now() - start_) * factor_);
+  }
+  void sleep_until(Nanoseconds deadline) noexcept override {
+    wall_.sleep_until(start_ + static_cast<Nanoseconds>(static_cast<double>(deadline) / factor_));
+  }
+
+ private:
+  double factor_;
+  MonotonicClock wall_;
+  Nanoseconds start_;
+};
+
 /// Busy-waits `duration` on CLOCK_MONOTONIC: a synthetic workload of a known cost.
 inline void spin_for(Nanoseconds duration) noexcept {
   MonotonicClock clock;

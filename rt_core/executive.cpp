@@ -27,6 +27,9 @@ void validate(const ExecutiveConfig& config, const std::vector<TaskEntry>& tasks
       throw std::invalid_argument("task '" + t.name +
                                   "' needs decimation >= 1 and offset < decimation");
     }
+    if (t.phases == 0 || t.phases > kAllPhases) {
+      throw std::invalid_argument("task '" + t.name + "' runs in no phase");
+    }
   }
 }
 
@@ -44,18 +47,20 @@ Executive::Executive(ExecutiveConfig config, std::vector<TaskEntry> tasks, Clock
       log_(log),
       stats_(tasks_.size()) {}
 
-template <class Phase>
-Nanoseconds Executive::run_phase(std::int64_t tick, Nanoseconds started, Phase phase) noexcept {
+template <class Body>
+Nanoseconds Executive::run_phase(std::int64_t tick, Nanoseconds started, Phase phase,
+                                 Body body) noexcept {
   Nanoseconds t = started;
+  const auto bit = static_cast<std::uint8_t>(phase);
   for (std::size_t i = 0; i < tasks_.size(); ++i) {
     const TaskEntry& e = tasks_[i];
-    if (task_exec_[i] < 0) continue;  // not due this tick
+    if (task_exec_[i] < 0 || (e.phases & bit) == 0) continue;  // not due, or not this phase
     const Nanoseconds dt = config_.period * e.decimation;
     const TickContext ctx{.tick = tick,
                           .time = tick * config_.period,
                           .dt = dt,
                           .dt_s = static_cast<double>(dt) * 1e-9};
-    phase(*e.task, ctx);
+    body(*e.task, ctx);
     const Nanoseconds now = clock_.now();
     task_exec_[i] += now - t;
     t = now;
@@ -79,12 +84,20 @@ bool Executive::overrun_limit_reached(std::int64_t tick) const noexcept {
 RunResult Executive::run(std::int64_t max_ticks) noexcept {
   const Nanoseconds period = config_.period;
   const OverrunPolicy& policy = config_.overrun;
-  RunResult result;
-  Nanoseconds deadline = clock_.now() + period;
-  std::uint32_t catch_up_streak = 0;
-  bool started_late = false;
+  RunResult result{.reason = StopReason::tick_limit, .ticks = next_tick_};
+  // The first run starts one period from now; a continued one where it left off, unless that
+  // deadline passed while nobody ran the loop (a pause is not an overrun)
+  const Nanoseconds start = clock_.now();
+  if (next_tick_ == 0 || deadline_ < start) {
+    deadline_ = start + period;
+    catch_up_streak_ = 0;
+    started_late_ = false;
+  }
+  Nanoseconds deadline = deadline_;
+  std::uint32_t catch_up_streak = catch_up_streak_;
+  bool started_late = started_late_;
 
-  for (std::int64_t k = 0; max_ticks < 0 || k < max_ticks; ++k) {
+  for (std::int64_t k = next_tick_; max_ticks < 0 || k < max_ticks; ++k) {
     if (stop_.load(std::memory_order_acquire)) {
       result.reason = StopReason::stop_requested;
       break;
@@ -95,10 +108,11 @@ RunResult Executive::run(std::int64_t max_ticks) noexcept {
     for (std::size_t i = 0; i < tasks_.size(); ++i) {
       task_exec_[i] = tick_is_due(k, tasks_[i]) ? 0 : -1;  // -1 marks "not due" for all phases
     }
-    Nanoseconds t = run_phase(k, woke, [](Task& task, const TickContext& c) { task.read(c); });
-    t = run_phase(k, t, [](Task& task, const TickContext& c) { task.update(c); });
+    Nanoseconds t =
+        run_phase(k, woke, Phase::read, [](Task& task, const TickContext& c) { task.read(c); });
+    t = run_phase(k, t, Phase::update, [](Task& task, const TickContext& c) { task.update(c); });
     const Nanoseconds end =
-        run_phase(k, t, [](Task& task, const TickContext& c) { task.write(c); });
+        run_phase(k, t, Phase::write, [](Task& task, const TickContext& c) { task.write(c); });
 
     Nanoseconds next = deadline + period;
     TickSample sample{.tick = k,
@@ -129,12 +143,16 @@ RunResult Executive::run(std::int64_t max_ticks) noexcept {
                        k, sample.late_by, sample.missed_periods);
     }
     result.ticks = k + 1;
+    next_tick_ = k + 1;
     deadline = next;
     if (sample.overrun && policy.kind == OverrunKind::stop_after && overrun_limit_reached(k)) {
       result.reason = StopReason::overrun_limit;
       break;
     }
   }
+  deadline_ = deadline;
+  catch_up_streak_ = catch_up_streak;
+  started_late_ = started_late;
   return result;
 }
 

@@ -17,12 +17,19 @@
 
 namespace hil::rt {
 
-/// A task and its rate: it runs on ticks k with k mod decimation == offset.
+/// The phases of one tick (DESIGN.md §3), as bits: a task entry runs in the phases it names.
+enum class Phase : std::uint8_t { read = 1, update = 2, write = 4 };
+inline constexpr std::uint8_t kAllPhases = 7;
+
+/// A task and its rate: it runs on ticks k with k mod decimation == offset, in `phases`
+/// (a mask of Phase bits; a component acting in two phases of a tick, e.g. a CAN bus that
+/// drains in read and sends in write, is two entries with one phase each).
 struct TaskEntry {
   std::string name;
   Task* task = nullptr;
   std::uint32_t decimation = 1;
   std::uint32_t offset = 0;
+  std::uint8_t phases = kAllPhases;
 };
 
 enum class StopReason : std::uint8_t { tick_limit, stop_requested, overrun_limit };
@@ -39,10 +46,15 @@ class Executive {
   Executive(ExecutiveConfig config, std::vector<TaskEntry> tasks, Clock& clock,
             RtLog* log = nullptr);
 
-  /// Runs ticks on the calling thread until `max_ticks` ticks ran (negative: no limit), a
-  /// stop is requested, or the stop_after policy ends the run. Call once, from the RT
-  /// thread: no allocation, no locks, no exceptions.
+  /// Runs ticks on the calling thread until `max_ticks` ticks ran in all (negative: no
+  /// limit), a stop is requested, or the stop_after policy ends the run. May be called again
+  /// to continue (replay runs the loop in segments; a paused run resumes): the tick counter
+  /// goes on, and a deadline that passed while paused is re-anchored to now rather than
+  /// counted as an overrun. One thread at a time: no allocation, no locks, no exceptions.
   [[nodiscard]] RunResult run(std::int64_t max_ticks) noexcept;
+
+  /// Ticks executed so far (the next tick's number). The thread calling run().
+  [[nodiscard]] std::int64_t ticks_run() const noexcept { return next_tick_; }
 
   /// Any thread: ends run() after the tick in progress.
   void request_stop() noexcept { stop_.store(true, std::memory_order_release); }
@@ -55,8 +67,8 @@ class Executive {
  private:
   /// Runs one phase of every due task, charging each its execution time; returns the time
   /// at which the phase ended.
-  template <class Phase>
-  Nanoseconds run_phase(std::int64_t tick, Nanoseconds started, Phase phase) noexcept;
+  template <class Body>
+  Nanoseconds run_phase(std::int64_t tick, Nanoseconds started, Phase phase, Body body) noexcept;
   /// First deadline after `end`, counting how many were dropped on the way.
   [[nodiscard]] Nanoseconds drop_missed(Nanoseconds next, Nanoseconds end,
                                         std::uint32_t& missed) const noexcept;
@@ -69,6 +81,11 @@ class Executive {
   RtLog* log_;
   TimingStats stats_;
   std::atomic<bool> stop_{false};
+  // Where a continued run() resumes
+  std::int64_t next_tick_ = 0;
+  Nanoseconds deadline_ = 0;
+  std::uint32_t catch_up_streak_ = 0;
+  bool started_late_ = false;
 };
 
 }  // namespace hil::rt

@@ -24,6 +24,9 @@ class SpscRing {
     return false;
   }
 
+  /// Producer thread only: how many items a push would take now.
+  [[nodiscard]] std::size_t write_available() const noexcept { return queue_.write_available(); }
+
   /// Consumer thread only.
   [[nodiscard]] bool try_pop(T& item) noexcept { return queue_.pop(item); }
 

@@ -1,18 +1,21 @@
 #!/usr/bin/env bash
 # The test command of README.md and CI: installs what is missing, builds from scratch and runs
 # the suites.
-#   tools/test.sh            the release build and every test (what CI runs: ~15 min on 2 cores)
+#   tools/test.sh            clang-format drift, the release build and every test (what CI
+#                            runs: ~15 min on 2 cores)
 #   tools/test.sh all        also AddressSanitizer+UBSan (clang; the same build holds the
 #                            libFuzzer targets, each fuzzed briefly over its seed corpus) and
 #                            ThreadSanitizer on the tests whose code runs threads (target
 #                            `threaded_tests`): the gate before a merge (~45 min on 2 cores)
-#   tools/test.sh asan|tsan|fuzz   one preset; HIL_FUZZ_SECONDS sets the fuzzing time (15)
+#                            and clang-tidy over every source (.clang-tidy, warnings are errors)
+#   tools/test.sh asan|tsan|fuzz|tidy   one step; HIL_FUZZ_SECONDS sets the fuzzing time (15)
+# Tests labelled `timing` measure wall-clock time; they run alone (RUN_SERIAL).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/install-deps.sh
 
 presets=("${@:-release}")
-[ "${presets[*]}" = all ] && presets=(release asan tsan)
+[ "${presets[*]}" = all ] && presets=(release asan tsan tidy)
 read -r -a presets <<<"${presets[*]}"
 jobs=$(nproc)
 fuzz_seconds=${HIL_FUZZ_SECONDS:-15}
@@ -39,6 +42,24 @@ fuzz_all() {  # each fuzz target of build/$1 for $fuzz_seconds from its seed cor
   done
 }
 
+format_check() {  # every C++ file as clang-format (.clang-format) writes it
+  local drift
+  drift=$(git ls-files '*.cpp' '*.hpp' | xargs clang-format --dry-run 2>&1 | grep -c 'warning:' || true)
+  if [ "$drift" != 0 ]; then
+    git ls-files '*.cpp' '*.hpp' | xargs clang-format --dry-run 2>&1 | grep 'warning:' | head -20
+    echo "clang-format: $drift lines differ; run: git ls-files '*.cpp' '*.hpp' | xargs clang-format -i" >&2
+    exit 1
+  fi
+}
+
+tidy_all() {  # clang-tidy over every source of the release build (compile_commands.json)
+  [ -f build/release/compile_commands.json ] || { configure release; }
+  cmake --build --preset release -j "$jobs" --target hil_session >/dev/null  # generated protos
+  git ls-files '*.cpp' | grep -v '^tests/fuzz/' |
+    xargs -P "$jobs" -n 8 clang-tidy -p build/release --quiet --warnings-as-errors='*' 2>/dev/null
+}
+
+format_check
 for preset in "${presets[@]}"; do
   echo "=== $preset ==="
   SECONDS=0
@@ -63,12 +84,15 @@ for preset in "${presets[@]}"; do
       setarch "$(uname -m)" -R ctest --preset tsan -j "$jobs" -E '_NOT_BUILT$|^systemd_' \
         --label-exclude bench
       ;;
+    tidy)
+      tidy_all
+      ;;
     fuzz)  # the fuzz targets alone (asan builds them too), for longer runs: HIL_FUZZ_SECONDS
       configure fuzz
       cmake --build --preset fuzz -j "$jobs"
       fuzz_all fuzz
       ;;
-    *) echo "unknown preset '$preset' (release, asan, tsan, fuzz, all)" >&2; exit 2 ;;
+    *) echo "unknown preset '$preset' (release, asan, tsan, fuzz, tidy, all)" >&2; exit 2 ;;
   esac
   echo "=== $preset: ${SECONDS} s ==="
 done

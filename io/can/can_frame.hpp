@@ -1,5 +1,5 @@
 #pragma once
-// One CAN frame type for classic CAN and CAN FD (issue 5): 11- or 29-bit identifier, RTR,
+// One CAN frame type for classic CAN and CAN FD: 11- or 29-bit identifier, RTR,
 // error frames, FD with BRS/ESI, 0–64 data bytes. A plain value (no heap), cheap to copy
 // through the RT path's rings. Thread-safety: a value type; no shared state.
 

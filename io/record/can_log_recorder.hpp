@@ -1,5 +1,5 @@
 #pragma once
-// The run directory's can.log (issue 6; DESIGN.md §7): every CAN frame the rig received
+// The run directory's can.log (DESIGN.md §7): every CAN frame the rig received
 // and sent, in `candump -l` format, one interface name per bus, timestamped with the
 // simulation time of the tick that applied (received) or produced (sent) it, offset by the
 // run's start epoch, so that a replay maps each frame back to its tick exactly:
@@ -57,6 +57,12 @@ class CanLogRecorder {
 
   /// The ring the CAN buses push into (CanBus::set_tap); the RT thread is its producer.
   [[nodiscard]] io::can::FrameTap& tap() noexcept { return tap_; }
+
+  /// The RT thread: whether the ring has room for a busy tick's frames (half of it free). A
+  /// loop that is not paced by real time waits for it, so that nothing is dropped.
+  [[nodiscard]] bool has_room() const noexcept {
+    return tap_.write_available() * 2 >= config_.ring_frames;
+  }
 
   /// Drains the ring, flushes and closes; the buses must not push any more. Idempotent.
   void stop();

@@ -85,6 +85,11 @@ class TelemetryRecorder {
 
   /// Offers tick `tick`'s values (the whole table: values.size() == table.size()).
   [[nodiscard]] PushResult push(std::int64_t tick, std::span<const double> values) noexcept;
+  /// Whether push(tick, …) would queue rather than drop for want of room now. A loop that is
+  /// not paced by real time (`--speed max`) waits for it, so that nothing is dropped.
+  [[nodiscard]] bool has_room_for(std::int64_t tick) const noexcept {
+    return tick % decimation_ != 0 || samples_.write_available() >= words_per_sample_;
+  }
   /// Records an event (fault applied, limit reached, …) at `tick`; kind is cut to 30 and
   /// text to 150 bytes. False (and counted) when the event ring is full.
   [[nodiscard]] bool push_event(std::int64_t tick, std::string_view kind,

@@ -1,5 +1,5 @@
 #pragma once
-// Friction brake between a wheel and its upright (issue 4 "Brakes"; docs/models.md "Wheel
+// Friction brake between a wheel and its upright (docs/models.md "Wheel
 // brake"): an elasto-plastic element — a torsional spring-damper (pads, caliper, hub
 // compliance) in series with Coulomb friction of capacity T. While the spring-damper torque
 // stays within ±T the brake sticks and the wheel sits on the spring: a held vehicle neither

@@ -5,12 +5,12 @@
 namespace hil::models {
 
 double motor_current_rate(const DcMotorParams& p, double u, double i, double omega_m) noexcept {
-  // Issue 4 / RAVON §3.7 (Modelica DC PM motor): L·di/dt = u − R·i − k·ω_m
+  // RAVON §3.7 (Modelica DC PM motor): L·di/dt = u − R·i − k·ω_m
   return (u - p.resistance * i - p.torque_constant * omega_m) / p.inductance;
 }
 
 double motor_friction_torque(const DcMotorParams& p, double omega_m) noexcept {
-  // issue 4: b·ω_m; RAVON §3.8 friction block: + τ_c·tanh(ω_m/ω_ε) (docs/models.md)
+  // b·ω_m; RAVON §3.8 friction block: + τ_c·tanh(ω_m/ω_ε) (docs/models.md)
   return p.viscous_friction * omega_m + p.coulomb_friction * std::tanh(omega_m / p.coulomb_speed);
 }
 
@@ -20,7 +20,7 @@ double motor_shaft_torque(const DcMotorParams& p, double i, double omega_m) noex
 
 double motor_speed_rate(const DcMotorParams& p, const GearParams& g, double i, double omega_m,
                         double load_torque) noexcept {
-  // Issue 4: J_m·dω_m/dt = k·i − b·ω_m − τ_load/(N·η); back-driven: τ_load·η/N
+  // J_m·dω_m/dt = k·i − b·ω_m − τ_load/(N·η); back-driven: τ_load·η/N
   const bool motoring = load_torque * omega_m >= 0.0;
   const double gear_input =
       motoring ? load_torque / (g.ratio * g.efficiency) : load_torque * g.efficiency / g.ratio;

@@ -28,7 +28,7 @@ DcBus dc_bus(const ElectricDriveParams& p, const ElectricDriveState& x,
              const WheelValues& duty) noexcept {
   const double eta = p.converter.efficiency;
   // Averaged bridge j takes duty·i from the bus per volt (u = duty·V, RAVON §3.7); its DC side
-  // carries that /η_c when motoring and ·η_c when regenerating (issue 4: i_b = Σ duty·i/η_c).
+  // carries that /η_c when motoring and ·η_c when regenerating (i_b = Σ duty·i/η_c).
   double motor_side = 0.0;  // Σ duty·i  (power per volt at the motor terminals)
   double dc_side = 0.0;     // Σ duty·i·(1/η_c or η_c)
   for (std::size_t j = 0; j < p.motor_count; ++j) {

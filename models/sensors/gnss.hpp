@@ -1,5 +1,5 @@
 #pragma once
-// GNSS receiver (issue 3 "Sensors"): position as WGS-84 latitude/longitude/altitude from a
+// GNSS receiver: position as WGS-84 latitude/longitude/altitude from a
 // configurable ENU origin, and velocity in ENU, updated at the receiver's rate and held in
 // between, with white noise from a seeded generator (off by default). Used by the RT thread
 // only.

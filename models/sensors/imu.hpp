@@ -1,5 +1,5 @@
 #pragma once
-// Inertial measurement unit (issue 3 "Sensors"): specific force and angular rate in the
+// Inertial measurement unit: specific force and angular rate in the
 // sensor's axes, with constant bias, bias random walk and white noise from a seeded
 // generator (noise off by default). The vehicle hands it the true kinematics of the body;
 // one measure() per tick. Used by the RT thread only.

@@ -1,5 +1,5 @@
 #pragma once
-// Incremental wheel encoder (issue 3 "Sensors"): counts of the wheel's rotation angle at a
+// Incremental wheel encoder: counts of the wheel's rotation angle at a
 // configurable resolution, signed (forward counts up), as a quadrature decoder accumulates
 // them. Pure function; RT-safe.
 

@@ -1,5 +1,5 @@
 #pragma once
-// Surface patches over a terrain (issue 7 scenarios: "sand then clay", "ice patch"): the base
+// Surface patches over a terrain (scenarios: "sand then clay", "ice patch"): the base
 // terrain's height and normal everywhere, and inside each axis-aligned rectangle another
 // surface. Later patches win where they overlap. Immutable after construction; evaluation is
 // const, noexcept and allocation-free.

@@ -29,18 +29,18 @@ void Vehicle::reset(double x, double y, double yaw, double speed) {
   x_ = model_.rest_state(x, y, yaw, speed);
   imu_ = Imu(p.sensors.imu, derive_seed(p.seed, "imu"));
   gnss_ = Gnss(p.sensors.gnss, derive_seed(p.seed, "gnss"));
-  drive_controller_ = ElectricDriveControllerState{};
-  powertrain_ = powertrain_initial_discrete_state(model_.powertrain());
-  speed_ref_.fill(0.0);
-  lever_pressed_ = false;
   out_ = VehicleOutputs{};
-  const VehicleState before = x_;
-  update_outputs(before, model_.prepare(VehicleInputs{}));
+  at_rest_with_drive_off();
   out_.tick = 0;
   out_.time = 0.0;
+  last_finite_pose_ = {.x = x, .y = y, .yaw = yaw};
 }
 
 void Vehicle::step(const VehicleInputs& inputs) noexcept {
+  if (out_.safe_state) {
+    hold_safe_state();
+    return;
+  }
   const VehicleParams& p = model_.params();
   StepInputs in = model_.prepare(inputs);
   update_drive(inputs, in);
@@ -58,7 +58,40 @@ void Vehicle::step(const VehicleInputs& inputs) noexcept {
   }
   ++out_.tick;
   out_.time = static_cast<double>(out_.tick) * p.dt;
+  if (!x_.allFinite()) {  // a broken invariant: cheap to detect, always on (DESIGN.md §5)
+    enter_safe_state();
+    return;
+  }
   update_outputs(before, in);
+  last_finite_pose_ = {.x = out_.position.x(), .y = out_.position.y(), .yaw = out_.yaw};
+}
+
+void Vehicle::enter_safe_state() noexcept {
+  if (out_.safe_state) return;
+  out_.safe_state = true;
+  out_.safe_state_since = out_.time;
+  ++out_.safe_state_entries;
+  const Pose& at = last_finite_pose_;
+  const bool finite = std::isfinite(at.x) && std::isfinite(at.y) && std::isfinite(at.yaw);
+  x_ = finite ? model_.rest_state(at.x, at.y, at.yaw, 0.0) : model_.rest_state(0, 0, 0, 0);
+  diag_ = StageDiagnostics{};
+  at_rest_with_drive_off();
+}
+
+void Vehicle::at_rest_with_drive_off() noexcept {
+  drive_controller_ = ElectricDriveControllerState{};
+  powertrain_ = powertrain_initial_discrete_state(model_.powertrain());
+  speed_ref_.fill(0.0);
+  lever_pressed_ = false;
+  const VehicleState at_rest = x_;
+  update_outputs(at_rest, model_.prepare(VehicleInputs{}));
+}
+
+void Vehicle::hold_safe_state() noexcept {
+  ++out_.tick;
+  out_.time = static_cast<double>(out_.tick) * model_.params().dt;
+  const VehicleState at_rest = x_;
+  update_outputs(at_rest, model_.prepare(VehicleInputs{}));
 }
 
 void Vehicle::update_drive(const VehicleInputs& inputs, StepInputs& in) noexcept {

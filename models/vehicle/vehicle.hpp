@@ -1,5 +1,5 @@
 #pragma once
-// The vehicle (issue 3 "Vehicle assembly"): the model (models/vehicle/vehicle_model.hpp), its
+// The vehicle: the model (models/vehicle/vehicle_model.hpp), its
 // state, its sensors and its outputs. step() advances the whole state by one executive period with
 // RK4 (optionally in sub-steps), then samples the sensors. Setup (constructor, reset) may
 // allocate and throw; step() is noexcept, allocation-free and deterministic: the same
@@ -49,7 +49,10 @@ struct VehicleOutputs {
   ElectricDriveOutputs electric;                              ///< DriveKind::electric
   PowertrainOutputs powertrain;                               ///< DriveKind::combustion
   Eigen::Vector3d aero_force_body = Eigen::Vector3d::Zero();  ///< [N]
-  std::int64_t rejected_inputs = 0;  ///< non-finite inputs replaced since the start
+  std::int64_t rejected_inputs = 0;     ///< non-finite inputs replaced since the start
+  bool safe_state = false;              ///< latched: see Vehicle::enter_safe_state()
+  double safe_state_since = 0.0;        ///< time it was latched [s]
+  std::int64_t safe_state_entries = 0;  ///< times it was latched since the start
 };
 
 class Vehicle {
@@ -64,8 +67,14 @@ class Vehicle {
   /// Replaces the state (tests, replay); time is unchanged.
   void set_state(const VehicleState& x) noexcept { x_ = x; }
 
-  /// Advances by params().dt: RK4 over the whole state, then the sensors and outputs.
+  /// Advances by params().dt: RK4 over the whole state, then the sensors and outputs. A state
+  /// that is not finite after the step latches the safe state instead (DESIGN.md §5).
   void step(const VehicleInputs& inputs) noexcept;
+
+  /// The safe state (DESIGN.md §5), latched until reset(): the vehicle at rest at its last
+  /// finite pose, drive controllers off, every later step holds it (time goes on). Called by
+  /// step() on a non-finite state and by the rig on a non-finite output. Allocation-free.
+  void enter_safe_state() noexcept;
 
   [[nodiscard]] const VehicleOutputs& outputs() const noexcept { return out_; }
   [[nodiscard]] const VehicleState& state() const noexcept { return x_; }
@@ -75,6 +84,10 @@ class Vehicle {
 
  private:
   void update_outputs(const VehicleState& before, const StepInputs& in) noexcept;
+  /// One step in the safe state: at rest, no inputs; outputs from the rest state.
+  void hold_safe_state() noexcept;
+  /// Drive controllers and gear logic back to their start; outputs of x_ with no inputs.
+  void at_rest_with_drive_off() noexcept;
   /// Tick boundary: the drive's controllers and gear logic; fills the held drive inputs.
   void update_drive(const VehicleInputs& inputs, StepInputs& in) noexcept;
 
@@ -88,6 +101,9 @@ class Vehicle {
   bool lever_pressed_ = false;  ///< gear request: a lever was pressed on the last tick
   StageDiagnostics diag_;
   VehicleOutputs out_;
+  struct Pose {
+    double x = 0.0, y = 0.0, yaw = 0.0;
+  } last_finite_pose_;  ///< where the safe state puts the vehicle
 };
 
 }  // namespace hil::models

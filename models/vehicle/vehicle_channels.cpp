@@ -1,5 +1,7 @@
 #include "models/vehicle/vehicle_channels.hpp"
 
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include <array>
@@ -197,7 +199,7 @@ VehicleChannels::VehicleChannels(rt::ChannelTable& table, const VehicleParams& p
     double (*value)(const VehicleOutputs&, std::size_t);
     const char* description;
   };
-  static constexpr std::array<Scalar, 18> kScalars{{
+  static constexpr std::array<Scalar, 19> kScalars{{
       {"vehicle.body.forward_speed", "m/s",
        [](const VehicleOutputs& o, std::size_t) { return o.velocity_body.x(); },
        "CG velocity along the body x axis"},
@@ -249,6 +251,9 @@ VehicleChannels::VehicleChannels(rt::ChannelTable& table, const VehicleParams& p
       {"vehicle.inputs_rejected", "-",
        [](const VehicleOutputs& o, std::size_t) { return static_cast<double>(o.rejected_inputs); },
        "non-finite input values replaced by their neutral value since the start"},
+      {"vehicle.safe_state", "-",
+       [](const VehicleOutputs& o, std::size_t) { return o.safe_state ? 1.0 : 0.0; },
+       "1 once a non-finite state or output latched the vehicle's safe state (at rest)"},
   }};
   for (const Scalar& s : kScalars) output(s.name, s.unit, s.value, 0, s.description);
   for (std::size_t a = 0; a < axles; ++a) {
@@ -264,8 +269,16 @@ void VehicleChannels::read(const rt::ChannelTable& table, VehicleInputs& in) con
   for (const InputBinding& b : inputs_) b.field(in, b.index) = table.get(b.id);
 }
 
-void VehicleChannels::write(const VehicleOutputs& out, rt::ChannelTable& table) const noexcept {
-  for (const OutputBinding& b : outputs_) table.set(b.id, b.value(out, b.index));
+std::size_t VehicleChannels::write(const VehicleOutputs& out,
+                                   rt::ChannelTable& table) const noexcept {
+  std::size_t non_finite = 0;
+  for (const OutputBinding& b : outputs_) {
+    const double value = b.value(out, b.index);
+    const bool finite = std::isfinite(value);
+    non_finite += finite ? 0 : 1;
+    table.set(b.id, finite ? value : 0.0);  // no NaN leaves the vehicle (DESIGN.md §5)
+  }
+  return non_finite;
 }
 
 }  // namespace hil::models

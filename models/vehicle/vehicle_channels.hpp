@@ -18,7 +18,7 @@
 //            roll, pitch, yaw, roll_rate, pitch_rate, yaw_rate, acceleration.x|y|z}
 //            vehicle.steering.A.angle   vehicle.imu.{accel,gyro}.{x,y,z}
 //            vehicle.gnss.{latitude, longitude, altitude, velocity.east|north|up, fixes}
-//            vehicle.aero.{drag, side_force}   vehicle.inputs_rejected
+//            vehicle.aero.{drag, side_force}   vehicle.inputs_rejected   vehicle.safe_state
 //   drive    torque:     in  vehicle.wheel.W.drive_torque [N·m]
 //            electric:   in  vehicle.wheel.W.speed_ref [rad/s]
 //                        out vehicle.wheel.W.drive_torque, vehicle.wheel.W.motor.{current,
@@ -50,7 +50,10 @@ class VehicleChannels {
   /// RT: input channels → `in` (only the fields that have a channel are written).
   void read(const rt::ChannelTable& table, VehicleInputs& in) const noexcept;
   /// RT: `out` → output channels.
-  void write(const VehicleOutputs& out, rt::ChannelTable& table) const noexcept;
+  /// Returns how many outputs were not finite: each is written as 0, so that no NaN reaches a
+  /// CAN frame; the caller latches the vehicle's safe state (DESIGN.md §5).
+  [[nodiscard]] std::size_t write(const VehicleOutputs& out,
+                                  rt::ChannelTable& table) const noexcept;
 
   /// "fl", "rr", "ml", "a3r", …
   [[nodiscard]] static std::string wheel_name(std::size_t wheel, std::size_t axle_count);

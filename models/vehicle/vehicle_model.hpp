@@ -1,5 +1,5 @@
 #pragma once
-// The vehicle's equations of motion (issue 3 "Vehicle assembly"): the MAVS VTI update
+// The vehicle's equations of motion: the MAVS VTI update
 // (mavs-vti-model.md Steps 1–6) for every wheel on the terrain, the steering servos and
 // Ackermann geometry, brakes, aerodynamics and the chassis, as one derivative of the whole
 // state for RK4. Immutable after construction: derivative() is const, noexcept and

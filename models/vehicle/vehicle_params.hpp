@@ -1,5 +1,5 @@
 #pragma once
-// Parameters of a whole vehicle (issue 3 "Vehicle assembly"): a sprung body on any number
+// Parameters of a whole vehicle: a sprung body on any number
 // of axles, two wheels per axle, each axle with its suspension, tires, optional Ackermann
 // steering with its servo, and brakes; aerodynamics; sensors. Plain data, filled by the
 // rig loader (config/) or by the presets in models/vehicle/vehicle_presets.hpp. SI units, ISO 8855
@@ -59,10 +59,10 @@ struct AxleParams {
   TireParams tire;
   AxleSteeringParams steering;
   AxleBrakeParams brake;
-  bool driven = false;  ///< the drive (issue 4) acts on this axle's wheels
+  bool driven = false;  ///< the drive acts on this axle's wheels
 };
 
-/// What turns the wheels (issue 4): torques straight from the inputs (co-simulation, tests),
+/// What turns the wheels: torques straight from the inputs (co-simulation, tests),
 /// RAVON's electric drive (one geared DC motor per wheel, fed from a battery; the inputs are
 /// reference wheel speeds), or a combustion powertrain (throttle, gear levers).
 enum class DriveKind : std::uint8_t { torque, electric, combustion };

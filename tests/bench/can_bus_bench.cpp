@@ -1,4 +1,4 @@
-// Per-tick CAN cost of the RAVON rig's mapping (issue 5), every message due in the same tick:
+// Per-tick CAN cost of the RAVON rig's mapping, every message due in the same tick:
 // the rig's read phase (drain the ECU's two command frames, check length, alive counter and
 // CRC-8, decode, write the input channels, watch the timeouts) and its write phase (read the
 // output channels, encode all seven sensor messages with counter and CRC, send). The ECU's

@@ -1,4 +1,4 @@
-// CAN transport costs (issue 5): cannelloni packet encode + decode with N frames, virtual bus
+// CAN transport costs: cannelloni packet encode + decode with N frames, virtual bus
 // send + receive per frame, SLCAN format + parse per frame, and one cannelloni tick over UDP
 // loopback (send N, flush, receive N: the syscalls included).
 //   build/release/tests/bench/can_transport_bench

@@ -1,4 +1,4 @@
-// DBC codec figures (issue 5): decode and encode of a whole message with the compiled codec —
+// DBC codec figures: decode and encode of a whole message with the compiled codec —
 // an 8-byte classic message with 8 signals and a 64-byte CAN FD message with 32 signals, each
 // in Intel and in Motorola byte order. Signals are scaled (factor 0.1, offset −10), some signed,
 // most crossing byte boundaries.

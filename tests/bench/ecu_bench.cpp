@@ -6,10 +6,13 @@
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <iterator>
 #include <string>
 #include <vector>
 
 #include "config/rig_runtime.hpp"
+#include "rt_core/tick_plan.hpp"
 #include "tools/scenario/scenario_settings.hpp"
 #include "tools/session/scenario_run.hpp"
 
@@ -25,12 +28,29 @@ scenario::ScenarioLoadResult load(const std::string& scenario, const std::string
   return loaded;
 }
 
-/// One tick of `tasks` as the executive runs it: every read, every update, every write.
+/// One tick of `tasks` as the executive runs it (without its clock): the read phase of the
+/// entries that have one, then update, then write.
 void tick(const std::vector<rt::TaskEntry>& tasks, std::int64_t k) noexcept {
   const rt::TickContext c{.tick = k, .time = k * 250'000, .dt = 250'000, .dt_s = 250e-6};
-  for (const rt::TaskEntry& t : tasks) t.task->read(c);
-  for (const rt::TaskEntry& t : tasks) t.task->update(c);
-  for (const rt::TaskEntry& t : tasks) t.task->write(c);
+  const auto in = [](const rt::TaskEntry& t, rt::Phase p) {
+    return (t.phases & static_cast<std::uint8_t>(p)) != 0;
+  };
+  for (const rt::TaskEntry& t : tasks) {
+    if (in(t, rt::Phase::read)) t.task->read(c);
+  }
+  for (const rt::TaskEntry& t : tasks) {
+    if (in(t, rt::Phase::update)) t.task->update(c);
+  }
+  for (const rt::TaskEntry& t : tasks) {
+    if (in(t, rt::Phase::write)) t.task->write(c);
+  }
+}
+
+template <class Component>
+std::vector<rt::TaskEntry> tick_of(Component& component) {
+  rt::TickPlan plan;
+  component.add_tasks(plan);
+  return plan.entries();
 }
 
 void run_ticks(benchmark::State& state, const std::vector<rt::TaskEntry>& tasks) {
@@ -44,7 +64,7 @@ void run_ticks(benchmark::State& state, const std::vector<rt::TaskEntry>& tasks)
 void BM_RigAloneTick(benchmark::State& state) {
   scenario::ScenarioLoadResult loaded = load("double_lane_change", "bench_rig_alone");
   config::RigRuntime rig(*loaded.rig);
-  run_ticks(state, rig.tasks());
+  run_ticks(state, tick_of(rig));
 }
 BENCHMARK(BM_RigAloneTick);
 
@@ -52,7 +72,7 @@ void BM_ScenarioRunTick(benchmark::State& state) {
   scenario::ScenarioLoadResult loaded = load("double_lane_change", "bench_scenario");
   config::RigRuntime rig(*loaded.rig);
   session::ScenarioRun run(rig, *loaded.scenario);
-  run_ticks(state, run.tasks());
+  run_ticks(state, tick_of(run));
 }
 BENCHMARK(BM_ScenarioRunTick);
 
@@ -60,9 +80,11 @@ void BM_VirtualEcuTick(benchmark::State& state) {
   scenario::ScenarioLoadResult loaded = load("double_lane_change", "bench_ecu");
   config::RigRuntime rig(*loaded.rig);
   session::ScenarioRun run(rig, *loaded.scenario);
-  std::vector<rt::TaskEntry> all = run.tasks();
+  const std::vector<rt::TaskEntry> all = tick_of(run);
   for (std::int64_t k = 0; k < 8'000; ++k) tick(all, k);
-  const std::vector<rt::TaskEntry> ecu{all.front()};  // the ECU alone, its peer now quiet
+  std::vector<rt::TaskEntry> ecu;  // the ECU alone, its peer now quiet
+  std::copy_if(all.begin(), all.end(), std::back_inserter(ecu),
+               [&](const rt::TaskEntry& t) { return t.task == run.ecu(); });
   std::int64_t k = 8'000;
   for (auto _ : state) {  // NOLINT(clang-analyzer-deadcode.DeadStores): benchmark idiom
     tick(ecu, k++);

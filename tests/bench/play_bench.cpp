@@ -1,4 +1,4 @@
-// The issue's benchmark for `hilsim play` (issue 6): the real binary plays a log of N frames
+// The issue's benchmark for `hilsim play`: the real binary plays a log of N frames
 // 1 ms apart onto a cannelloni UDP receiver on loopback. Reported, per run:
 //   duration_error_us   the player's: (last sent − first sent) − (N−1) ms
 //   lateness_p50/p99/max_us, late   the player's per-frame lateness (send time − deadline)

@@ -1,4 +1,4 @@
-// Telemetry recorder figures (issue 6): the RT push cost, the samples per second the recorder
+// Telemetry recorder figures: the RT push cost, the samples per second the recorder
 // thread sustains for 300 channels (1 kHz is what a run needs), and bytes per sample.
 //   build/release/tests/bench/record_bench
 

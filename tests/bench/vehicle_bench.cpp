@@ -1,7 +1,7 @@
-// Issue 3 goal: ≤ 2 µs median per RK4 step of the RAVON-like vehicle (4 wheels, tires on
-// flat dry ground) on the development machine; issue 4: the same with its drive. The presets
+// Goal: ≤ 2 µs median per RK4 step of the RAVON-like vehicle (4 wheels, tires on
+// flat dry ground) on the development machine; and the same with its drive. The presets
 // carry their drives (RAVON electric, HMMWV diesel); "Torque" runs RAVON with torque inputs
-// (issue 3's vehicle). Also the parts of one derivative evaluation (chassis alone, one full
+// (the vehicle alone). Also the parts of one derivative evaluation (chassis alone, one full
 // derivative) and the vehicle on clay with bumps.
 // Report with --benchmark_repetitions=10 --benchmark_report_aggregates_only=true (median).
 

@@ -79,18 +79,21 @@ TEST(RigRuntime, RavonFollowsTheEcuAndStopsWhenItGoesSilent) {
   ScriptedEcu ecu(settings.can[0]);
   constexpr std::int64_t kSilent = 24'000;  // the ECU talks for 6 s
   Probe probe(rig, kSilent - 1);
-  std::vector<rt::TaskEntry> tasks = rig.tasks();
-  tasks.insert(tasks.begin(), {.name = "ecu", .task = &ecu});
-  tasks.push_back({.name = "probe", .task = &probe});
+  rt::TickPlan plan;
+  rig.add_tasks(plan);
+  plan.add(rt::Slot::peer_rx, "ecu_rx", ecu);
+  plan.add(rt::Slot::peer_update, "ecu", ecu);
+  plan.add(rt::Slot::peer_tx, "ecu_tx", ecu);
+  plan.add(rt::Slot::record, "probe", probe);
   rt::VirtualClock clock;
-  rt::Executive exec(settings.executive, tasks, clock);
+  rt::Executive exec(settings.executive, plan.entries(), clock);
 
   const double r = 0.5 * settings.vehicle->axles[0].tire.diameter - 0.012;  // loaded radius
   ecu.speed_ref = 1.0 / r;                                                  // 1 m/s
   ecu.silent_from = kSilent;
   ASSERT_EQ(exec.run(kSilent + 4000 * 5).ticks, kSilent + 20'000);
 
-  EXPECT_NEAR(probe.speed_at, 1.0, 0.02);  // issue 5: within 2 % of what the ECU commands
+  EXPECT_NEAR(probe.speed_at, 1.0, 0.02);  // within 2 % of what the ECU commands
   // The last ECU_SpeedRef went out at tick 23 920 (every 80 ticks), was applied one tick
   // later; 3 cycles (240 ticks) of silence raise the timeout
   EXPECT_EQ(probe.timeout_rose, 23'921 + 240 + 1);

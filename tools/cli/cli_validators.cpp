@@ -15,4 +15,20 @@ CLI::Validator duration_in(rt::Nanoseconds min, rt::Nanoseconds max) {
 
 rt::Nanoseconds duration_value(const std::string& text) { return rt::parse_duration(text).value(); }
 
+CLI::Option* add_speed_option(CLI::App& cmd, session::Speed& speed, const std::string& help) {
+  return cmd
+      .add_option_function<std::string>(
+          "--speed",
+          [&speed](const std::string& text) {
+            speed = *session::Speed::parse(text);  // checked below
+          },
+          help)
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            if (session::Speed::parse(text)) return {};
+            return "'" + text + "' is not a speed; expected " + std::string(session::kSpeedHelp);
+          },
+          "max|realtime|FACTOR"));
+}
+
 }  // namespace hil::cli

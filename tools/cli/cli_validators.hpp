@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 
 #include "rt_core/time.hpp"
+#include "tools/session/speed.hpp"
 
 namespace hil::cli {
 
@@ -12,5 +13,8 @@ namespace hil::cli {
 
 /// Parses an option value already checked by duration_in().
 [[nodiscard]] rt::Nanoseconds duration_value(const std::string& text);
+
+/// --speed: adds the option to `cmd`, parsed into `speed` (session::Speed::parse).
+CLI::Option* add_speed_option(CLI::App& cmd, session::Speed& speed, const std::string& help);
 
 }  // namespace hil::cli

@@ -1,24 +1,20 @@
 #include "tools/cli/ecu_command.hpp"
 
 #include <fmt/format.h>
-#include <spdlog/spdlog.h>
-#include <unistd.h>
 
-#include <atomic>
 #include <chrono>
-#include <csignal>
 #include <fstream>
 #include <memory>
 #include <optional>
 #include <string>
-#include <thread>
 
-#include "rt_core/executive.hpp"
-#include "rt_core/rt_thread.hpp"
+#include "rt_core/tick_plan.hpp"
 #include "tools/cli/cli_validators.hpp"
 #include "tools/ecu/virtual_ecu.hpp"
 #include "tools/scenario/scenario_settings.hpp"
+#include "tools/session/config_errors.hpp"
 #include "tools/session/ecu_report.hpp"
+#include "tools/session/harness.hpp"
 #include "tools/session/rig_locator.hpp"
 
 namespace hil::cli {
@@ -37,9 +33,6 @@ struct EcuOptions {
   bool quiet = false;
 };
 
-volatile std::sig_atomic_t g_stop = 0;
-extern "C" void on_stop_signal(int /*signal*/) { g_stop = 1; }
-
 /// The scenario and the rig it runs on; prints located errors and fails with status 2.
 scenario::ScenarioLoadResult load(const EcuOptions& o) {
   const std::filesystem::path rig_file = session::locate_rig(o.rig);
@@ -47,14 +40,14 @@ scenario::ScenarioLoadResult load(const EcuOptions& o) {
     scenario::ScenarioLoadResult loaded =
         scenario::load_scenario(session::locate_scenario(o.scenario), rig_file);
     if (!loaded.ok()) {
-      for (const config::ConfigError& e : loaded.errors) fmt::print(stderr, "{}\n", e.to_string());
+      session::print_config_errors(loaded.errors, o.scenario);
       throw CLI::RuntimeError(2);
     }
     return loaded;
   }
   config::LoadResult rig = config::load_rig_config(rig_file);
   if (!rig.ok()) {
-    for (const config::ConfigError& e : rig.errors) fmt::print(stderr, "{}\n", e.to_string());
+    session::print_config_errors(rig.errors, rig_file.string());
     throw CLI::RuntimeError(2);
   }
   // Without a scenario: straight ahead at --speed until stopped (or for --duration)
@@ -64,33 +57,20 @@ scenario::ScenarioLoadResult load(const EcuOptions& o) {
   return loaded;
 }
 
-/// Progress lines until the loop ends; turns SIGINT/SIGTERM into a stop and stops at the
-/// scenario's end.
-void watch(rt::Executive& exec, const ecu::VirtualEcu& ecu, const std::atomic<bool>& done,
-           double scenario_end, std::optional<double> run_length, bool quiet) {
-  const bool tty = isatty(STDERR_FILENO) != 0;
-  auto last = std::chrono::steady_clock::now();
-  while (!done.load(std::memory_order_acquire)) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    const ecu::EcuProgress p = ecu.progress();
-    if (g_stop != 0 || p.time >= scenario_end || (run_length && p.elapsed >= *run_length)) {
-      exec.request_stop();
-    }
-    const auto now = std::chrono::steady_clock::now();
-    if (quiet || now - last < std::chrono::seconds(tty ? 1 : 5)) continue;
-    last = now;
-    std::uint64_t timeouts = 0;
-    std::uint64_t errors = 0;
-    for (std::size_t i = 0; i < ecu.bus().rx_count(); ++i) {
-      timeouts += ecu.bus().rx_counters(i).timeouts.load(std::memory_order_relaxed);
-      errors += ecu.bus().rx_counters(i).errors.load(std::memory_order_relaxed);
-    }
-    fmt::print(stderr,
-               "[{:7.2f} s] {}speed ref {:5.2f} m/s, measured {:5.2f} m/s, cross-track "
-               "{:+.3f} m, {:.1f} m along | rx errors {}, timeouts {}\n",
-               p.time, p.holding ? "HOLDING (rig not heard) " : "", p.speed_ref, p.speed_measured,
-               p.cross_track, p.progress, errors, timeouts);
+/// "[  12.34 s] speed ref …": one progress line.
+std::string progress_line(const ecu::VirtualEcu& ecu) {
+  const ecu::EcuProgress p = ecu.progress();
+  std::uint64_t timeouts = 0;
+  std::uint64_t errors = 0;
+  for (std::size_t i = 0; i < ecu.bus().rx_count(); ++i) {
+    timeouts += ecu.bus().rx_counters(i).timeouts.load(std::memory_order_relaxed);
+    errors += ecu.bus().rx_counters(i).errors.load(std::memory_order_relaxed);
   }
+  return fmt::format(
+      "[{:7.2f} s] {}speed ref {:5.2f} m/s, measured {:5.2f} m/s, cross-track "
+      "{:+.3f} m, {:.1f} m along | rx errors {}, timeouts {}",
+      p.time, p.holding ? "HOLDING (rig not heard) " : "", p.speed_ref, p.speed_measured,
+      p.cross_track, p.progress, errors, timeouts);
 }
 
 int run_ecu(const EcuOptions& o, const CLI::App& cmd) {
@@ -107,37 +87,32 @@ int run_ecu(const EcuOptions& o, const CLI::App& cmd) {
                        .start_clock_on_input = true});
   rt::ExecutiveConfig config{.period = period};
   config.overrun.kind = rt::OverrunKind::skip;
-  rt::MonotonicClock clock;
-  rt::Executive exec(config, {{.name = "ecu", .task = &ecu}}, clock);
+  rt::TickPlan plan;  // the ECU's side of the bus: it reads, drives, sends
+  plan.add(rt::Slot::peer_rx, "ecu_rx", ecu);
+  plan.add(rt::Slot::peer_update, "ecu", ecu);
+  plan.add(rt::Slot::peer_tx, "ecu_tx", ecu);
 
   session::EcuReport report{.rig = o.rig, .scenario = scenario.name, .uri = o.can};
   rt::RtOptions rt_options = loaded.rig->rt;
   rt_options.priority = o.priority;
   rt_options.cpu.reset();
   rt_options.hold_dma_latency = o.priority > 0;
+  rt_options.lock_memory = rt_options.lock_memory && o.priority > 0;  // 0: a normal process
   if (!o.quiet) {
     fmt::print(stderr, "hilsim ecu: {} on {} — {} ({:.0f} s); Ctrl-C stops\n", o.rig, o.can,
                scenario.description, scenario.duration_s);
   }
-  rt::RtProcessGuard process(rt_options, report.status);
-  std::atomic<bool> done{false};
-  g_stop = 0;
-  std::signal(SIGINT, on_stop_signal);
-  std::signal(SIGTERM, on_stop_signal);
-  {
-    rt::RtThread thread(rt_options, report.status, [&] {
-      (void)exec.run(-1);
-      done.store(true, std::memory_order_release);
-    });
-    if (o.priority > 0) {
-      for (const std::string& w : report.status.warnings) spdlog::warn("{}", w);
-    }
-    watch(exec, ecu, done, scenario.duration_s, run_length, o.quiet);
-  }
-  std::signal(SIGINT, SIG_DFL);
-  std::signal(SIGTERM, SIG_DFL);
-
-  report.interrupted = g_stop != 0;
+  session::Harness harness(config, std::move(plan),
+                           {.rt = rt_options, .quiet = o.quiet, .name = "ecu " + o.rig});
+  const session::RunOutcome outcome = harness.run(
+      -1, {.progress = [&](const rt::TimingSnapshot&,
+                           std::chrono::steady_clock::duration) { return progress_line(ecu); },
+           .stop_when = [&] {  // the scenario's end, or --duration since the rig was first heard
+             const ecu::EcuProgress p = ecu.progress();
+             return p.time >= scenario.duration_s || (run_length && p.elapsed >= *run_length);
+           }});
+  report.status = outcome.status;
+  report.interrupted = outcome.interrupted;
   session::collect(ecu, report);
   const bool finished = report.scenario_time_s >= scenario.duration_s - 0.1 && !report.interrupted;
   if (finished && !scenario.gates.empty()) report.verdict = ecu.verdict();

@@ -4,22 +4,18 @@
 #include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
 
-#include <atomic>
-#include <charconv>
 #include <chrono>
 #include <cmath>
-#include <csignal>
 #include <fstream>
 #include <map>
 #include <memory>
-#include <thread>
 
 #include "io/can/trace/frame_filter.hpp"
 #include "io/can/trace/trace_loader.hpp"
 #include "io/can/trace/trace_player.hpp"
 #include "io/can/transport/transport_factory.hpp"
-#include "rt_core/rt_thread.hpp"
 #include "tools/cli/cli_validators.hpp"
+#include "tools/session/harness.hpp"
 #include "tools/session/play_report.hpp"
 
 namespace hil::cli {
@@ -32,7 +28,7 @@ struct PlayOptions {
   std::string to;
   std::vector<std::string> maps;
   std::uint64_t loops = 1;
-  std::string speed = "1";
+  session::Speed speed;  ///< realtime: the log's own timing
   std::string ids;
   bool lenient = false;
   std::string loop_gap;
@@ -43,28 +39,17 @@ struct PlayOptions {
   bool quiet = false;
 };
 
-constexpr double kMaxSpeed = 1e6;
-
-/// "max" → 0; a number in (0, 1e6] → itself; nullopt otherwise.
-std::optional<double> parse_speed(std::string_view text) {
-  if (text == "max") return 0.0;
-  double value = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc{} || end != text.data() + text.size() || !std::isfinite(value) ||
-      value <= 0 || value > kMaxSpeed) {
-    return std::nullopt;
+/// The trace player's time scale: 0 = no waiting.
+double player_speed(const session::Speed& speed) {
+  switch (speed.mode) {
+    case session::Speed::Mode::max:
+      return 0.0;
+    case session::Speed::Mode::realtime:
+      return 1.0;
+    case session::Speed::Mode::factor:
+      break;
   }
-  return value;
-}
-
-CLI::Validator speed_validator() {
-  return {[](std::string& text) -> std::string {
-            if (parse_speed(text)) return {};
-            return "'" + text +
-                   "' is not a speed; expected a factor in (0, 1e6] (2 = twice as "
-                   "fast, 0.5 = half) or 'max'";
-          },
-          "FACTOR|max"};
+  return speed.factor;
 }
 
 CLI::Validator ids_validator() {
@@ -118,28 +103,29 @@ Destinations open_destinations(const PlayOptions& o, const io::can::Trace& trace
   return d;
 }
 
-volatile std::sig_atomic_t g_interrupted = 0;
-extern "C" void on_play_interrupt(int /*signal*/) { g_interrupted = 1; }
-
-/// Progress to stderr at most once a second while the sending thread runs; Ctrl-C → stop.
-void watch(io::can::TracePlayer& player, const std::atomic<bool>& done, std::uint64_t loops,
-           bool quiet) {
-  const auto started = std::chrono::steady_clock::now();
-  auto last_report = started;
-  const std::uint64_t total = player.frames_per_loop() * loops;
-  while (!done.load(std::memory_order_acquire)) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    if (g_interrupted != 0) player.request_stop();
+/// A progress line at most once a second while the sending thread runs.
+class PlayProgress {
+ public:
+  PlayProgress(const io::can::TracePlayer& player, std::uint64_t loops)
+      : player_(player), loops_(loops) {}
+  void poll() {
     const auto now = std::chrono::steady_clock::now();
-    if (quiet || now - last_report < std::chrono::seconds(1)) continue;
-    last_report = now;
-    const io::can::PlayProgress p = player.progress();
-    const double elapsed = std::chrono::duration<double>(now - started).count();
+    if (now - last_report_ < std::chrono::seconds(1)) return;
+    last_report_ = now;
+    const io::can::PlayProgress p = player_.progress();
+    const double elapsed = std::chrono::duration<double>(now - started_).count();
+    const std::uint64_t total = player_.frames_per_loop() * loops_;
     fmt::print(stderr, "play: {} of {} frames sent, loop {}{}, {:.1f} s elapsed, {} late\n", p.sent,
-               loops == 0 ? std::string("∞") : std::to_string(total), p.loop + 1,
-               loops == 0 ? std::string() : fmt::format(" of {}", loops), elapsed, p.late);
+               loops_ == 0 ? std::string("∞") : std::to_string(total), p.loop + 1,
+               loops_ == 0 ? std::string() : fmt::format(" of {}", loops_), elapsed, p.late);
   }
-}
+
+ private:
+  const io::can::TracePlayer& player_;
+  std::uint64_t loops_;
+  std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point last_report_ = started_;
+};
 
 int run_play(const PlayOptions& o) {
   if (o.to.empty() && o.maps.empty()) {
@@ -156,7 +142,7 @@ int run_play(const PlayOptions& o) {
   if (load.trace.empty()) throw std::runtime_error("'" + o.log + "' holds no CAN frame");
 
   Destinations d = open_destinations(o, load.trace);
-  io::can::PlayerOptions options{.speed = *parse_speed(o.speed),
+  io::can::PlayerOptions options{.speed = player_speed(o.speed),
                                  .loops = o.loops,
                                  .loop_gap = o.loop_gap.empty()
                                                  ? load.trace.median_gap(rt::kMillisecond)
@@ -183,20 +169,13 @@ int run_play(const PlayOptions& o) {
   const rt::RtOptions rt_options{.priority = o.priority};
   {
     const rt::RtProcessGuard process(rt_options, status);
-    std::atomic<bool> done{false};
-    g_interrupted = 0;
-    std::signal(SIGINT, on_play_interrupt);
-    std::signal(SIGTERM, on_play_interrupt);
-    {
-      rt::RtThread thread(rt_options, status, [&] {
-        report.counts = player.run();
-        done.store(true, std::memory_order_release);
-      });
-      for (const std::string& w : status.warnings) spdlog::warn("{}", w);
-      watch(player, done, o.loops, o.quiet);
-    }
-    std::signal(SIGINT, SIG_DFL);
-    std::signal(SIGTERM, SIG_DFL);
+    PlayProgress progress(player, o.loops);
+    (void)session::run_watched(rt_options, status, [&] { report.counts = player.run(); },
+                               {.stop = [&] { player.request_stop(); },
+                                .poll =
+                                    [&] {
+                                      if (!o.quiet) progress.poll();
+                                    }});
   }
   report.lateness = player.lateness();
   report.frames_per_loop = player.frames_per_loop();
@@ -254,8 +233,9 @@ void add_play_command(CLI::App& app) {
       ->allow_extra_args(false);
   cmd->add_option("--loop", o->loops,
                   "Play N times, the timeline continuing (0 = until Ctrl-C; default 1)");
-  cmd->add_option("--speed", o->speed, "Time scale: 2 = twice as fast; max = no waiting")
-      ->check(speed_validator());
+  add_speed_option(*cmd, o->speed,
+                   "Time scale: realtime (default, the log's timing), 2 = twice as fast, "
+                   "max = no waiting");
   cmd->add_option("--ids", o->ids,
                   "candump-style id filter: ID:MASK, ID~MASK (inverse), comma-separated, j = AND")
       ->check(ids_validator());

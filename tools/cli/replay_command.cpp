@@ -7,7 +7,7 @@
 
 #include "rt_core/time.hpp"
 #include "tools/cli/cli_validators.hpp"
-#include "tools/session/replay_session.hpp"
+#include "tools/session/replay/replay_session.hpp"
 
 namespace hil::cli {
 
@@ -29,15 +29,9 @@ void add_replay_command(CLI::App& app) {
   cmd->add_option("source", o->source, "Run directory, or a candump log with --rig")
       ->required()
       ->type_name("RUN_DIR|LOG");
-  cmd->add_option("--speed", o->speed, "max (default) or a factor of real time, e.g. 1.0")
-      ->check([](const std::string& s) -> std::string {
-        if (s == "max") return {};
-        try {
-          return std::stod(s) > 0.0 ? std::string() : "must be > 0";
-        } catch (const std::exception&) {
-          return "expected max or a number";
-        }
-      });
+  add_speed_option(*cmd, o->speed,
+                   "max (default), realtime or a factor of real time, e.g. 0.5: the pace only, "
+                   "the comparison is the same");
   cmd->add_option("--until", o->until, "Stop at this simulated time")
       ->check(duration_in(0, rt::kSecond * 7 * 24 * 3600));
   cmd->add_option("--report", o->report, "Also write the comparison as JSON")->type_name("FILE");

@@ -1,5 +1,5 @@
 #pragma once
-// `hilsim replay` (issue 6). See replay_session.hpp.
+// `hilsim replay`. See replay_session.hpp.
 
 #include <CLI/CLI.hpp>
 

@@ -17,6 +17,7 @@ void add_run_command(CLI::App& app) {
       "Examples:\n"
       "  hilsim run                         # RAVON, built-in virtual ECU, lane change, recorded\n"
       "  hilsim run --duration 10s --no-rt  # a short run on a laptop or in CI\n"
+      "  hilsim run --speed max             # SIL: as fast as the machine can, same results\n"
       "  hilsim run --rig hmmwv --scenario straight_accel_brake\n"
       "  hilsim run --can cannelloni://192.168.1.20:20000?local=0.0.0.0:20000   # a real ECU\n"
       "  hilsim run --rig my_rigs/bench7/rig.pbtxt --overlay campaign.pbtxt --record runs/r42\n"
@@ -56,6 +57,10 @@ void add_run_command(CLI::App& app) {
   cmd->add_flag("--no-record", o->no_record, "Do not record");
   cmd->add_flag("--no-rt", o->no_rt,
                 "Normal thread, no memory locking: for machines without RT privileges");
+  add_speed_option(*cmd, o->speed,
+                   "realtime (default), max (as fast as possible: SIL, CI) or a factor of real "
+                   "time (0.5, 2). Only realtime with a transport that is not virtual:; the "
+                   "results are the same bits at any speed");
   cmd->add_flag("-q,--quiet", o->quiet, "No progress lines");
   cmd->callback([o, cmd] {
     if (o->no_record && o->record_dir) throw CLI::ValidationError("--record", "and --no-record");

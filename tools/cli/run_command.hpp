@@ -1,5 +1,5 @@
 #pragma once
-// `hilsim run`: the main job (issue 7). See run_session.hpp.
+// `hilsim run`: the main job. See run_session.hpp.
 
 #include <CLI/CLI.hpp>
 

@@ -1,23 +1,21 @@
 #include "tools/cli/timing_command.hpp"
 
-#include <spdlog/spdlog.h>
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <array>
-#include <atomic>
-#include <csignal>
 #include <filesystem>
 #include <fstream>
-#include <thread>
 
 #include "config/loader.hpp"
 #include "rt_core/executive.hpp"
-#include "rt_core/rt_thread.hpp"
 #include "tools/cli/cli_validators.hpp"
-#include "tools/session/cyclictest.hpp"
+#include "tools/session/config_errors.hpp"
+#include "tools/session/harness.hpp"
 #include "tools/session/rig_locator.hpp"
 #include "tools/session/rig_setup.hpp"
-#include "tools/session/timing_report.hpp"
+#include "tools/session/timing/cyclictest.hpp"
+#include "tools/session/timing/timing_report.hpp"
 
 namespace hil::cli {
 
@@ -63,33 +61,6 @@ rt::OverrunKind policy_named(std::string_view name) {
   throw std::invalid_argument("unknown overrun policy '" + std::string(name) + "'");
 }
 
-volatile std::sig_atomic_t g_interrupted = 0;
-extern "C" void on_interrupt(int /*signal*/) { g_interrupted = 1; }
-
-constexpr std::size_t kLogLinesPerReport = 3;  // overrun lines per progress report
-
-/// Shows progress while the RT thread runs and turns Ctrl-C into a clean stop.
-void watch(rt::Executive& exec, rt::RtLog& log, const std::atomic<bool>& done,
-           std::int64_t total_ticks, bool quiet) {
-  const bool tty = isatty(STDERR_FILENO) != 0;
-  auto last_report = std::chrono::steady_clock::now();
-  while (!done.load(std::memory_order_acquire)) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    if (g_interrupted != 0) exec.request_stop();
-    const auto now = std::chrono::steady_clock::now();
-    if (now - last_report < std::chrono::seconds(tty ? 1 : 10)) continue;
-    last_report = now;
-    log.drain(*spdlog::default_logger(), kLogLinesPerReport);
-    if (quiet) continue;
-    const rt::TimingSnapshot s = exec.stats().snapshot();
-    fmt::print(stderr, "[{:3.0f}%] {} ticks, {} overruns, wake-up p99 {:.0f} us, max {:.0f} us\n",
-               100.0 * static_cast<double>(s.ticks) / static_cast<double>(total_ticks), s.ticks,
-               s.overruns, s.wake_latency.percentile_us(0.99),
-               static_cast<double>(s.wake_latency.max_ns) / 1e3);
-  }
-  log.drain(*spdlog::default_logger(), kLogLinesPerReport);
-}
-
 /// Executive and RT settings: defaults, then the rig file and its overlays, then the flags
 /// given on the command line. Prints every config error and fails with exit status 1.
 void resolve_settings(const TimingOptions& o, const CLI::App& cmd, session::TimingReport& report) {
@@ -97,7 +68,7 @@ void resolve_settings(const TimingOptions& o, const CLI::App& cmd, session::Timi
   if (!rig_file.empty()) {
     const config::LoadResult loaded = config::load_rig_config(rig_file, o.overlays);
     if (!loaded.ok()) {
-      for (const config::ConfigError& e : loaded.errors) fmt::print(stderr, "{}\n", e.to_string());
+      session::print_config_errors(loaded.errors, rig_file);
       throw CLI::RuntimeError(1);
     }
     report.config = loaded.settings->executive;
@@ -121,9 +92,8 @@ int run_timing(const TimingOptions& o, const CLI::App& cmd) {
   resolve_settings(o, cmd, report);
   const std::int64_t ticks = std::max<std::int64_t>(1, report.duration / report.config.period);
 
-  rt::RtLog log(16);
   SpinTask load(report.load);
-  std::vector<rt::TaskEntry> tasks{{.name = "synthetic_load", .task = &load}};
+  rt::TickPlan plan;
   std::unique_ptr<session::RigSetup> rig;
   if (!o.rig.empty()) {  // the full rig: its tasks are the load
     session::RigSelection selection{.rig = o.rig};
@@ -132,32 +102,30 @@ int run_timing(const TimingOptions& o, const CLI::App& cmd) {
     }
     rig = session::set_up_rig(selection);
     if (!rig) return 1;
-    tasks = rig->tasks;
-    for (const rt::TaskEntry& t : tasks) report.task_names.push_back(t.name);
+    plan = rig->plan;
     report.workload = fmt::format(
         "rig {}{}, ECU {}", rig->rig,
         rig->scenario_file ? fmt::format(", scenario {}", rig->scenario_file->stem().string())
                            : std::string(),
         rig->ecu);
+  } else {
+    plan.add(rt::Slot::models, "synthetic_load", load);
   }
-  rt::MonotonicClock clock;
-  rt::Executive exec(report.config, tasks, clock, &log);
-
-  rt::RtProcessGuard process(report.rt_options, report.status);
-  std::atomic<bool> done{false};
-  std::signal(SIGINT, on_interrupt);
-  std::signal(SIGTERM, on_interrupt);
-  {
-    rt::RtThread thread(report.rt_options, report.status, [&] {
-      report.result = exec.run(ticks);
-      done.store(true, std::memory_order_release);
-    });
-    for (const std::string& w : report.status.warnings) spdlog::warn("{}", w);
-    watch(exec, log, done, ticks, o.quiet);
+  session::Harness harness(report.config, std::move(plan),
+                           {.rt = report.rt_options, .quiet = o.quiet, .name = "timing"});
+  if (rig) {
+    for (const rt::TaskEntry& t : harness.executive().tasks()) report.task_names.push_back(t.name);
   }
-  std::signal(SIGINT, SIG_DFL);
-  std::signal(SIGTERM, SIG_DFL);
-  report.stats = exec.stats().snapshot();
+  const session::RunOutcome outcome = harness.run(
+      ticks, {.progress = [&](const rt::TimingSnapshot& s, std::chrono::steady_clock::duration) {
+        return fmt::format("[{:3.0f}%] {} ticks, {} overruns, wake-up p99 {:.0f} us, max {:.0f} us",
+                           100.0 * static_cast<double>(s.ticks) / static_cast<double>(ticks),
+                           s.ticks, s.overruns, s.wake_latency.percentile_us(0.99),
+                           static_cast<double>(s.wake_latency.max_ns) / 1e3);
+      }});
+  report.status = outcome.status;
+  report.result = outcome.result;
+  report.stats = outcome.stats;
 
   if (o.compare_cyclictest) {
     if (!o.quiet) {

@@ -1,5 +1,5 @@
 #pragma once
-// The virtual ECU (issue 5): the other end of the rig's first CAN bus — the mirrored bus
+// The virtual ECU: the other end of the rig's first CAN bus — the mirrored bus
 // (io/can/mapping/can_bus_mirror.hpp) on its own channel table, with the same counters and CRCs —
 // and the driver (tools/ecu/driver.hpp) that plays the controller once per ECU cycle
 // (20 ms). An rt::Task, so it runs either inside the rig's executive (in process,

@@ -72,9 +72,9 @@ std::unique_ptr<RigSetup> set_up_rig(const RigSelection& s) {
   if (setup->scenario) {
     setup->scenario_run = std::make_unique<session::ScenarioRun>(
         *setup->runtime, *setup->scenario, session::ScenarioRunOptions{.virtual_ecu = virtual_ecu});
-    setup->tasks = setup->scenario_run->tasks();
+    setup->scenario_run->add_tasks(setup->plan);
   } else {
-    setup->tasks = setup->runtime->tasks();
+    setup->runtime->add_tasks(setup->plan);
   }
   return setup;
 }

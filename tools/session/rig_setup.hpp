@@ -1,7 +1,7 @@
 #pragma once
 // A rig made ready to run, shared by `hilsim run` and `hilsim timing --rig`: the rig file and
 // its overlays loaded, the scenario (--scenario, else the rig's default_scenario) applied,
-// the runtime built (channels, vehicle, CAN buses) and the executive's tasks in order, with
+// the runtime built (channels, vehicle, CAN buses) and its tasks in their slots of the tick, with
 // the built-in virtual ECU when asked for and possible. Setup phase only.
 
 #include <filesystem>
@@ -12,7 +12,7 @@
 
 #include "config/loader.hpp"
 #include "config/rig_runtime.hpp"
-#include "rt_core/executive.hpp"
+#include "rt_core/tick_plan.hpp"
 #include "tools/scenario/scenario_settings.hpp"
 #include "tools/session/scenario_run.hpp"
 
@@ -35,7 +35,7 @@ struct RigSetup {
   std::string ecu;  ///< "virtual (in process)", the --can URI, or "none"
   std::unique_ptr<config::RigRuntime> runtime;
   std::unique_ptr<session::ScenarioRun> scenario_run;  ///< when there is a scenario
-  std::vector<rt::TaskEntry> tasks;                    ///< the executive's, in order
+  rt::TickPlan plan;  ///< the tick: the rig's and the scenario's tasks in their slots
 };
 
 /// nullptr after printing every configuration error (FILE:LINE:COLUMN: field: problem) to

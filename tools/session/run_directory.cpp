@@ -12,6 +12,11 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "io/can/trace/candump_frame.hpp"
+#include "io/can/trace/candump_reader.hpp"
+#include "io/record/mapped_file.hpp"
+#include "io/record/telemetry_reader.hpp"
+
 namespace hil::session {
 
 std::filesystem::path make_run_directory(const std::optional<std::filesystem::path>& explicit_dir,
@@ -121,5 +126,73 @@ void write_json(const std::filesystem::path& dir, const std::string& name,
 std::string hilsim_version() { return HIL_VERSION; }
 
 std::string git_revision() { return HIL_GIT_REVISION; }
+
+RunRecord read_run_record(const std::filesystem::path& dir) {
+  const std::filesystem::path file = dir / "manifest.json";
+  std::ifstream in(file);
+  if (!in) throw std::runtime_error(fmt::format("{}: cannot read it", file.string()));
+  const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+  if (j.is_discarded()) throw std::runtime_error(fmt::format("{}: not JSON", file.string()));
+  for (const char* key : {"period_ns", "start_epoch_ns", "rig"}) {
+    if (!j.contains(key)) {
+      throw std::runtime_error(
+          fmt::format("{}: no \"{}\"; expected a hilsim run manifest", file.string(), key));
+    }
+  }
+  return {.period_ns = j["period_ns"].get<std::int64_t>(),
+          .start_epoch_ns = j["start_epoch_ns"].get<std::int64_t>(),
+          .rig = j["rig"].get<std::string>(),
+          .scenario = j.value("scenario", std::string()),
+          .completed = j.value("ended", std::string("running")) != "running"};
+}
+
+CanRecording read_can_recording(const std::filesystem::path& file, const RunRecord& run,
+                                bool external) {
+  CanRecording out;
+  std::ifstream in(file);
+  if (!in) {
+    if (!external) return out;  // a run without CAN has no frames
+    throw std::runtime_error(fmt::format("{}: cannot read it", file.string()));
+  }
+  io::can::CandumpReader reader(in, file.filename().string());
+  std::optional<std::int64_t> first_ns;
+  for (;;) {
+    const io::can::CandumpReader::Status s = reader.next();
+    if (s == io::can::CandumpReader::Status::kEnd) break;
+    if (s == io::can::CandumpReader::Status::kBadLine) {
+      out.bad_lines.push_back(reader.describe_bad_line());
+      continue;
+    }
+    const io::can::CandumpLine& line = reader.line();
+    const std::int64_t ns = line.time.seconds * 1'000'000'000 + line.time.nanoseconds;
+    std::int64_t tick = 0;
+    if (external) {
+      if (!first_ns) first_ns = ns;
+      tick = (ns - *first_ns) / run.period_ns;  // the tick its time falls into
+    } else {  // the recorder wrote start + tick·dt, cut to microseconds
+      tick = std::llround(static_cast<double>(ns - run.start_epoch_ns) /
+                          static_cast<double>(run.period_ns));
+    }
+    const bool sent = !external && line.direction == io::can::CandumpDirection::kTransmitted;
+    auto& lists = sent ? out.sent : out.received;
+    lists[std::string(line.interface)].push_back({.tick = tick, .frame = line.frame});
+    out.last_tick = std::max(out.last_tick, tick);
+    ++out.frames;
+  }
+  return out;
+}
+
+std::int64_t last_sample_tick(const std::filesystem::path& telemetry) {
+  struct Last final : io::record::TelemetryVisitor {
+    void on_sample(std::size_t /*topic*/, std::uint64_t /*t*/,
+                   const io::record::TelemetrySample& s) override {
+      tick = std::max(tick, s.tick);
+    }
+    std::int64_t tick = -1;
+  } last;
+  const io::record::MappedFile file(telemetry);
+  (void)io::record::read_telemetry(file.bytes(), last);
+  return last.tick;
+}
 
 }  // namespace hil::session

@@ -1,5 +1,5 @@
 #pragma once
-// The run directory of `hilsim run` (issue 6; DESIGN.md §7):
+// The run directory of `hilsim run` (DESIGN.md §7), written and read back here:
 //   manifest.json   version, git revision, rig, config hash, seed, period, start, host,
 //                   real-time or not, how it ended, recording counters
 //   rig.pbtxt       the rig as it ran (overlays applied), with copies of its DBC and DEM
@@ -9,13 +9,17 @@
 // Setup phase (files, allocation, exceptions); thread-safe functions over their arguments.
 
 #include <chrono>
+#include <cstdint>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "config/loader.hpp"
+#include "io/can/transport/replay_transport.hpp"
 
 namespace hil::session {
 
@@ -41,6 +45,38 @@ std::string copy_scenario(const std::filesystem::path& scenario, const std::file
 /// Writes `json` to `dir/name` atomically (write to a temporary, fsync, rename).
 void write_json(const std::filesystem::path& dir, const std::string& name,
                 const nlohmann::json& json);
+
+// ---- reading it back (`hilsim replay`) ----
+
+/// What manifest.json says the replay needs.
+struct RunRecord {
+  std::int64_t period_ns = 0;
+  std::int64_t start_epoch_ns = 0;
+  std::string rig;
+  std::string scenario;
+  bool completed = true;  ///< false when the run died (the manifest still says "running")
+};
+
+/// Throws std::runtime_error naming the file and the missing key.
+[[nodiscard]] RunRecord read_run_record(const std::filesystem::path& dir);
+
+/// can.log by interface: frames received (" R", or no suffix) and sent (" T"), with the tick
+/// each belongs to.
+struct CanRecording {
+  std::map<std::string, std::vector<io::can::TickFrame>> received;
+  std::map<std::string, std::vector<io::can::TickFrame>> sent;
+  std::int64_t last_tick = -1;
+  std::size_t frames = 0;
+  std::vector<std::string> bad_lines;  ///< "can.log:LINE:COLUMN: what"
+};
+
+/// tick = round((time − start_epoch)/period) for a recording; for an external log
+/// (`external`) the tick the time since its first frame falls into, every frame received.
+[[nodiscard]] CanRecording read_can_recording(const std::filesystem::path& file,
+                                              const RunRecord& run, bool external);
+
+/// The tick of the last sample in a telemetry file (−1 if none).
+[[nodiscard]] std::int64_t last_sample_tick(const std::filesystem::path& telemetry);
 
 /// The build's version and git revision ("0.1.0", "a1b2c3d" or "unknown").
 [[nodiscard]] std::string hilsim_version();

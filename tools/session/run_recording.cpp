@@ -1,11 +1,14 @@
 #include "tools/session/run_recording.hpp"
 
+#include <thread>
+
 namespace hil::session {
 
 Recording::Recording(config::RigRuntime& rig, const std::filesystem::path& dir,
                      std::int64_t period_ns, std::int64_t start_epoch_ns,
-                     const std::string& rig_name)
+                     const std::string& rig_name, bool lossless)
     : table_(rig.table()),
+      lossless_(lossless),
       telemetry_(rig.table(), dir / "telemetry.mcap",
                  {.tick_period_ns = period_ns,
                   .start_time_ns = static_cast<std::uint64_t>(start_epoch_ns),
@@ -17,6 +20,11 @@ Recording::Recording(config::RigRuntime& rig, const std::filesystem::path& dir,
 }
 
 void Recording::write(const rt::TickContext& c) noexcept {
+  // Not paced by real time: wait for the writer threads rather than drop (they drain even
+  // after a write error, so the wait ends)
+  while (lossless_ && !(telemetry_.has_room_for(c.tick) && can_log_->has_room())) {
+    std::this_thread::yield();
+  }
   (void)telemetry_.push(c.tick, table_.values());
 }
 

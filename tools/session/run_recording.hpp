@@ -1,8 +1,9 @@
 #pragma once
-// The recorders of a run directory, fed by the write phase of every tick (issue 6):
+// The recorders of a run directory, fed by the write phase of every tick (the record slot):
 // telemetry.mcap (channel samples) and can.log (every frame the buses received and sent).
 // Constructed in the setup phase; write() runs on the RT thread (wait-free pushes into the
-// recorders' rings); stop() and counters() from the non-RT thread after the loop.
+// recorders' rings; a lossless recording waits for room instead); stop() and counters() from
+// the non-RT thread after the loop.
 
 #include <filesystem>
 #include <memory>
@@ -18,8 +19,10 @@ namespace hil::session {
 
 class Recording final : public rt::Task {
  public:
+  /// `lossless`: the loop is not paced by real time (--speed max or a factor, replay): write()
+  /// waits for the writers instead of letting a full ring drop samples or frames.
   Recording(config::RigRuntime& rig, const std::filesystem::path& dir, std::int64_t period_ns,
-            std::int64_t start_epoch_ns, const std::string& rig_name);
+            std::int64_t start_epoch_ns, const std::string& rig_name, bool lossless);
   void update(const rt::TickContext& /*c*/) noexcept override {}
   void write(const rt::TickContext& c) noexcept override;
   /// Drains and closes both files. Idempotent.
@@ -28,6 +31,7 @@ class Recording final : public rt::Task {
 
  private:
   const rt::ChannelTable& table_;
+  bool lossless_;
   io::record::TelemetryRecorder telemetry_;
   std::unique_ptr<io::record::CanLogRecorder> can_log_;
 };

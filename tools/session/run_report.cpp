@@ -7,7 +7,7 @@
 #include <array>
 
 #include "tools/session/run_directory.hpp"
-#include "tools/session/timing_report.hpp"
+#include "tools/session/timing/timing_report.hpp"
 
 namespace hil::session {
 
@@ -79,7 +79,15 @@ std::string run_summary(const RunReport& r) {
       fmt::format("hilsim run: {}{} — {}: {:.1f} s simulated in {:.1f} s (RTF {:.2f})\n", r.rig,
                   r.scenario.empty() ? "" : fmt::format(", scenario {}", r.scenario), ending(r),
                   sim, w, w > 0 ? sim / w : 0.0);
-  out += fmt::format("  {}\n", r.status.summary());
+  if (r.speed.realtime()) {
+    out += fmt::format("  {}\n", r.status.summary());
+  } else {
+    out += fmt::format(
+        "  speed {}: {}, no real-time setup (simulated time is exact; the "
+        "figures below are this machine's work per tick)\n",
+        r.speed.to_string(),
+        r.speed.mode == Speed::Mode::max ? "as fast as possible" : "paced on the monotonic clock");
+  }
   out +=
       fmt::format("  ticks {} at {}, overruns {}, wake-up latency p99 {:.0f} us, max {:.1f} us\n",
                   r.stats.ticks, rt::format_duration(period), r.stats.overruns,
@@ -106,11 +114,19 @@ std::string run_summary(const RunReport& r) {
   }
   if (!r.ecu.empty()) out += fmt::format("  ECU: {}\n", r.ecu);
   if (r.runtime != nullptr && r.runtime->vehicle() != nullptr) {
-    const std::int64_t rejected = r.runtime->vehicle()->outputs().rejected_inputs;
-    out += fmt::format("  faults: {}\n", rejected == 0 ? std::string("none")
-                                                       : fmt::format("{} non-finite inputs "
-                                                                     "replaced",
-                                                                     rejected));
+    const models::VehicleOutputs& v = r.runtime->vehicle()->outputs();
+    std::string faults;
+    if (v.safe_state) {
+      faults = fmt::format(
+          "SAFE STATE since {:.3f} s (a non-finite vehicle state or output; the "
+          "vehicle held at rest, no NaN sent)",
+          v.safe_state_since);
+    }
+    if (v.rejected_inputs != 0) {
+      faults += fmt::format("{}{} non-finite inputs replaced", faults.empty() ? "" : "; ",
+                            v.rejected_inputs);
+    }
+    out += fmt::format("  faults: {}\n", faults.empty() ? std::string("none") : faults);
   }
   if (!r.verdict.empty()) out += fmt::format("  scenario: {}\n", r.verdict);
   if (r.run_dir && r.recording) {
@@ -144,7 +160,8 @@ nlohmann::json manifest_json(const RunReport& r) {
       {"host", hostname()},
       {"scenario", r.scenario},
       {"ecu", r.ecu},
-      {"realtime", r.status.realtime()},
+      {"speed", r.speed.to_string()},
+      {"realtime", r.speed.realtime() && r.status.realtime()},
       {"realtime_summary", r.status.summary()},
   };
   j["buses"] = nlohmann::json::array();
@@ -162,6 +179,10 @@ nlohmann::json manifest_json(const RunReport& r) {
   j["simulated_s"] = seconds(r.stats.ticks, s.executive.period);
   j["wall_s"] = wall_seconds(r.wall);
   j["overruns"] = r.stats.overruns;
+  if (r.runtime != nullptr && r.runtime->vehicle() != nullptr) {
+    const models::VehicleOutputs& v = r.runtime->vehicle()->outputs();
+    j["safe_state"] = v.safe_state ? nlohmann::json(v.safe_state_since) : nlohmann::json(nullptr);
+  }
   if (!r.verdict.empty()) j["scenario_verdict"] = r.verdict;
   if (r.recording) {
     const RecordingCounters& rec = *r.recording;

@@ -1,6 +1,6 @@
 #pragma once
 // What `hilsim run` reports: the progress line, the summary at the end, manifest.json and
-// timing.json of the run directory (issue 6). Pure formatting over a RunReport; setup phase.
+// timing.json of the run directory. Pure formatting over a RunReport; setup phase.
 
 #include <chrono>
 #include <filesystem>
@@ -16,6 +16,7 @@
 #include "rt_core/executive.hpp"
 #include "rt_core/rt_setup.hpp"
 #include "rt_core/timing_stats.hpp"
+#include "tools/session/speed.hpp"
 
 namespace hil::session {
 
@@ -33,6 +34,7 @@ struct RunReport {
   const config::RigSettings* settings = nullptr;
   config::RigRuntime* runtime = nullptr;
   std::int64_t ticks_wanted = -1;  ///< −1: until stopped
+  Speed speed;                     ///< the clock it ran on
   std::optional<std::filesystem::path> run_dir;
   std::string config_hash;
   std::int64_t start_epoch_ns = 0;

@@ -1,13 +1,15 @@
 #pragma once
-// `hilsim run` (issue 7): a rig, its ECU (built-in virtual or a real one on --can), an
-// optional scenario, recording (issue 6), the real-time loop, progress and the summary.
-// Setup phase in run(); the loop runs on the RT thread; run() returns the exit status.
+// `hilsim run`: a rig, its ECU (built-in virtual or a real one on --can), an
+// optional scenario, recording, the loop on the run harness (tools/session/harness.hpp) at the
+// chosen speed, progress and the summary. run_rig() returns the exit status.
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "tools/session/rig_setup.hpp"
+#include "tools/session/speed.hpp"
 
 namespace hil::session {
 
@@ -18,11 +20,15 @@ struct RunOptions {
   std::string runs_dir = "runs";          ///< parent of automatic run directories
   bool no_record = false;
   bool no_rt = false;  ///< normal thread, no memory locking (laptops, CI)
+  Speed speed;         ///< realtime, max (SIL, as fast as possible) or a factor
   bool quiet = false;  ///< no progress lines
+  /// Tests: more tasks in the tick (e.g. a decimated one, to show that replay runs it alike).
+  std::function<void(rt::TickPlan&, config::RigRuntime&)> extra_tasks;
 };
 
 /// Runs and prints the summary. Exit status: 0 completed or stopped with Ctrl-C, 1 setup
-/// error, 3 the overrun policy stop_after ended the run, 4 the scenario's criteria failed.
+/// error (also: a speed other than realtime with a transport that is not virtual:), 3 the
+/// overrun policy stop_after ended the run, 4 the scenario's criteria failed.
 [[nodiscard]] int run_rig(const RunOptions& options);
 
 }  // namespace hil::session

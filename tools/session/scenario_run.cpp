@@ -5,7 +5,8 @@
 
 namespace hil::session {
 
-/// Feeds the judge the vehicle's own pose and speed after each step.
+/// Feeds the judge the vehicle's own pose and speed after each step (write phase, first:
+/// the truth, before any output fault).
 class ScenarioRun::JudgeTask final : public rt::Task {
  public:
   JudgeTask(scenario::ScenarioJudge& judge, const rt::ChannelTable& table)
@@ -15,7 +16,8 @@ class ScenarioRun::JudgeTask final : public rt::Task {
         y_(table.resolve("vehicle.body.position.y")),
         yaw_(table.resolve("vehicle.body.yaw")),
         speed_(table.resolve("vehicle.body.forward_speed")) {}
-  void update(const rt::TickContext& c) noexcept override {
+  void update(const rt::TickContext& /*c*/) noexcept override {}
+  void write(const rt::TickContext& c) noexcept override {
     judge_.observe({.time = static_cast<double>(c.time) / static_cast<double>(rt::kSecond),
                     .x = table_.get(x_),
                     .y = table_.get(y_),
@@ -44,24 +46,15 @@ ScenarioRun::ScenarioRun(config::RigRuntime& rig, const scenario::ScenarioSettin
   judge_task_ = std::make_unique<JudgeTask>(judge_, rig.table());
 }
 
-std::vector<rt::TaskEntry> ScenarioRun::tasks() {
-  std::vector<rt::TaskEntry> tasks;
-  if (ecu_) tasks.push_back({.name = "ecu", .task = ecu_.get()});
-  bool events_added = false;
-  for (rt::TaskEntry& t : rig_.tasks()) {
-    // The judge observes the vehicle right after its step, before the snapshot is published
-    if (t.name == "publish") tasks.push_back({.name = "scenario_judge", .task = judge_task_.get()});
-    // Events after the CAN task: on a channel a frame also writes, the event wins
-    if (t.name == "vehicle" && !events_added) {
-      tasks.push_back({.name = "scenario_events", .task = events_.get()});
-      events_added = true;
-    }
-    tasks.push_back(std::move(t));
+void ScenarioRun::add_tasks(rt::TickPlan& plan) {
+  rig_.add_tasks(plan);
+  if (ecu_) {  // the ECU reads what the rig sent last tick, drives, and sends
+    plan.add(rt::Slot::peer_rx, "ecu_rx", *ecu_);
+    plan.add(rt::Slot::peer_update, "ecu", *ecu_);
+    plan.add(rt::Slot::peer_tx, "ecu_tx", *ecu_);
   }
-  if (!events_added)
-    tasks.insert(tasks.begin() + (ecu_ ? 1 : 0),
-                 {.name = "scenario_events", .task = events_.get()});
-  return tasks;
+  plan.add(rt::Slot::scenario_events, "scenario_events", *events_);
+  plan.add(rt::Slot::judge, "scenario_judge", *judge_task_);
 }
 
 }  // namespace hil::session

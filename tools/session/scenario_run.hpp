@@ -1,9 +1,9 @@
 #pragma once
 // A scenario in the loop, in process (`hilsim run --scenario NAME`, the tests): around the
 // rig's own tasks, the virtual ECU on the rig's virtual: bus, the scenario's events and the
-// judge of its gates on the model's own state. Order of the executive's tasks:
-//   ecu (reads the rig's frames; drives; sends) · the rig's can · events (set input channels,
-//   after can so that they win over a frame) · vehicle · judge (observes the vehicle) · publish
+// judge of its gates on the model's own state, each in its slot of the tick
+// (rt_core/tick_plan.hpp): ecu in peer_rx/peer_update/peer_tx, events in scenario_events
+// (after can_rx: on a channel a frame also writes, the event wins), the judge in judge.
 // The vehicle is placed at the scenario's start pose. Setup phase: may throw
 // (std::runtime_error naming what is missing, e.g. a channel the ECU needs).
 //
@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "config/rig_runtime.hpp"
-#include "rt_core/executive.hpp"
+#include "rt_core/tick_plan.hpp"
 #include "tools/ecu/virtual_ecu.hpp"
 #include "tools/scenario/scenario_events.hpp"
 #include "tools/scenario/scenario_judge.hpp"
@@ -37,8 +37,8 @@ class ScenarioRun {
   ScenarioRun(const ScenarioRun&) = delete;
   ScenarioRun& operator=(const ScenarioRun&) = delete;
 
-  /// The executive's tasks, in the order above.
-  [[nodiscard]] std::vector<rt::TaskEntry> tasks();
+  /// Adds the rig's tasks and the scenario's to their slots of the tick.
+  void add_tasks(rt::TickPlan& plan);
   /// The scenario's duration in ticks of the rig's executive.
   [[nodiscard]] std::int64_t ticks() const noexcept { return ticks_; }
   /// The gates judged on the vehicle's own state (the truth). After the run.

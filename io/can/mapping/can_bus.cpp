@@ -80,7 +80,7 @@ std::unique_ptr<CanBus> CanBus::create(const CanBusSpec& spec, rt::ChannelTable&
     if (r.timeout_s) {
       rx->timeout_ticks = static_cast<std::int64_t>(std::ceil(*r.timeout_s / period_s - 1e-9));
     } else if (cycle) {
-      rx->timeout_ticks = 3 * *cycle;  // issue 5: default 3 cycle times
+      rx->timeout_ticks = 3 * *cycle;  // default 3 cycle times
     } else {
       problems.push_back({at + ".timeout", fmt::format("\"{}\" has no GenMsgCycleTime in the "
                                                        "DBC; expected a timeout_ms",

@@ -1,5 +1,5 @@
 #pragma once
-// One mapped CAN bus in the loop (issue 5): in the read phase it drains the transport,
+// One mapped CAN bus in the loop: in the read phase it drains the transport,
 // checks each frame (length, FD flag, alive counter, CRC), decodes the mapped signals into
 // input channels, and watches each received message's timeout (status channel up, hold,
 // then the safe values); in the write phase it encodes the due messages from channels (alive

@@ -1,5 +1,5 @@
 #pragma once
-// The other end of a mapped bus (issue 5 "Virtual ECU"): what the rig receives the ECU
+// The other end of a mapped bus: what the rig receives the ECU
 // sends, and the other way round, with the same signals, counters and CRCs. The ECU's
 // channels carry the rig's channel names: the ECU writes (as outputs) the values the rig
 // receives and reads (as inputs) what the rig sends. Setup phase.

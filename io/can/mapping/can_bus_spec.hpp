@@ -1,5 +1,5 @@
 #pragma once
-// What a rig maps on one CAN bus (issue 5 "Mapping and behaviour in the loop"): the
+// What a rig maps on one CAN bus: the
 // transport, the DBC, which received signals drive which input channels, which channels fill
 // which transmitted signals, timeouts and safe states. Plain setup-phase data; config/ fills
 // it from the rig file (config/can.proto), tests build it directly.

@@ -1,5 +1,5 @@
 #pragma once
-// End-to-end protection signals as ECUs use them (issue 5): a CRC-8 SAE J1850 over the other
+// End-to-end protection signals as ECUs use them: a CRC-8 SAE J1850 over the other
 // payload bytes and a wrapping alive counter. docs/can.md "Counters and CRCs". Pure
 // functions; RT-safe.
 

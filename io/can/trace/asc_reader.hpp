@@ -1,5 +1,5 @@
 #pragma once
-// Vector ASC logs (issue 6): the text format CANoe/CANalyzer write, and can-utils `log2asc`
+// Vector ASC logs: the text format CANoe/CANalyzer write, and can-utils `log2asc`
 // and python-can's ASCWriter produce:
 //
 //   date Tue Nov 14 22:13:20 2023

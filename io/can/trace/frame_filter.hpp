@@ -1,5 +1,5 @@
 #pragma once
-// candump-style id filters (issue 6, `hilsim play --ids`): comma-separated items
+// candump-style id filters (`hilsim play --ids`): comma-separated items
 //   ID:MASK   passes a frame when (can_id & MASK) == (ID & MASK)
 //   ID~MASK   passes when they differ
 //   j or J    join: every item must pass (AND) instead of any one (OR)

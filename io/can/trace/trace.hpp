@@ -1,5 +1,5 @@
 #pragma once
-// A CAN trace in memory, for playback (issue 6): the frames of a candump log or ASC file in
+// A CAN trace in memory, for playback: the frames of a candump log or ASC file in
 // file order, each with its time since the first frame and the index of its interface.
 // Compact: a 24-byte record per frame plus its payload in one byte pool, so a log of a few
 // million classic frames takes about 32 bytes a frame (16 Mi frames, the limit, ≈ 0.5 GB).

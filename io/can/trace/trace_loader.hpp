@@ -1,6 +1,6 @@
 #pragma once
 // Loads a whole candump log or Vector ASC file into a Trace before anything is played
-// (issue 6): a malformed line stops the load with "FILE:LINE:COLUMN: message" — so a bad log
+//: a malformed line stops the load with "FILE:LINE:COLUMN: message" — so a bad log
 // sends nothing — or, lenient, is skipped and counted. Setup phase: allocates and throws.
 // Thread-safety: a function of its arguments.
 

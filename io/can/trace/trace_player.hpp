@@ -1,5 +1,5 @@
 #pragma once
-// Plays a Trace onto CAN transports with its original timing (issue 6). Every frame has an
+// Plays a Trace onto CAN transports with its original timing. Every frame has an
 // absolute deadline on the player's clock,
 //
 //     deadline(k, i) = start + (k · loop_period + t_i − t_0) / speed

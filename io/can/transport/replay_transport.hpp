@@ -1,5 +1,5 @@
 #pragma once
-// A transport that replays a recording into a CAN bus (issue 6 "Replay into the simulator"):
+// A transport that replays a recording into a CAN bus:
 // receive(tick) hands out exactly the frames recorded as received at that tick, and send()
 // hands every frame the simulator produces to a checker instead of a wire. Frames are
 // loaded at setup, sorted by tick. RT-safe after setup (no allocation, no locks); one thread.

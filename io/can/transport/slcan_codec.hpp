@@ -1,6 +1,6 @@
 #pragma once
 // The Lawicel serial-line CAN protocol (SLCAN) spoken by CANable and similar USB adapters,
-// as pure functions so that they can be tested and fuzzed apart from the tty (issue 5).
+// as pure functions so that they can be tested and fuzzed apart from the tty.
 //
 //   tIIILDD…\r       standard frame: 3 hex id digits, DLC digit 0–8, 2 hex digits per byte
 //   TIIIIIIIILDD…\r  extended frame: 8 hex id digits

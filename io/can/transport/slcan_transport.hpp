@@ -1,6 +1,6 @@
 #pragma once
 // slcan:/dev/ttyACM0 — a Lawicel/SLCAN USB-serial adapter (CANable and alike) through a tty
-// in raw, non-blocking mode (issue 5; protocol in slcan_codec.hpp). Opening closes the CAN
+// in raw, non-blocking mode (protocol in slcan_codec.hpp). Opening closes the CAN
 // channel (C), sets the bitrate (S0..S8) and opens it (O). receive() reads what the tty holds
 // and parses whole lines; send() formats into a bounded line buffer that flush() writes
 // (a short write keeps the rest for the next flush, so lines are never cut).

@@ -1,5 +1,5 @@
 #pragma once
-// Pure conversions for SocketCAN (issue 5), testable without AF_CAN: CanFrame <-> the kernel's
+// Pure conversions for SocketCAN, testable without AF_CAN: CanFrame <-> the kernel's
 // struct can_frame / canfd_frame (<linux/can.h>), acceptance filters -> struct can_filter, and
 // error frames (<linux/can/error.h>) -> what they say about the controller's state.
 // Thread-safety: stateless functions.

@@ -1,6 +1,6 @@
 #pragma once
 // SocketCAN interface control through libsocketcan (netlink): bitrate, automatic restart
-// delay, controller state, manual restart after bus-off (issue 5). Setup-phase / non-RT
+// delay, controller state, manual restart after bus-off. Setup-phase / non-RT
 // operations only: each call is a netlink round trip, and changing anything needs
 // CAP_NET_ADMIN. Failures throw std::runtime_error naming the interface, the operation and
 // the cause.

@@ -1,5 +1,5 @@
 #pragma once
-// socketcan:can0 — a Linux CAN_RAW socket (issue 5): CAN FD (CAN_RAW_FD_FRAMES) where the
+// socketcan:can0 — a Linux CAN_RAW socket: CAN FD (CAN_RAW_FD_FRAMES) where the
 // interface's MTU allows it, kernel acceptance filters from a list of ids given at open
 // (CAN_RAW_FILTER), error frames for controller state changes (CAN_RAW_ERR_FILTER: bus-off,
 // error-passive/warning, restarted) decoded into counters().bus_state and the event counters,

@@ -1,5 +1,5 @@
 #pragma once
-// One non-blocking interface for every CAN link (issue 5), polled by the RT thread at tick
+// One non-blocking interface for every CAN link, polled by the RT thread at tick
 // boundaries (DESIGN.md §3): in the read phase receive() drains what arrived; in the write
 // phase send() queues or sends each due frame, and flush() ends the phase (cannelloni sends
 // its batch, slcan writes its line buffer). None of them blocks, allocates or throws.

@@ -1,5 +1,5 @@
 #pragma once
-// Counters of one CAN transport (issue 5): frames and payload bytes each way, errors, drops by
+// Counters of one CAN transport: frames and payload bytes each way, errors, drops by
 // reason, bus state and the last tick that saw traffic. Written by the one thread that polls
 // the transport (the RT thread), readable from any other (the console) without tearing.
 //

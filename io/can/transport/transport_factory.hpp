@@ -1,5 +1,5 @@
 #pragma once
-// Opens a CAN transport from its URI (issue 5) — setup phase only (allocates, may block
+// Opens a CAN transport from its URI — setup phase only (allocates, may block
 // briefly, throws):
 //   virtual:NAME[?queue=FRAMES]                                  in-process bus
 //   cannelloni://HOST:PORT[?local=ADDR:PORT&max_packet=BYTES]   UDP, cannelloni v2

@@ -1,5 +1,5 @@
 #pragma once
-// Setup-time options of the CAN transports (issue 5). The URI's query parameters override the
+// Setup-time options of the CAN transports. The URI's query parameters override the
 // matching fields (docs/can.md lists them); what a URI cannot say well (a list of receive
 // filters from the DBC) comes only from here.
 

@@ -1,5 +1,5 @@
 #pragma once
-// The URIs that choose a CAN transport (issue 5) — parsed once, in the setup phase:
+// The URIs that choose a CAN transport — parsed once, in the setup phase:
 //   virtual:NAME   cannelloni://HOST:PORT   slcan:/dev/TTY   socketcan:IFACE   [?key=value&…]
 // Every error is a std::invalid_argument that quotes the URI, says what is wrong and shows
 // the expected form.

@@ -1,5 +1,5 @@
 #pragma once
-// virtual:NAME — an in-process CAN bus for tests and the built-in demo (issue 5). Every
+// virtual:NAME — an in-process CAN bus for tests and the built-in demo. Every
 // endpoint attached to the same NAME receives what the others send (never its own frames),
 // across threads: each endpoint owns a bounded lock-free receive queue
 // (boost::lockfree::queue, multi-producer); a sender pushes into every other endpoint's

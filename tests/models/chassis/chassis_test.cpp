@@ -94,10 +94,10 @@ TEST(Chassis, SettlesOnFlatGroundWithTheWheelLoadsOfItsCgPosition) {
     if (i < 2) front += n;
   }
   const double m = chassis.total_mass();
-  EXPECT_NEAR(total / (m * kG), 1.0, 1e-3);  // issue 3: within 0.1 %
+  EXPECT_NEAR(total / (m * kG), 1.0, 1e-3);  // within 0.1 %
   // Sprung mass split by the CG position, plus the unsprung masses where they stand.
   const double expected_front = 2300.0 * kG * (3.378 - 1.6) / 3.378 + 2 * 75.0 * kG;
-  EXPECT_NEAR(front / expected_front, 1.0, 5e-3);  // issue 3: within 0.5 %
+  EXPECT_NEAR(front / expected_front, 1.0, 5e-3);  // within 0.5 %
   // Each spring carries its share of the sprung weight: ζ = Fs / k.
   EXPECT_NEAR(chassis.suspension_force(x, 0) + chassis.suspension_force(x, 1),
               2300.0 * kG * (3.378 - 1.6) / 3.378, 2300.0 * kG * 1e-3);
@@ -117,7 +117,7 @@ TEST(Chassis, ConservesEnergyWithoutDampingOrFriction) {
 
   const double e1 = chassis.mechanical_energy(x) + ground.energy(chassis, x);
   const double kinetic_of_heave = 0.5 * chassis.total_mass() * 25.0;  // scale of the energy
-  EXPECT_LT(std::abs(e1 - e0) / kinetic_of_heave, 1e-3);              // issue 3: drift < 0.1 %
+  EXPECT_LT(std::abs(e1 - e0) / kinetic_of_heave, 1e-3);              // drift < 0.1 %
   EXPECT_GT(std::abs(x[B::kAngularVelocity]), 1e-3);                  // it is still rolling
 }
 

@@ -36,7 +36,7 @@ TEST(DcMotor, FreeShaftSteadySpeedIsVoltageMinusDropOverK) {
   const Eigen::Vector2d x = run_free_shaft(m, kVolts, 0.3, 1e-5);
   const double i = x[0];
   const double w = x[1];
-  // Issue 4 requirement: ω = (u − R·i)/k within 0.5 %
+  // Requirement: ω = (u − R·i)/k within 0.5 %
   EXPECT_NEAR(w, (kVolts - m.resistance * i) / m.torque_constant, 0.005 * w);
   // Closed form of the steady state: k·i = b·ω and u = R·i + k·ω ⇒ ω = k·u/(k² + R·b)
   const double k = m.torque_constant;

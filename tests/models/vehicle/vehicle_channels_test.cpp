@@ -83,7 +83,7 @@ TEST(VehicleChannels, OutputsReachTheirChannels) {
   VehicleInputs in;
   in.steering_command[0] = 0.1;
   for (int k = 0; k < 400; ++k) vehicle.step(in);
-  channels.write(vehicle.outputs(), table);
+  EXPECT_EQ(channels.write(vehicle.outputs(), table), 0U);
   const VehicleOutputs& o = vehicle.outputs();
   EXPECT_EQ(table.get(table.resolve("vehicle.wheel.rl.speed")), o.wheels[2].speed);
   EXPECT_EQ(table.get(table.resolve("vehicle.wheel.fr.lateral_force")), o.wheels[1].lateral_force);
@@ -98,7 +98,7 @@ TEST(VehicleChannels, OutputsReachTheirChannels) {
   EXPECT_FALSE(table.find("vehicle.steering.rear.command").has_value());
   EXPECT_EQ(table.get(table.resolve("vehicle.powertrain.engine_speed")), o.powertrain.engine_speed);
   // per wheel 12 + drive torque, 5 vectors, 18 scalars, 1 steering angle, 9 powertrain
-  EXPECT_EQ(channels.output_count(), 4 * 13 + 15 + 18 + 1 + 9);
+  EXPECT_EQ(channels.output_count(), 4 * 13 + 15 + 19 + 1 + 9);
 }
 
 }  // namespace

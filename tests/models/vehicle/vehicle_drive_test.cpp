@@ -1,4 +1,4 @@
-// The drives in the vehicle (issue 4 "Integration"): RAVON's electric drive follows the
+// The drives in the vehicle: RAVON's electric drive follows the
 // reference wheel speeds the ECU sends and holds the vehicle at rest; the HMMWV's diesel and
 // automatic gearbox accelerate, shift, brake and reverse.
 
@@ -33,7 +33,7 @@ TEST(VehicleElectricDrive, FollowsTheEcusWheelSpeedsAndStops) {
   Vehicle vehicle(ravon_params(), flat);
   run(vehicle, wheel_speeds_for(vehicle, 1.0), 5.0);
   const VehicleOutputs& o = vehicle.outputs();
-  EXPECT_NEAR(o.velocity_body.x(), 1.0, 0.02);  // issue 5's closed-loop target: within 2 %
+  EXPECT_NEAR(o.velocity_body.x(), 1.0, 0.02);  // the closed-loop target: within 2 %
   EXPECT_GT(o.electric.battery.current, 0.0);   // rolling resistance costs power
   EXPECT_LT(o.electric.battery.soc, 0.9);
   EXPECT_NEAR(o.electric.battery.voltage, 48.0, 4.0);

@@ -1,4 +1,4 @@
-// The assembled vehicle (issue 3 "Tests that must exist"): statics, parking on a grade,
+// The assembled vehicle: statics, parking on a grade,
 // coast-down, the kinematic circle, energy conservation, determinism. RAVON- and HMMWV-like
 // presets on the analytic terrains, at the executive's period of 250 µs.
 
@@ -28,7 +28,7 @@ void report(const std::string& what, double value) {
   ::testing::Test::RecordProperty(what, std::to_string(value));
 }
 
-/// The preset with its drive replaced by torque inputs: the physics tests of issue 3 drive
+/// The preset with its drive replaced by torque inputs: the physics tests drive
 /// the wheels with torques directly (the drives are tested below and in their own files).
 VehicleParams torque_driven(VehicleParams p) {
   p.drive.kind = DriveKind::torque;
@@ -77,13 +77,13 @@ TEST(Vehicle, SettlesOnFlatGroundWithTheWheelLoadsOfItsCgPosition) {
     const WheelLoads loads = wheel_loads(vehicle);
     const double m = vehicle.model().total_mass();
     report("static total load error", loads.total / (m * p.gravity) - 1.0);
-    EXPECT_NEAR(loads.total / (m * p.gravity), 1.0, 1e-3);  // issue 3: within 0.1 %
+    EXPECT_NEAR(loads.total / (m * p.gravity), 1.0, 1e-3);  // within 0.1 %
     // Sprung weight split by the CG position (lever rule), plus the unsprung masses
     const double L_wb = p.axles[0].x - p.axles[1].x;
     const double front = p.sprung.mass * p.gravity * (-p.axles[1].x) / L_wb +
                          2.0 * p.axles[0].unsprung_mass * p.gravity;
     report("static front share error", loads.front / front - 1.0);
-    EXPECT_NEAR(loads.front / front, 1.0, 5e-3);  // issue 3: within 0.5 %
+    EXPECT_NEAR(loads.front / front, 1.0, 5e-3);  // within 0.5 %
     // At rest where it settled: no creep
     EXPECT_LT(vehicle.outputs().velocity_world.norm(), 1e-4);
   }
@@ -102,7 +102,7 @@ TEST(Vehicle, ParkedOnA15PercentGradeDriftsLessThanAMillimetreInAMinute) {
       run(vehicle, parked, 60.0);
       const Eigen::Vector3d drift = vehicle.outputs().position - settled;
       report("parked drift over 60 s [m]", drift.norm());
-      EXPECT_LT(drift.norm(), 1e-3) << "yaw " << yaw;  // issue 3: < 1 mm over 60 s
+      EXPECT_LT(drift.norm(), 1e-3) << "yaw " << yaw;  // < 1 mm over 60 s
       EXPECT_LT(std::abs(vehicle.outputs().wheels[0].speed), 1e-6);
     }
   }
@@ -163,7 +163,7 @@ TEST(Vehicle, CoastDownFollowsTheAnalyticSolutionWithDragAndRollingResistance) {
     worst = std::max(worst, std::abs(v / analytic(second) - 1.0));
   }
   report("coast-down worst relative error", worst);
-  EXPECT_LT(worst, 0.02);                                    // issue 3: within 2 %
+  EXPECT_LT(worst, 0.02);                                    // within 2 %
   EXPECT_LT(vehicle.outputs().velocity_body.x(), 0.5 * v0);  // it really slowed down
 }
 
@@ -253,7 +253,7 @@ TEST(Vehicle, ConservesEnergyWithoutDampingOrFriction) {
   double worst = 0.0;
   run(vehicle, frictionless, 10.0,
       [&](const Vehicle& v) { worst = std::max(worst, std::abs(v.mechanical_energy() - e0)); });
-  // issue 3: drift < 0.1 % of the energy in motion (forward, heave, roll, pitch)
+  // drift < 0.1 % of the energy in motion (forward, heave, roll, pitch)
   const double relative = worst / (e0 - e_rest + 0.5 * vehicle.model().total_mass() * 25.0);
   report("energy drift over 10 s, relative", relative);
   EXPECT_LT(relative, 1e-3);

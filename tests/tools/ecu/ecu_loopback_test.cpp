@@ -1,4 +1,4 @@
-// Issue 5's closed loop on loopback: the RAVON rig's RT loop in this process (real time,
+// The closed loop on loopback: the RAVON rig's RT loop in this process (real time,
 // SCHED_FIFO when permitted) and `hilsim ecu` as a separate process, talking cannelloni over
 // UDP on 127.0.0.1 with local= on both ends. The ECU commands 1 m/s for 10 s: the vehicle
 // reaches it within 2 %, no frame is lost, every message keeps its period; then SIGTERM stops
@@ -96,10 +96,11 @@ TEST(EcuLoopback, RavonFollowsAnEcuProcessOverCannelloniAndStopsWhenItDies) {
   io::can::FrameTap tap(1 << 16);
   rig.buses()[0]->set_tap(&tap);
   Probe probe(rig);
-  std::vector<rt::TaskEntry> tasks = rig.tasks();
-  tasks.push_back({.name = "probe", .task = &probe});
+  rt::TickPlan plan;
+  rig.add_tasks(plan);
+  plan.add(rt::Slot::record, "probe", probe);
   rt::MonotonicClock clock;
-  rt::Executive exec(loaded.settings->executive, tasks, clock);
+  rt::Executive exec(loaded.settings->executive, plan.entries(), clock);
 
   const config::testing::TempDir dir;
   const std::string json = (dir.path() / "ecu.json").string();

@@ -55,10 +55,11 @@ void expect_no_allocation(const std::string& scenario_name, double seconds = 0.0
   const std::int64_t ticks =
       seconds > 0.0 ? static_cast<std::int64_t>(seconds * 4000) : run.ticks();
   Probe probe(ticks - 1);
-  std::vector<rt::TaskEntry> tasks = run.tasks();
-  tasks.push_back({.name = "probe", .task = &probe});
+  rt::TickPlan plan;
+  run.add_tasks(plan);
+  plan.add(rt::Slot::fmu, "probe", probe);  // the last of the update phase
   rt::VirtualClock clock;
-  rt::Executive exec(loaded.rig->executive, tasks, clock);
+  rt::Executive exec(loaded.rig->executive, plan.entries(), clock);
 
   ASSERT_EQ(exec.run(ticks).ticks, ticks);
 

@@ -80,10 +80,11 @@ Outcome run(const std::string& name, const std::string& text, const std::string&
                              {.extra_input_channels = loaded.scenario->marker_channels});
   session::ScenarioRun scenario(runtime, *loaded.scenario);
   rt::VirtualClock clock;
-  std::vector<rt::TaskEntry> tasks = scenario.tasks();
+  rt::TickPlan plan;
+  scenario.add_tasks(plan);
   Trace trace(runtime, *scenario.ecu());
-  if (std::getenv("ECU_TRACE") != nullptr) tasks.push_back({.name = "trace", .task = &trace});
-  rt::Executive exec(loaded.rig->executive, tasks, clock);
+  if (std::getenv("ECU_TRACE") != nullptr) plan.add(rt::Slot::fmu, "trace", trace);
+  rt::Executive exec(loaded.rig->executive, plan.entries(), clock);
   const auto start = std::chrono::steady_clock::now();
   Outcome out;
   out.ticks = exec.run(scenario.ticks()).ticks;

@@ -1,4 +1,4 @@
-// A mapped CAN bus in the loop (issue 5): received signals drive input channels, checked by
+// A mapped CAN bus in the loop: received signals drive input channels, checked by
 // length, alive counter and CRC; a silent ECU times out into the safe state and recovers;
 // transmitted messages leave on their cycle with counter and CRC; every name is checked.
 

@@ -1,4 +1,4 @@
-#include "tools/session/cyclictest.hpp"
+#include "tools/session/timing/cyclictest.hpp"
 
 #include <fmt/format.h>
 

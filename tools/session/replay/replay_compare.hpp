@@ -1,7 +1,6 @@
 #pragma once
-// The parts of `hilsim replay` (tools/session/replay_session.hpp): what a run directory recorded
-// (manifest, can.log by tick), the comparison of replayed frames and samples with it, and its
-// report. Setup phase, one thread.
+// The parts of `hilsim replay` (tools/session/replay/replay_session.hpp): the comparison of
+// replayed frames and samples with it, and its report. Setup phase, one thread.
 
 #include <cstdint>
 #include <filesystem>
@@ -14,36 +13,10 @@
 #include <nlohmann/json.hpp>
 
 #include "io/can/transport/replay_transport.hpp"
-#include "tools/session/replay_session.hpp"
+#include "tools/session/replay/replay_session.hpp"
+#include "tools/session/run_directory.hpp"
 
 namespace hil::session {
-
-/// What manifest.json says the replay needs.
-struct RunRecord {
-  std::int64_t period_ns = 0;
-  std::int64_t start_epoch_ns = 0;
-  std::string rig;
-  std::string scenario;
-  bool completed = true;  ///< false when the run died (the manifest still says "running")
-};
-
-/// Throws std::runtime_error naming the file and the missing key.
-[[nodiscard]] RunRecord read_run_record(const std::filesystem::path& dir);
-
-/// can.log by interface: frames received (" R", or no suffix) and sent (" T"), with the tick
-/// each belongs to.
-struct CanRecording {
-  std::map<std::string, std::vector<io::can::TickFrame>> received;
-  std::map<std::string, std::vector<io::can::TickFrame>> sent;
-  std::int64_t last_tick = -1;
-  std::size_t frames = 0;
-  std::vector<std::string> bad_lines;  ///< "can.log:LINE:COLUMN: what"
-};
-
-/// tick = round((time − start_epoch)/period) for a recording; for an external log
-/// (`external`) the tick the time since its first frame falls into, every frame received.
-[[nodiscard]] CanRecording read_can_recording(const std::filesystem::path& file,
-                                              const RunRecord& run, bool external);
 
 struct Divergence {
   std::int64_t tick = 0;
@@ -91,9 +64,6 @@ class FrameChecker {
 /// "identical: N frames, M samples …" or "DIVERGED at tick …", several lines.
 [[nodiscard]] std::string describe(const Comparison& c, std::int64_t period_ns);
 [[nodiscard]] nlohmann::json to_json(const Comparison& c, std::int64_t period_ns);
-
-/// The tick of the last sample in a telemetry file (−1 if none).
-[[nodiscard]] std::int64_t last_sample_tick(const std::filesystem::path& telemetry);
 
 /// `hilsim replay LOG --rig NAME`: see replay_session.hpp.
 [[nodiscard]] int replay_external_log(const ReplayOptions& options);

@@ -1,27 +1,34 @@
 #pragma once
-// `hilsim replay` (issue 6 "Replay into the simulator"): rebuilds a recorded run's rig from
+// `hilsim replay`: rebuilds a recorded run's rig from
 // its run directory, feeds the recorded received frames at their ticks, runs open loop (as
-// fast as possible, or paced), and compares every frame the simulator sends and every
-// recorded channel sample with the recording: "identical: N frames, M samples", or the first
-// divergence (tick, frame or channel, expected vs got) and a summary.
+// fast as possible, or paced) on the run harness with the rig's real tick, and compares every frame
+// the simulator sends and every recorded channel sample with the recording: "identical: N frames, M
+// samples", or the first divergence (tick, frame or channel, expected vs got) and a summary.
 // External logs (a candump -l log from a real vehicle) replay into a rig named with --rig:
 // frames apply at the tick their time falls into; the outputs are recorded for inspection.
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "config/rig_runtime.hpp"
+#include "rt_core/tick_plan.hpp"
+#include "tools/session/speed.hpp"
 
 namespace hil::session {
 
 struct ReplayOptions {
   std::string source;                     ///< run directory, or a candump log with `rig`
-  std::string speed = "max";              ///< "max" or a factor of real time (1.0: paced)
+  Speed speed{.mode = Speed::Mode::max};  ///< max, or paced (realtime or a factor)
   std::optional<std::string> until;       ///< stop at this simulated time ("12.5s")
   std::optional<std::string> report;      ///< write the comparison as JSON here
   std::vector<std::string> overrides;     ///< overlays on the recorded rig (what-if, tests)
   std::optional<std::string> rig;         ///< external log: the rig to replay it into
   std::optional<std::string> record_dir;  ///< external log: where the outputs go
   bool lenient = false;  ///< skip (and count) malformed log lines instead of failing
+  /// Tests: more tasks for the replayed tick, as the run had them (e.g. a decimated one).
+  std::function<void(rt::TickPlan&, config::RigRuntime&)> extra_tasks;
   bool quiet = false;
 };
 

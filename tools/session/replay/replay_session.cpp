@@ -1,4 +1,4 @@
-#include "tools/session/replay_session.hpp"
+#include "tools/session/replay/replay_session.hpp"
 
 #include <fmt/format.h>
 
@@ -17,9 +17,10 @@
 #include "io/can/transport/replay_transport.hpp"
 #include "io/record/mapped_file.hpp"
 #include "io/record/telemetry_reader.hpp"
-#include "rt_core/clock.hpp"
 #include "tools/scenario/scenario_settings.hpp"
-#include "tools/session/replay_compare.hpp"
+#include "tools/session/config_errors.hpp"
+#include "tools/session/harness.hpp"
+#include "tools/session/replay/replay_compare.hpp"
 #include "tools/session/rig_locator.hpp"
 #include "tools/session/scenario_run.hpp"
 
@@ -27,47 +28,18 @@ namespace hil::session {
 
 namespace {
 
-/// Runs the rig's tasks tick by tick (the executive's phases, without its timing), paced on
-/// the monotonic clock when speed is a factor.
-class Stepper {
- public:
-  Stepper(std::vector<rt::TaskEntry> tasks, rt::Nanoseconds period, double speed)
-      : tasks_(std::move(tasks)), period_(period), speed_(speed) {}
-  /// Runs every tick up to and including `tick` (no further than `limit`).
-  void run_to(std::int64_t tick, std::int64_t limit) {
-    const std::int64_t last = std::min(tick, limit);
-    for (; next_ <= last; ++next_) step(next_);
-  }
-  [[nodiscard]] std::int64_t ticks_run() const noexcept { return next_; }
-
- private:
-  void step(std::int64_t k) {
-    if (speed_ > 0.0) {
-      if (k == 0) start_ = clock_.now();
-      clock_.sleep_until(start_ +
-                         static_cast<rt::Nanoseconds>(static_cast<double>(k * period_) / speed_));
-    }
-    const rt::TickContext c{
-        .tick = k, .time = k * period_, .dt = period_, .dt_s = static_cast<double>(period_) * 1e-9};
-    for (const rt::TaskEntry& t : tasks_) t.task->read(c);
-    for (const rt::TaskEntry& t : tasks_) t.task->update(c);
-    for (const rt::TaskEntry& t : tasks_) t.task->write(c);
-  }
-
-  std::vector<rt::TaskEntry> tasks_;
-  rt::Nanoseconds period_;
-  double speed_;  // 0: as fast as possible
-  rt::MonotonicClock clock_;
-  rt::Nanoseconds start_ = 0;
-  std::int64_t next_ = 0;
-};
+/// Runs the loop through tick `tick` (no further than `limit`).
+void run_through(Harness& harness, std::int64_t tick, std::int64_t limit) {
+  const std::int64_t last = std::min(tick, limit);
+  if (last >= harness.executive().ticks_run()) (void)harness.run_until(last + 1);
+}
 
 /// Compares every recorded telemetry sample with the replayed channels at its tick.
 class SampleChecker final : public io::record::TelemetryVisitor {
  public:
-  SampleChecker(Stepper& stepper, const rt::ChannelTable& table, Comparison& result,
+  SampleChecker(Harness& harness, const rt::ChannelTable& table, Comparison& result,
                 std::int64_t limit)
-      : stepper_(stepper), table_(table), result_(result), limit_(limit) {}
+      : harness_(harness), table_(table), result_(result), limit_(limit) {}
   void on_topic(std::size_t topic, const io::record::TelemetryLayout& layout) override {
     if (columns_.size() <= topic) columns_.resize(topic + 1);
     for (const io::record::TelemetryColumn& c : layout.columns()) {
@@ -77,7 +49,7 @@ class SampleChecker final : public io::record::TelemetryVisitor {
   void on_sample(std::size_t topic, std::uint64_t /*log_time*/,
                  const io::record::TelemetrySample& s) override {
     if (s.tick > limit_ || topic >= columns_.size()) return;
-    stepper_.run_to(s.tick, limit_);
+    run_through(harness_, s.tick, limit_);
     if (s.tick != last_tick) result_.samples_compared += 1;  // one sample: a tick's groups
     last_tick = std::max(last_tick, s.tick);
     for (std::size_t i = 0; i < s.values.size() && i < columns_[topic].size(); ++i) {
@@ -96,7 +68,7 @@ class SampleChecker final : public io::record::TelemetryVisitor {
   std::int64_t last_tick = -1;
 
  private:
-  Stepper& stepper_;
+  Harness& harness_;
   const rt::ChannelTable& table_;
   Comparison& result_;
   std::int64_t limit_;
@@ -126,7 +98,7 @@ int replay(const ReplayOptions& o) {
     loaded.errors = std::move(rig_only.errors);
   }
   if (!loaded.errors.empty()) {
-    for (const config::ConfigError& e : loaded.errors) fmt::print(stderr, "{}\n", e.to_string());
+    print_config_errors(loaded.errors, (dir / "rig.pbtxt").string());
     return 2;
   }
   const config::RigSettings& settings = *loaded.rig;
@@ -164,17 +136,27 @@ int replay(const ReplayOptions& o) {
   if (!run.completed) {  // killed: compare the prefix both files hold (each to its last flush)
     limit = std::min(limit, std::min(log.last_tick, last_sample_tick(dir / "telemetry.mcap")));
   }
-  Stepper stepper(scenario ? scenario->tasks() : rig.tasks(), run.period_ns,
-                  o.speed == "max" ? 0.0 : std::stod(o.speed));
+  // The rig's real tick on the real executive, as in the run (decimations and offsets
+  // included); an overrun of a paced replay is never a reason to stop
+  rt::TickPlan plan;
+  if (scenario) {
+    scenario->add_tasks(plan);
+  } else {
+    rig.add_tasks(plan);
+  }
+  if (o.extra_tasks) o.extra_tasks(plan, rig);
+  rt::ExecutiveConfig executive = settings.executive;
+  executive.overrun.kind = rt::OverrunKind::skip;
+  Harness harness(executive, std::move(plan), {.speed = o.speed, .quiet = o.quiet});
 
   const auto wall_start = std::chrono::steady_clock::now();
   io::record::MappedFile telemetry(dir / "telemetry.mcap");
-  SampleChecker samples(stepper, rig.table(), result, limit);
+  SampleChecker samples(harness, rig.table(), result, limit);
   const io::record::TelemetryReadReport read =
       io::record::read_telemetry(telemetry.bytes(), samples);
-  stepper.run_to(std::max(log.last_tick, samples.last_tick), limit);
-  frames.finish(stepper.ticks_run() - 1);
-  result.ticks = stepper.ticks_run();
+  run_through(harness, std::max(log.last_tick, samples.last_tick), limit);
+  frames.finish(harness.executive().ticks_run() - 1);
+  result.ticks = harness.executive().ticks_run();
   result.wall_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   result.truncated = read.mcap.end == io::record::McapEnd::truncated || !run.completed;

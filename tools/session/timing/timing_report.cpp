@@ -1,4 +1,4 @@
-#include "tools/session/timing_report.hpp"
+#include "tools/session/timing/timing_report.hpp"
 
 #include <fmt/format.h>
 

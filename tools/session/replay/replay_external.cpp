@@ -1,6 +1,7 @@
-// `hilsim replay LOG --rig NAME` (issue 6): a candump log from a real vehicle replayed into
+// `hilsim replay LOG --rig NAME`: a candump log from a real vehicle replayed into
 // a rig. Each frame applies at the tick its time since the log's first frame falls into;
-// nothing is compared; the outputs are recorded in a run directory for inspection.
+// nothing is compared; the outputs are recorded in a run directory for inspection. The loop
+// is the run harness's executive with the rig's tick, as fast as --speed says.
 
 #include <fmt/format.h>
 
@@ -8,7 +9,9 @@
 
 #include "config/rig_runtime.hpp"
 #include "io/can/transport/replay_transport.hpp"
-#include "tools/session/replay_compare.hpp"
+#include "tools/session/config_errors.hpp"
+#include "tools/session/harness.hpp"
+#include "tools/session/replay/replay_compare.hpp"
 #include "tools/session/rig_locator.hpp"
 #include "tools/session/run_directory.hpp"
 #include "tools/session/run_recording.hpp"
@@ -19,7 +22,7 @@ int replay_external_log(const ReplayOptions& o) {
   const std::filesystem::path rig_file = locate_rig(*o.rig);
   const config::LoadResult loaded = config::load_rig_config(rig_file);
   if (!loaded.ok()) {
-    for (const config::ConfigError& e : loaded.errors) fmt::print(stderr, "{}\n", e.to_string());
+    print_config_errors(loaded.errors, rig_file.string());
     return 2;
   }
   const config::RigSettings& settings = *loaded.settings;
@@ -61,19 +64,15 @@ int replay_external_log(const ReplayOptions& o) {
   (void)save_rig(settings, dir);
   const std::int64_t epoch_ns =
       std::chrono::duration_cast<std::chrono::nanoseconds>(start.time_since_epoch()).count();
-  Recording recording(rig, dir, run.period_ns, epoch_ns, run.rig);
-  std::vector<rt::TaskEntry> tasks = rig.tasks();
-  tasks.push_back({.name = "record", .task = &recording});
+  Recording recording(rig, dir, run.period_ns, epoch_ns, run.rig, /*lossless=*/true);
+  rt::TickPlan plan;
+  rig.add_tasks(plan);
+  plan.add(rt::Slot::record, "record", recording);
+  rt::ExecutiveConfig executive = settings.executive;
+  executive.overrun.kind = rt::OverrunKind::skip;
+  Harness harness(executive, std::move(plan), {.speed = o.speed, .quiet = o.quiet});
   const std::int64_t last = o.until ? *rt::parse_duration(*o.until) / run.period_ns : log.last_tick;
-  for (std::int64_t k = 0; k <= last; ++k) {
-    const rt::TickContext c{.tick = k,
-                            .time = k * run.period_ns,
-                            .dt = run.period_ns,
-                            .dt_s = static_cast<double>(run.period_ns) * 1e-9};
-    for (const auto& t : tasks) t.task->read(c);
-    for (const auto& t : tasks) t.task->update(c);
-    for (const auto& t : tasks) t.task->write(c);
-  }
+  (void)harness.run_until(last + 1);
   recording.stop();
   const RecordingCounters counters = recording.counters();
   write_json(dir, "manifest.json",

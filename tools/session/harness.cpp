@@ -1,0 +1,130 @@
+#include "tools/session/harness.hpp"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <csignal>
+#include <optional>
+#include <thread>
+
+#include "rt_core/rt_thread.hpp"
+#include "tools/session/sd_notify.hpp"
+
+namespace hil::session {
+
+namespace {
+
+volatile std::sig_atomic_t g_interrupted = 0;
+extern "C" void on_interrupt(int /*signal*/) { g_interrupted = 1; }
+
+constexpr std::size_t kLogLinesPerReport = 3;
+
+rt::ExecutiveConfig for_speed(rt::ExecutiveConfig config, const Speed& speed) {
+  if (!speed.realtime()) config.overrun.kind = rt::OverrunKind::skip;
+  return config;
+}
+
+rt::TickPlan with_counter(rt::TickPlan plan, TickCounterTask& counter) {
+  // Last of the write phase: the count covers complete ticks only
+  plan.add(rt::Slot::tick_counter, "tick_counter", counter);
+  return plan;
+}
+
+}  // namespace
+
+bool run_watched(const rt::RtOptions& rt, rt::RtStatus& status, const std::function<void()>& body,
+                 const LoopWatch& watch) {
+  std::atomic<bool> done{false};
+  g_interrupted = 0;
+  std::signal(SIGINT, on_interrupt);
+  std::signal(SIGTERM, on_interrupt);
+  {
+    rt::RtThread thread(rt, status, [&] {
+      body();
+      done.store(true, std::memory_order_release);  // after the body: its results are visible
+    });
+    for (const std::string& w : status.warnings) spdlog::warn("{}", w);
+    if (watch.started) watch.started();
+    while (!done.load(std::memory_order_acquire)) {
+      std::this_thread::sleep_for(watch.period);
+      if (g_interrupted != 0 || (watch.stop_when && watch.stop_when())) watch.stop();
+      if (watch.poll) watch.poll();
+    }
+  }
+  std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
+  return g_interrupted != 0;
+}
+
+double RunOutcome::real_time_factor(rt::Nanoseconds period) const noexcept {
+  const double wall_s = std::chrono::duration<double>(wall).count();
+  const double sim_s = static_cast<double>(stats.ticks * period) * 1e-9;
+  return wall_s > 0 ? sim_s / wall_s : 0.0;
+}
+
+Harness::Harness(rt::ExecutiveConfig config, rt::TickPlan plan, HarnessOptions options)
+    : options_(std::move(options)),
+      clock_(options_.speed.make_clock()),
+      executive_(for_speed(config, options_.speed),
+                 with_counter(std::move(plan), tick_counter_).entries(), *clock_,
+                 options_.speed.realtime() ? &log_ : nullptr) {}  // a slow tick is no news in SIL
+
+rt::RtOptions Harness::thread_options() const noexcept {
+  if (options_.speed.realtime()) return options_.rt;
+  return {.priority = 0, .lock_memory = false, .hold_dma_latency = false};
+}
+
+RunOutcome Harness::run(std::int64_t max_ticks, const RunHooks& hooks) {
+  RunOutcome out;
+  const rt::RtOptions rt_options = thread_options();
+  const rt::Nanoseconds period = executive_.config().period;
+  std::optional<RunNotifier> notifier;
+  const auto started = std::chrono::steady_clock::now();
+  if (options_.notify) {
+    notifier.emplace(tick_counter_.ticks(), [&] {
+      const rt::TimingSnapshot s = executive_.stats().snapshot();
+      const double wall =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      const double sim = static_cast<double>(s.ticks * period) * 1e-9;
+      return format_run_status(s.ticks, wall > 0 ? sim / wall : 0.0, s.overruns);
+    });
+    notifier->status(fmt::format("starting {}", options_.name));
+  }
+  std::optional<rt::RtProcessGuard> process;  // memory locking, DMA latency: real time only
+  if (options_.speed.realtime()) process.emplace(rt_options, out.status);
+  const bool tty = isatty(STDERR_FILENO) != 0;
+  const auto report_every = std::chrono::seconds(tty ? 1 : 10);
+  std::optional<RunNotifierThread> notifying;
+  auto last_report = std::chrono::steady_clock::now();
+  const auto loop_start = std::chrono::steady_clock::now();
+  const LoopWatch watch{.stop = [&] { executive_.request_stop(); },
+                        .started =
+                            [&] {
+                              if (hooks.started) hooks.started(out.status);
+                              if (notifier) notifying.emplace(*notifier);
+                            },
+                        .poll =
+                            [&] {
+                              const auto now = std::chrono::steady_clock::now();
+                              if (now - last_report < report_every) return;
+                              last_report = now;
+                              log_.drain(*spdlog::default_logger(), kLogLinesPerReport);
+                              if (options_.quiet || !hooks.progress) return;
+                              const std::string line =
+                                  hooks.progress(executive_.stats().snapshot(), now - loop_start);
+                              if (!line.empty()) fmt::print(stderr, "{}\n", line);
+                            },
+                        .stop_when = hooks.stop_when};
+  out.interrupted = run_watched(
+      rt_options, out.status, [&] { out.result = executive_.run(max_ticks); }, watch);
+  out.wall = std::chrono::steady_clock::now() - loop_start;
+  if (notifier) notifier->stopping();
+  notifying.reset();
+  log_.drain(*spdlog::default_logger(), 10);
+  out.stats = executive_.stats().snapshot();
+  return out;
+}
+
+}  // namespace hil::session

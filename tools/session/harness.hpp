@@ -1,0 +1,107 @@
+#pragma once
+// The run harness (docs/architecture.md "The harness"): the one place a rig runs in a loop.
+// It owns the clock (tools/session/speed.hpp), the executive over the tick's declared slots
+// (rt_core/tick_plan.hpp), the RT setup (process and thread, only at real-time speed), stop
+// requests (SIGINT/SIGTERM, a hook), the non-RT helpers around the loop (RT log drain,
+// progress, systemd's READY/STATUS/WATCHDOG through the tick counter) and the outcome the
+// end-of-run report is made of. `hilsim run`, `timing`, `ecu` and `replay` run on Harness;
+// `hilsim play`, whose loop is the trace player's own, on its lower half run_watched().
+//
+// Thread-safety: a Harness is set up and run from one thread; run() runs the executive on
+// an RT thread and returns when it ended. Hooks run on the calling thread.
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "rt_core/clock.hpp"
+#include "rt_core/executive.hpp"
+#include "rt_core/rt_log.hpp"
+#include "rt_core/rt_options.hpp"
+#include "rt_core/rt_setup.hpp"
+#include "rt_core/tick_plan.hpp"
+#include "rt_core/timing_stats.hpp"
+#include "tools/session/speed.hpp"
+#include "tools/session/tick_counter_task.hpp"
+
+namespace hil::session {
+
+/// How the calling thread watches a loop that runs on another.
+struct LoopWatch {
+  std::function<void()> stop;       ///< ends the loop (signals, stop_when)
+  std::function<void()> started;    ///< optional: once the loop thread's RT setup is done
+  std::function<void()> poll;       ///< every `period` while the loop runs
+  std::function<bool()> stop_when;  ///< optional: true ends the loop
+  std::chrono::milliseconds period{50};
+};
+
+/// Runs `body` on a thread set up with `rt` (its part of the setup merged into `status`)
+/// while the calling thread polls; SIGINT and SIGTERM call watch.stop() (the default
+/// handlers are back on return). Returns whether a signal asked for the stop.
+[[nodiscard]] bool run_watched(const rt::RtOptions& rt, rt::RtStatus& status,
+                               const std::function<void()>& body, const LoopWatch& watch);
+
+struct HarnessOptions {
+  rt::RtOptions rt;  ///< the rig's RT setup: applied at real-time speed only
+  Speed speed;
+  bool quiet = false;   ///< no progress
+  bool notify = false;  ///< systemd's Type=notify protocol (a no-op outside systemd)
+  std::string name;     ///< what STATUS= says is starting ("rig ravon")
+};
+
+/// What a run hands the harness; every member is optional.
+struct RunHooks {
+  /// Once the RT setup is known (e.g. the manifest: a killed run keeps it).
+  std::function<void(const rt::RtStatus&)> started;
+  /// A progress line, once a second on a terminal, every 10 s otherwise ("" prints nothing).
+  std::function<std::string(const rt::TimingSnapshot&, std::chrono::steady_clock::duration)>
+      progress;
+  /// Polled every 50 ms: true ends the run (e.g. `hilsim ecu` at the scenario's end).
+  std::function<bool()> stop_when;
+};
+
+struct RunOutcome {
+  rt::RunResult result;
+  rt::TimingSnapshot stats;
+  rt::RtStatus status;
+  std::chrono::steady_clock::duration wall{};
+  bool interrupted = false;  ///< SIGINT/SIGTERM
+  /// Simulated seconds per wall second.
+  [[nodiscard]] double real_time_factor(rt::Nanoseconds period) const noexcept;
+};
+
+class Harness {
+ public:
+  /// Setup phase: the clock of `options.speed`, the executive over `plan` plus the tick
+  /// counter. Below real-time speed the overrun policy is `skip` (an overrun there is a tick
+  /// slower than its period, reported, never a reason to stop). Throws std::invalid_argument
+  /// for a config the executive refuses.
+  Harness(rt::ExecutiveConfig config, rt::TickPlan plan, HarnessOptions options);
+  Harness(const Harness&) = delete;
+  Harness& operator=(const Harness&) = delete;
+
+  /// Runs until `max_ticks` ticks ran in all (negative: until stopped) on an RT thread (a
+  /// normal thread below real-time speed), watching it from the calling thread.
+  RunOutcome run(std::int64_t max_ticks, const RunHooks& hooks = {});
+
+  /// Runs on the calling thread until `ticks` ticks ran in all: replay drives the loop in
+  /// segments, as its recording says. No signals, no RT setup, no helpers.
+  rt::RunResult run_until(std::int64_t ticks) noexcept { return executive_.run(ticks); }
+
+  [[nodiscard]] rt::Executive& executive() noexcept { return executive_; }
+  [[nodiscard]] const Speed& speed() const noexcept { return options_.speed; }
+  /// The RT options the loop thread gets: the rig's at real-time speed, a normal thread
+  /// without memory locking otherwise.
+  [[nodiscard]] rt::RtOptions thread_options() const noexcept;
+
+ private:
+  HarnessOptions options_;
+  std::unique_ptr<rt::Clock> clock_;
+  TickCounterTask tick_counter_;
+  rt::RtLog log_{64};
+  rt::Executive executive_;
+};
+
+}  // namespace hil::session
