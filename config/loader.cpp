@@ -83,6 +83,7 @@ struct RigLayerRef {
 /// Files that are each a RigConfig.
 [[nodiscard]] std::vector<RigLayerRef> whole_file_layers(const std::vector<ParsedLayer>& parsed) {
   std::vector<RigLayerRef> layers;
+  layers.reserve(parsed.size());
   for (const ParsedLayer& layer : parsed) {
     layers.push_back({.config = &layer.message(), .source = {.layer = &layer, .prefix = {}}});
   }
