@@ -1,7 +1,5 @@
 #include "rt_core/tick_plan.hpp"
 
-#include <algorithm>
-
 namespace hil::rt {
 
 Phase phase_of(Slot slot) noexcept {
@@ -33,18 +31,6 @@ std::vector<TaskEntry> TickPlan::entries() const {
   for (const std::vector<TaskEntry>& slot : by_slot_)
     out.insert(out.end(), slot.begin(), slot.end());
   return out;
-}
-
-std::vector<Slot> TickPlan::slots() const {
-  std::vector<Slot> out;
-  for (std::size_t i = 0; i < kSlotCount; ++i) {
-    out.insert(out.end(), by_slot_[i].size(), static_cast<Slot>(i));
-  }
-  return out;
-}
-
-bool TickPlan::empty() const noexcept {
-  return std::ranges::all_of(by_slot_, [](const auto& slot) { return slot.empty(); });
 }
 
 }  // namespace hil::rt

@@ -55,9 +55,6 @@ class TickPlan {
 
   /// The executive's task list: by slot, then by order of adding.
   [[nodiscard]] std::vector<TaskEntry> entries() const;
-  /// The slot of each entry of entries(), in the same order.
-  [[nodiscard]] std::vector<Slot> slots() const;
-  [[nodiscard]] bool empty() const noexcept;
 
  private:
   std::array<std::vector<TaskEntry>, kSlotCount> by_slot_;

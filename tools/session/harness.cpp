@@ -21,8 +21,8 @@ extern "C" void on_interrupt(int /*signal*/) { g_interrupted = 1; }
 
 constexpr std::size_t kLogLinesPerReport = 3;
 
-rt::ExecutiveConfig for_speed(rt::ExecutiveConfig config, const Speed& speed) {
-  if (!speed.realtime()) config.overrun.kind = rt::OverrunKind::skip;
+rt::ExecutiveConfig for_run(rt::ExecutiveConfig config, const HarnessOptions& options) {
+  if (!options.speed.realtime() || options.open_loop) config.overrun.kind = rt::OverrunKind::skip;
   return config;
 }
 
@@ -58,18 +58,12 @@ bool run_watched(const rt::RtOptions& rt, rt::RtStatus& status, const std::funct
   return g_interrupted != 0;
 }
 
-double RunOutcome::real_time_factor(rt::Nanoseconds period) const noexcept {
-  const double wall_s = std::chrono::duration<double>(wall).count();
-  const double sim_s = static_cast<double>(stats.ticks * period) * 1e-9;
-  return wall_s > 0 ? sim_s / wall_s : 0.0;
-}
-
 Harness::Harness(rt::ExecutiveConfig config, rt::TickPlan plan, HarnessOptions options)
     : options_(std::move(options)),
       clock_(options_.speed.make_clock()),
-      executive_(for_speed(config, options_.speed),
-                 with_counter(std::move(plan), tick_counter_).entries(), *clock_,
-                 options_.speed.realtime() ? &log_ : nullptr) {}  // a slow tick is no news in SIL
+      executive_(for_run(config, options_), with_counter(std::move(plan), tick_counter_).entries(),
+                 *clock_, options_.speed.realtime() ? &log_ : nullptr) {
+}  // a slow tick is no news in SIL
 
 rt::RtOptions Harness::thread_options() const noexcept {
   if (options_.speed.realtime()) return options_.rt;

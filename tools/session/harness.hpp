@@ -48,7 +48,10 @@ struct HarnessOptions {
   Speed speed;
   bool quiet = false;   ///< no progress
   bool notify = false;  ///< systemd's Type=notify protocol (a no-op outside systemd)
-  std::string name;     ///< what STATUS= says is starting ("rig ravon")
+  /// Replay: the loop reproduces a recording and nobody waits on it, so an overrun is never
+  /// a reason to stop it, whatever the speed.
+  bool open_loop = false;
+  std::string name;  ///< what STATUS= says is starting ("rig ravon")
 };
 
 /// What a run hands the harness; every member is optional.
@@ -68,16 +71,14 @@ struct RunOutcome {
   rt::RtStatus status;
   std::chrono::steady_clock::duration wall{};
   bool interrupted = false;  ///< SIGINT/SIGTERM
-  /// Simulated seconds per wall second.
-  [[nodiscard]] double real_time_factor(rt::Nanoseconds period) const noexcept;
 };
 
 class Harness {
  public:
   /// Setup phase: the clock of `options.speed`, the executive over `plan` plus the tick
-  /// counter. Below real-time speed the overrun policy is `skip` (an overrun there is a tick
-  /// slower than its period, reported, never a reason to stop). Throws std::invalid_argument
-  /// for a config the executive refuses.
+  /// counter. Below real-time speed, and open loop, the overrun policy is `skip` (an overrun
+  /// there is a tick slower than its period, reported, never a reason to stop). Throws
+  /// std::invalid_argument for a config the executive refuses.
   Harness(rt::ExecutiveConfig config, rt::TickPlan plan, HarnessOptions options);
   Harness(const Harness&) = delete;
   Harness& operator=(const Harness&) = delete;
@@ -91,12 +92,12 @@ class Harness {
   rt::RunResult run_until(std::int64_t ticks) noexcept { return executive_.run(ticks); }
 
   [[nodiscard]] rt::Executive& executive() noexcept { return executive_; }
-  [[nodiscard]] const Speed& speed() const noexcept { return options_.speed; }
+
+ private:
   /// The RT options the loop thread gets: the rig's at real-time speed, a normal thread
   /// without memory locking otherwise.
   [[nodiscard]] rt::RtOptions thread_options() const noexcept;
 
- private:
   HarnessOptions options_;
   std::unique_ptr<rt::Clock> clock_;
   TickCounterTask tick_counter_;

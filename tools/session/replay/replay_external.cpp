@@ -68,9 +68,8 @@ int replay_external_log(const ReplayOptions& o) {
   rt::TickPlan plan;
   rig.add_tasks(plan);
   plan.add(rt::Slot::record, "record", recording);
-  rt::ExecutiveConfig executive = settings.executive;
-  executive.overrun.kind = rt::OverrunKind::skip;
-  Harness harness(executive, std::move(plan), {.speed = o.speed, .quiet = o.quiet});
+  Harness harness(settings.executive, std::move(plan),
+                  {.speed = o.speed, .quiet = o.quiet, .open_loop = true});
   const std::int64_t last = o.until ? *rt::parse_duration(*o.until) / run.period_ns : log.last_tick;
   (void)harness.run_until(last + 1);
   recording.stop();

@@ -137,7 +137,7 @@ int replay(const ReplayOptions& o) {
     limit = std::min(limit, std::min(log.last_tick, last_sample_tick(dir / "telemetry.mcap")));
   }
   // The rig's real tick on the real executive, as in the run (decimations and offsets
-  // included); an overrun of a paced replay is never a reason to stop
+  // included), open loop: an overrun of a paced replay is never a reason to stop
   rt::TickPlan plan;
   if (scenario) {
     scenario->add_tasks(plan);
@@ -145,9 +145,8 @@ int replay(const ReplayOptions& o) {
     rig.add_tasks(plan);
   }
   if (o.extra_tasks) o.extra_tasks(plan, rig);
-  rt::ExecutiveConfig executive = settings.executive;
-  executive.overrun.kind = rt::OverrunKind::skip;
-  Harness harness(executive, std::move(plan), {.speed = o.speed, .quiet = o.quiet});
+  Harness harness(settings.executive, std::move(plan),
+                  {.speed = o.speed, .quiet = o.quiet, .open_loop = true});
 
   const auto wall_start = std::chrono::steady_clock::now();
   io::record::MappedFile telemetry(dir / "telemetry.mcap");
