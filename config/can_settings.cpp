@@ -85,12 +85,10 @@ std::unique_ptr<models::VehicleChannels> add_rig_channels(
   return std::make_unique<models::VehicleChannels>(table, *vehicle);
 }
 
-ConfigErrors check_can(const Can& can, const std::optional<models::VehicleParams>& vehicle,
-                       double period_s, std::string_view prefix, const SourceMap& sources,
+ConfigErrors check_can(const Can& can, rt::ChannelTable& table, double period_s,
+                       std::string_view prefix, const SourceMap& sources,
                        std::vector<io::can::CanBusSpec>& buses) {
   ConfigErrors errors;
-  rt::ChannelTable table;  // the rig's channels, to resolve the mapping's names against
-  (void)add_rig_channels(table, vehicle);
   std::set<std::string> names;
   for (int i = 0; i < can.buses_size(); ++i) {
     const CanBus& bus = can.buses(i);

@@ -25,12 +25,12 @@ namespace hil::config {
 [[nodiscard]] std::unique_ptr<models::VehicleChannels> add_rig_channels(
     rt::ChannelTable& table, const std::optional<models::VehicleParams>& vehicle);
 
-/// The bus specifications of the block at `prefix` ("can"), or errors. `vehicle` and
-/// `period_s` are the rig's (the channels and the tick the cycles round to).
-[[nodiscard]] ConfigErrors check_can(const Can& can,
-                                     const std::optional<models::VehicleParams>& vehicle,
-                                     double period_s, std::string_view prefix,
-                                     const SourceMap& sources,
+/// The bus specifications of the block at `prefix` ("can"), or errors. `table` holds the
+/// rig's channels (add_rig_channels) and receives each bus's status channels, so that later
+/// blocks (the shared-memory bus) resolve against them too; `period_s` is the rig's tick
+/// (the cycles round to it).
+[[nodiscard]] ConfigErrors check_can(const Can& can, rt::ChannelTable& table, double period_s,
+                                     std::string_view prefix, const SourceMap& sources,
                                      std::vector<io::can::CanBusSpec>& buses);
 
 }  // namespace hil::config

@@ -3,6 +3,7 @@
 #include <iterator>
 #include <utility>
 
+#include "config/bus_settings.hpp"
 #include "config/can_settings.hpp"
 #include "config/executive_settings.hpp"
 #include "config/overlay.hpp"
@@ -42,13 +43,19 @@ struct RigLayerRef {
   }
   // The CAN mapping is checked against the rig's channels, which need a valid vehicle
   std::vector<io::can::CanBusSpec> can;
+  std::optional<io::bus::BusSpec> bus;
   ConfigErrors can_errors;
   std::optional<models::VehicleParams> vehicle;  // converted once, here
   if (invalid.empty()) {
     const double period_s = static_cast<double>(to_executive_config(merged.executive()).period) /
                             static_cast<double>(rt::kSecond);
     if (merged.has_vehicle()) vehicle = to_vehicle_params(merged.vehicle(), period_s);
-    can_errors = check_can(merged.can(), vehicle, period_s, "can", source_map, can);
+    rt::ChannelTable channels;  // the rig's, to resolve the mappings' names against
+    (void)add_rig_channels(channels, vehicle);
+    can_errors = check_can(merged.can(), channels, period_s, "can", source_map, can);
+    if (can_errors.empty()) {
+      can_errors = check_bus(merged.bus(), channels, can, "bus", source_map, bus);
+    }
   }
   for (ConfigErrors* more : {&invalid, &terrain.errors, &can_errors}) {
     errors.insert(errors.end(), std::make_move_iterator(more->begin()),
@@ -62,12 +69,16 @@ struct RigLayerRef {
   settings.vehicle = std::move(vehicle);
   settings.terrain = std::move(terrain.terrain);
   settings.can = std::move(can);
+  settings.bus = std::move(bus);
   // The files the rig names, as resolved: the merged message no longer knows which file
   // each relative path was relative to (a run directory copies them from here)
   for (std::size_t i = 0; i < settings.can.size(); ++i) {
     merged.mutable_can()
         ->mutable_buses(static_cast<int>(i))
         ->set_dbc(settings.can[i].database.file_name);
+  }
+  if (settings.bus && settings.bus->mirror) {
+    merged.mutable_bus()->mutable_mirror()->set_key_file(settings.bus->mirror->key_file);
   }
   if (!terrain.dem_heights.empty()) {
     merged.mutable_terrain()->mutable_dem()->set_heights(terrain.dem_heights.string());

@@ -15,6 +15,7 @@
 #include "config/text/config_error.hpp"
 #include "config/text/source_map.hpp"
 #include "config/text/text_layer.hpp"
+#include "io/bus/bus_spec.hpp"
 #include "io/can/mapping/can_bus_spec.hpp"
 #include "models/terrain/terrain.hpp"
 #include "models/vehicle/vehicle_params.hpp"
@@ -33,6 +34,9 @@ struct RigSettings {
   std::shared_ptr<const models::Terrain> terrain;
   /// The CAN buses, DBCs loaded, every name checked (io/can/mapping/can_bus_spec.hpp).
   std::vector<io::can::CanBusSpec> can;
+  /// The shared-memory bus, when the rig has one (io/bus/bus_spec.hpp); its name "" = the
+  /// rig's name.
+  std::optional<io::bus::BusSpec> bus;
   /// Overlays applied, defaults not filled in, file paths (DBC, DEM) made absolute.
   RigConfig message;
   std::vector<std::string> sources;  ///< the files, base first, as the caller named them

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "config/can_settings.hpp"
+#include "io/bus/endpoint.hpp"
 
 namespace hil::config {
 
@@ -91,6 +92,23 @@ RigRuntime::RigRuntime(const RigSettings& settings, const RuntimeOptions& option
       (void)table_.add({.name = name, .unit = "-", .direction = rt::Direction::input});
     }
   }
+  if (settings_.bus) {
+    io::bus::BusSpec spec = *settings_.bus;
+    if (spec.name.empty()) spec.name = options.bus_name;
+    std::vector<io::bus::BusProblem> problems;
+    bus_task_ = io::bus::BusTask::create(spec, table_, problems);
+    if (!bus_task_) {
+      std::string why;
+      for (const auto& p : problems) why += fmt::format("\n  bus.{}: {}", p.field, p.message);
+      throw std::runtime_error(fmt::format("the bus \"{}\" cannot start:{}", spec.name, why));
+    }
+    if (options.live_bus) {
+      live_bus_ = std::make_unique<io::bus::LiveBus>(
+          bus_task_->schema(), io::bus::LiveBusOptions{.endpoint = io::bus::endpoint_for(spec.name),
+                                                       .mirror = spec.mirror});
+      bus_task_->connect(&live_bus_->image(), &live_bus_->input());
+    }
+  }
   table_.freeze();
   if (vehicle_) {
     vehicle_task_ = std::make_unique<VehicleTask>(*vehicle_, *vehicle_channels_, table_);
@@ -103,6 +121,10 @@ void RigRuntime::add_tasks(rt::TickPlan& plan) {
   if (!buses_.empty()) {
     plan.add(rt::Slot::can_rx, "can_rx", *can_task_);
     plan.add(rt::Slot::can_tx, "can_tx", *can_task_);
+  }
+  if (bus_task_) {
+    plan.add(rt::Slot::bus_rx, "bus_rx", *bus_task_);
+    plan.add(rt::Slot::bus_tx, "bus_tx", *bus_task_);
   }
   if (vehicle_task_) plan.add(rt::Slot::models, "vehicle", *vehicle_task_);
   plan.add(rt::Slot::publish, "publish", *publish_task_);

@@ -3,9 +3,11 @@
 // the vehicle and its channels, the CAN buses with their transports, and the tasks that run
 // them each tick, in their slots of the tick (rt_core/tick_plan.hpp):
 //   can_rx   CAN buses drain and decode into input channels
+//   bus_rx   the shared-memory bus applies its input regions (timeouts, safe values)
 //   models   the vehicle reads its input channels, takes one step, writes its outputs (a
 //            non-finite output latches its safe state: no NaN reaches a channel or frame)
 //   can_tx   CAN buses encode and send what is due
+//   bus_tx   the shared-memory bus publishes its output regions
 //   publish  the channel snapshot for non-RT readers
 // Setup phase (constructor: may allocate, throw, open sockets). The tasks run on the RT thread.
 // Not copyable; the executive and the recorder keep pointers into it.
@@ -17,6 +19,8 @@
 #include <vector>
 
 #include "config/loader.hpp"
+#include "io/bus/bus_task.hpp"
+#include "io/bus/live_bus.hpp"
 #include "io/can/mapping/can_bus.hpp"
 #include "models/vehicle/vehicle.hpp"
 #include "models/vehicle/vehicle_channels.hpp"
@@ -35,6 +39,11 @@ struct RuntimeOptions {
   /// When set, the transport of bus i (replay, tests) instead of opening its URI.
   std::function<std::unique_ptr<io::can::Transport>(std::size_t bus, const std::string& name)>
       transport_for_bus;
+  /// The shared-memory bus's name when the rig file gives none (the rig's short name).
+  std::string bus_name = "hilsim";
+  /// Open the bus to co-simulators (image, attach socket, mirror). false: the caller connects
+  /// the bus task to its own input (replay, tests).
+  bool live_bus = true;
 };
 
 class RigRuntime {
@@ -55,6 +64,10 @@ class RigRuntime {
   [[nodiscard]] const std::vector<std::unique_ptr<io::can::CanBus>>& buses() const noexcept {
     return buses_;
   }
+  /// The shared-memory bus task, or nullptr for a rig without a bus.
+  [[nodiscard]] io::bus::BusTask* bus_task() noexcept { return bus_task_.get(); }
+  /// The bus as co-simulators reach it, or nullptr (no bus, or not live).
+  [[nodiscard]] io::bus::LiveBus* live_bus() noexcept { return live_bus_.get(); }
   /// Adds the rig's tasks to their slots of the tick.
   void add_tasks(rt::TickPlan& plan);
   [[nodiscard]] const RigSettings& settings() const noexcept { return settings_; }
@@ -69,6 +82,8 @@ class RigRuntime {
   std::unique_ptr<models::Vehicle> vehicle_;
   std::unique_ptr<models::VehicleChannels> vehicle_channels_;
   std::vector<std::unique_ptr<io::can::CanBus>> buses_;
+  std::unique_ptr<io::bus::BusTask> bus_task_;
+  std::unique_ptr<io::bus::LiveBus> live_bus_;
   std::unique_ptr<CanTask> can_task_;
   std::unique_ptr<VehicleTask> vehicle_task_;
   std::unique_ptr<PublishTask> publish_task_;

@@ -138,6 +138,12 @@ void apply(const Drive::Electric& e, models::ElectricDriveParams& p, Problems& p
   if (e.has_derating_start_voltage()) p.derating.start_voltage = e.derating_start_voltage();
   if (!e.has_battery()) return;
   const Drive::Electric::Battery& b = e.battery();
+  if (b.has_external()) {
+    p.external_battery = b.external();
+    Drive::Electric::Battery datasheet = b;
+    datasheet.clear_external();
+    if (datasheet.ByteSizeLong() == 0) return;  // only `external`: keep the preset's battery
+  }
   models::BatteryDatasheet d = models::ravon_battery_datasheet();
   if (b.has_chemistry()) {
     if (b.chemistry() == "lead_acid") {

@@ -24,8 +24,14 @@ BatteryState battery_state_of(const ElectricDriveState& x) noexcept {
           .exp_zone = x[L::kExpZone]};
 }
 
-DcBus dc_bus(const ElectricDriveParams& p, const ElectricDriveState& x,
-             const WheelValues& duty) noexcept {
+double electric_drive_rest_voltage(const ElectricDriveParams& p, double soc) noexcept {
+  // Tremblay–Dessaint V = E − R·i at i = 0 (docs/models.md "Battery"; RAVON §3.6, Fig. 9)
+  return std::max(0.0,
+                  battery_terminal_voltage(p.battery, battery_initial_state(p.battery, soc), 0.0));
+}
+
+DcBus dc_bus(const ElectricDriveParams& p, const ElectricDriveState& x, const WheelValues& duty,
+             double external_voltage) noexcept {
   const double eta = p.converter.efficiency;
   // Averaged bridge j takes duty·i from the bus per volt (u = duty·V, RAVON §3.7); its DC side
   // carries that /η_c when motoring and ·η_c when regenerating (i_b = Σ duty·i/η_c).
@@ -38,8 +44,15 @@ DcBus dc_bus(const ElectricDriveParams& p, const ElectricDriveState& x,
   }
   DcBus bus;
   bus.battery_current = std::max(dc_side, -p.converter.max_regen_current);
-  const BatteryState b = battery_state_of(x);
-  bus.voltage = std::max(0.0, battery_terminal_voltage(p.battery, b, bus.battery_current));
+  if (p.external_battery) {
+    // RAVON §3.6: the co-simulated battery returns "the actual battery voltage" for i_b; held
+    // over the step. std::max(0, NaN) is 0, so a value the caller did not sanitise stops here.
+    bus.voltage = std::max(0.0, external_voltage);
+  } else {
+    // Tremblay–Dessaint V = E − R·i_b (RAVON §3.6, Fig. 9; docs/models.md "Battery")
+    const BatteryState b = battery_state_of(x);
+    bus.voltage = std::max(0.0, battery_terminal_voltage(p.battery, b, bus.battery_current));
+  }
   bus.converter_loss = (dc_side - motor_side) * bus.voltage;
   bus.chopper_power = (bus.battery_current - dc_side) * bus.voltage;
   return bus;
@@ -54,9 +67,10 @@ double motoring_limit_fraction(const ElectricDriveParams& p, double V) noexcept 
 
 ElectricDriveRates electric_drive_derivative(const ElectricDriveParams& p,
                                              const ElectricDriveState& x, const WheelValues& duty,
-                                             const DriveWheelInputs& wheels) noexcept {
+                                             const DriveWheelInputs& wheels,
+                                             double external_voltage) noexcept {
   ElectricDriveRates r;
-  r.bus = dc_bus(p, x, duty);
+  r.bus = dc_bus(p, x, duty, external_voltage);
   for (std::size_t j = 0; j < p.motor_count; ++j) {
     const DriveUnitParams& unit = p.units[j];
     const double i = x[L::current(j)];
@@ -76,9 +90,12 @@ ElectricDriveRates electric_drive_derivative(const ElectricDriveParams& p,
   return r;
 }
 
-WheelValues electric_drive_controller_update(
-    const ElectricDriveParams& p, ElectricDriveControllerState& s, const ElectricDriveState& x,
-    const WheelValues& wheel_omega, const WheelValues& wheel_speed_ref, double dt) noexcept {
+WheelValues electric_drive_controller_update(const ElectricDriveParams& p,
+                                             ElectricDriveControllerState& s,
+                                             const ElectricDriveState& x,
+                                             const WheelValues& wheel_omega,
+                                             const WheelValues& wheel_speed_ref, double dt,
+                                             double external_voltage) noexcept {
   const std::int64_t n = std::max(p.controller_decimation, 1);
   const bool sample = s.calls % n == 0;
   ++s.calls;
@@ -86,7 +103,7 @@ WheelValues electric_drive_controller_update(
 
   const double T = static_cast<double>(n) * dt;
   // The bus voltage the controllers sample now, under the duties held so far.
-  const double V = dc_bus(p, x, s.duty).voltage;
+  const double V = dc_bus(p, x, s.duty, external_voltage).voltage;
   const double fraction = motoring_limit_fraction(p, V);
   for (std::size_t j = 0; j < p.motor_count; ++j) {
     const double N = p.units[j].gear.ratio;
@@ -105,9 +122,10 @@ WheelValues electric_drive_controller_update(
 ElectricDriveOutputs electric_drive_outputs(const ElectricDriveParams& p,
                                             const ElectricDriveControllerState& s,
                                             const ElectricDriveState& x,
-                                            const WheelValues& wheel_omega) noexcept {
+                                            const WheelValues& wheel_omega,
+                                            double external_voltage) noexcept {
   ElectricDriveOutputs out;
-  const DcBus bus = dc_bus(p, x, s.duty);
+  const DcBus bus = dc_bus(p, x, s.duty, external_voltage);
   for (std::size_t j = 0; j < p.motor_count; ++j) {
     const DriveUnitParams& unit = p.units[j];
     const CascadeControllerState& c = s.motors[j];

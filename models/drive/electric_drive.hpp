@@ -17,6 +17,11 @@
 //     The rotor (ω_m = N·ω) has no state of its own; the gear efficiency sits on the side the
 //     power flows (models/drive/dc_motor.hpp geared_drive()).
 //  3. After the step: electric_drive_outputs(p, ctrl, x, wheel_omega) for the channels.
+// External battery (p.external_battery, RAVON §3.6: the battery is a co-simulator on the
+// shared-memory bus): the caller passes the bus voltage it received as `external_voltage` to
+// steps 1–3, held over the step like the duties (zero-order hold). The drive reports i_b as
+// before (what the co-simulator reads) and keeps integrating the built-in battery's states
+// from it, so the extracted charge is the charge drawn. Without it the argument is ignored.
 // Everything here is noexcept and allocation-free; thread-safety: pure functions over
 // caller-owned values (call from one thread per state).
 
@@ -70,7 +75,12 @@ struct ElectricDriveParams {
   std::array<DriveUnitParams, kMaxWheels> units{};  ///< motor j drives the wheel of slot j
   std::size_t motor_count = 4;                      ///< ≤ kMaxWheels
   ConverterParams converter;
+  /// The built-in battery. With external_battery it still gives the cut-off, the voltage the
+  /// external supply starts from (electric_drive_rest_voltage()) and the SOC of the charge drawn.
   BatteryParams battery;
+  /// The battery is simulated outside (a co-simulator): the bus voltage is the caller's
+  /// `external_voltage` instead of E − R·i_b. docs/models.md "External battery".
+  bool external_battery = false;
   DeratingParams derating;
   int controller_decimation = 1;  ///< controllers run every n-th tick, ≥ 1
 };
@@ -85,7 +95,7 @@ struct DriveWheelInputs {
 /// The DC bus for given motor currents and duties (no state of its own).
 struct DcBus {
   double battery_current = 0.0;  ///< i_b = Σ duty·i·(1/η_c or η_c), regen-limited [A]
-  double voltage = 0.0;          ///< V = max(0, E − R·i_b) [V]
+  double voltage = 0.0;          ///< V = max(0, E − R·i_b), or max(0, external voltage) [V]
   double converter_loss = 0.0;   ///< Σ of the H-bridge losses [W], ≥ 0
   double chopper_power = 0.0;    ///< regeneration the battery may not take, burnt [W], ≥ 0
 };
@@ -141,30 +151,41 @@ struct ElectricDriveOutputs {
 /// The battery's three states out of the drive state.
 [[nodiscard]] BatteryState battery_state_of(const ElectricDriveState& x) noexcept;
 
-/// Averaged H-bridges on the battery: battery current, bus voltage, losses.
+/// The built-in battery's terminal voltage at rest (i = 0) at state of charge `soc` [V]: where
+/// an external battery's voltage starts before the co-simulator's first value arrives.
+[[nodiscard]] double electric_drive_rest_voltage(const ElectricDriveParams& p, double soc) noexcept;
+
+/// Averaged H-bridges on the battery: battery current, bus voltage, losses. `external_voltage`
+/// [V] is the bus voltage when p.external_battery (clamped at ≥ 0), ignored otherwise.
 [[nodiscard]] DcBus dc_bus(const ElectricDriveParams& p, const ElectricDriveState& x,
-                           const WheelValues& duty) noexcept;
+                           const WheelValues& duty, double external_voltage = 0.0) noexcept;
 
 /// Fraction of I_max allowed for motoring at bus voltage V (DeratingParams).
 [[nodiscard]] double motoring_limit_fraction(const ElectricDriveParams& p, double V) noexcept;
 
-/// dx/dt and what the wheels feel, for the held duties. Slots ≥ motor_count stay zero.
+/// dx/dt and what the wheels feel, for the held duties (and the held external voltage, see
+/// dc_bus()). Slots ≥ motor_count stay zero.
 [[nodiscard]] ElectricDriveRates electric_drive_derivative(const ElectricDriveParams& p,
                                                            const ElectricDriveState& x,
                                                            const WheelValues& duty,
-                                                           const DriveWheelInputs& wheels) noexcept;
+                                                           const DriveWheelInputs& wheels,
+                                                           double external_voltage = 0.0) noexcept;
 
 /// Tick-boundary controller call (see the top of this file). `wheel_speed_ref` is what the ECU
 /// sends: wheel speeds [rad/s]; a non-finite reference holds the previous one. Sample time of
-/// a controller run: controller_decimation·dt. Returns the duties to hold.
+/// a controller run: controller_decimation·dt. Returns the duties to hold. `external_voltage`:
+/// the external battery's voltage held over the coming step (dc_bus()).
 [[nodiscard]] WheelValues electric_drive_controller_update(
     const ElectricDriveParams& p, ElectricDriveControllerState& s, const ElectricDriveState& x,
-    const WheelValues& wheel_omega, const WheelValues& wheel_speed_ref, double dt) noexcept;
+    const WheelValues& wheel_omega, const WheelValues& wheel_speed_ref, double dt,
+    double external_voltage = 0.0) noexcept;
 
-/// Everything worth a channel, for the state after a step.
+/// Everything worth a channel, for the state after a step (`external_voltage`: the one held
+/// over that step, dc_bus()).
 [[nodiscard]] ElectricDriveOutputs electric_drive_outputs(const ElectricDriveParams& p,
                                                           const ElectricDriveControllerState& s,
                                                           const ElectricDriveState& x,
-                                                          const WheelValues& wheel_omega) noexcept;
+                                                          const WheelValues& wheel_omega,
+                                                          double external_voltage = 0.0) noexcept;
 
 }  // namespace hil::models

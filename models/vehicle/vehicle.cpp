@@ -30,6 +30,9 @@ void Vehicle::reset(double x, double y, double yaw, double speed) {
   imu_ = Imu(p.sensors.imu, derive_seed(p.seed, "imu"));
   gnss_ = Gnss(p.sensors.gnss, derive_seed(p.seed, "gnss"));
   out_ = VehicleOutputs{};
+  external_voltage_ = p.drive.kind == DriveKind::electric
+                          ? electric_drive_rest_voltage(p.drive.electric, p.drive.initial_soc)
+                          : 0.0;
   at_rest_with_drive_off();
   out_.tick = 0;
   out_.time = 0.0;
@@ -110,9 +113,20 @@ void Vehicle::update_drive(const VehicleInputs& inputs, StepInputs& in) noexcept
           ++in.rejected;
         }
       }
-      in.duty = electric_drive_controller_update(
-          p.drive.electric, drive_controller_,
-          drive_state.template head<ElectricDriveLayout::kSize>(), omega, speed_ref_, p.dt);
+      if (p.drive.electric.external_battery) {
+        // Co-simulation coupling (RAVON §3.6): the voltage received now is held over the step;
+        // a non-finite one holds the last (and counts as rejected), a negative one is 0
+        if (std::isfinite(inputs.external_battery_voltage)) {
+          external_voltage_ = std::max(0.0, inputs.external_battery_voltage);
+        } else {
+          ++in.rejected;
+        }
+      }
+      in.external_voltage = external_voltage_;
+      in.duty =
+          electric_drive_controller_update(p.drive.electric, drive_controller_,
+                                           drive_state.template head<ElectricDriveLayout::kSize>(),
+                                           omega, speed_ref_, p.dt, external_voltage_);
       break;
     case DriveKind::combustion: {
       const PowertrainParams& pt = model_.powertrain();
@@ -176,7 +190,8 @@ void Vehicle::update_outputs(const VehicleState& before, const StepInputs& in) n
   const auto drive_state = x_.segment<L::kDriveSize>(L::kDrive);
   if (p.drive.kind == DriveKind::electric) {
     out_.electric = electric_drive_outputs(p.drive.electric, drive_controller_,
-                                           drive_state.head<ElectricDriveLayout::kSize>(), omega);
+                                           drive_state.head<ElectricDriveLayout::kSize>(), omega,
+                                           external_voltage_);
   } else if (p.drive.kind == DriveKind::combustion) {
     out_.powertrain = powertrain_outputs(model_.powertrain(), powertrain_,
                                          drive_state.head<PowertrainLayout::kSize>(), omega);

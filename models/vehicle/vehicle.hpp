@@ -97,7 +97,10 @@ class Vehicle {
   Gnss gnss_;
   ElectricDriveControllerState drive_controller_;
   PowertrainDiscreteState powertrain_;
-  WheelValues speed_ref_{};     ///< last finite reference per wheel (electric)
+  WheelValues speed_ref_{};  ///< last finite reference per wheel (electric)
+  /// External battery: the last finite bus voltage received (zero-order hold) [V]; from
+  /// reset() the built-in battery's rest voltage (electric_drive_rest_voltage()).
+  double external_voltage_ = 0.0;
   bool lever_pressed_ = false;  ///< gear request: a lever was pressed on the last tick
   StageDiagnostics diag_;
   VehicleOutputs out_;

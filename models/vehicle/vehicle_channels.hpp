@@ -27,6 +27,8 @@
 //                            vehicle.battery.{voltage, current, soc, extracted_charge,
 //                            source_voltage, motoring_limit}, vehicle.drive.{converter_loss,
 //                            chopper_power}
+//                        in  vehicle.battery.external_voltage [V] (only with an external
+//                            battery: ElectricDriveParams::external_battery)
 //            combustion: in  vehicle.powertrain.{throttle, shift_up, shift_down, gear_request}
 //                        out vehicle.wheel.W.drive_torque, vehicle.powertrain.{engine_speed,
 //                            engine_torque, effective_throttle, gear, input_speed,

@@ -150,6 +150,16 @@ void VehicleChannels::add_drive_channels(rt::ChannelTable& table, const VehicleP
   if (kind == DriveKind::electric) {
     for (const Named& n : kElectric) add_output(table, n.name, n.unit, n.value, 0, n.description);
   }
+  if (kind == DriveKind::electric && p.drive.electric.external_battery) {
+    // Starts at the built-in battery's rest voltage, so the vehicle can move before the
+    // co-simulator's first value arrives (docs/models.md "External battery")
+    add_input(
+        table, "vehicle.battery.external_voltage", "V",
+        electric_drive_rest_voltage(p.drive.electric, p.drive.initial_soc),
+        [](VehicleInputs& in, std::size_t) -> double& { return in.external_battery_voltage; }, 0,
+        "DC bus voltage from the external (co-simulated) battery that reads "
+        "vehicle.battery.current");
+  }
   if (kind == DriveKind::combustion) {
     add_input(
         table, "vehicle.powertrain.throttle", "-", 0.0,

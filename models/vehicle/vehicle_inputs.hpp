@@ -18,6 +18,10 @@ struct VehicleInputs {
   std::array<double, kMaxWheels> drive_torque{};
   /// DriveKind::electric: the reference wheel speed the ECU sends [rad/s] (+ forward).
   std::array<double, kMaxWheels> speed_ref{};
+  /// DriveKind::electric with an external battery: the DC bus voltage the co-simulated
+  /// battery returns [V] (clamped at ≥ 0; a non-finite value holds the last one and is
+  /// counted). Its channel starts at the built-in battery's rest voltage; set it here.
+  double external_battery_voltage = 0.0;
   /// DriveKind::combustion: accelerator [0, 1], gear levers (a press shifts once: > 0.5 is
   /// pressed), and an absolute gear request (manual: the gear, −1 R … n; automatic: −1 R,
   /// 0 N, 1 D), reached by lever presses; NaN = none.

@@ -236,7 +236,7 @@ VehicleState VehicleModel::derivative(const StepInputs& in, const VehicleState& 
     case DriveKind::electric: {
       const ElectricDriveRates r = electric_drive_derivative(
           params_.drive.electric, drive_state.template head<ElectricDriveLayout::kSize>(), in.duty,
-          wheels);
+          wheels, in.external_voltage);
       dx.segment<ElectricDriveLayout::kSize>(L::kDrive) = r.x_dot;
       drive_torque = r.drive_torque;
       reflected_inertia = r.reflected_inertia;

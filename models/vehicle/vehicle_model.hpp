@@ -22,8 +22,9 @@ namespace hil::models {
 /// step precomputed (VehicleModel::prepare()).
 struct StepInputs {
   std::array<double, kMaxAxles> steering_command{};
-  std::array<double, kMaxWheels> drive_torque{};    ///< DriveKind::torque [N·m]
-  WheelValues duty{};                               ///< DriveKind::electric: held duties
+  std::array<double, kMaxWheels> drive_torque{};  ///< DriveKind::torque [N·m]
+  WheelValues duty{};                             ///< DriveKind::electric: held duties
+  double external_voltage = 0.0;  ///< DriveKind::electric, external battery: held bus voltage [V]
   PowertrainDiscreteState powertrain;               ///< DriveKind::combustion: gear, throttle
   std::array<double, kMaxWheels> brake_capacity{};  ///< [N·m]
   std::array<double, kMaxWheels> friction_scale{};

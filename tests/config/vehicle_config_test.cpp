@@ -3,6 +3,15 @@
 
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "config/rig_runtime.hpp"
+#include "io/can/transport/transport_factory.hpp"
 #include "models/terrain/terrain_dem.hpp"
 #include "models/terrain/terrain_incline.hpp"
 #include "models/vehicle/vehicle_presets.hpp"
@@ -176,6 +185,58 @@ TEST_F(DriveConfigTest, ElectricDriveSettingsReachEveryMotor) {
     EXPECT_EQ(d.electric.units[j].gear.ratio, 40.0);
   }
   EXPECT_EQ(d.electric.battery.capacity, 120.0 * 3600.0);  // A·h in the file, C in the model
+}
+
+TEST_F(DriveConfigTest, AnExternalBatteryKeepsThePresetsBatteryParameters) {
+  const LoadResult result =
+      load("vehicle { drive { electric { battery { external: true } } initial_soc: 0.6 } }");
+  ASSERT_TRUE(result.ok()) << ::testing::PrintToString(messages(result));
+  const models::ElectricDriveParams& e = result.settings->vehicle->drive.electric;
+  const models::ElectricDriveParams ravon = models::ravon_params().drive.electric;
+  EXPECT_TRUE(e.external_battery);
+  EXPECT_EQ(e.battery.e0, ravon.battery.e0);  // initial voltage, cut-off and SOC: built-in
+  EXPECT_EQ(e.battery.cutoff_voltage, ravon.battery.cutoff_voltage);
+  EXPECT_EQ(e.battery.capacity, ravon.battery.capacity);
+
+  const LoadResult both =
+      load("vehicle { drive { electric { battery { external: true cutoff_voltage: 40 } } } }");
+  ASSERT_TRUE(both.ok()) << ::testing::PrintToString(messages(both));
+  EXPECT_TRUE(both.settings->vehicle->drive.electric.external_battery);
+  EXPECT_EQ(both.settings->vehicle->drive.electric.battery.cutoff_voltage, 40.0);
+
+  const LoadResult off = load("vehicle { drive { electric { battery { external: false } } } }");
+  ASSERT_TRUE(off.ok()) << ::testing::PrintToString(messages(off));
+  EXPECT_FALSE(off.settings->vehicle->drive.electric.external_battery);
+  EXPECT_FALSE(load("vehicle {}").settings->vehicle->drive.electric.external_battery);
+}
+
+TEST_F(DriveConfigTest, TheShippedRavonRigWithAnExternalBatteryChecksAndHasTheChannel) {
+  // What `hilsim check hil_rigs/ravon/rig.pbtxt --overlay external.pbtxt --print` does: load,
+  // then build the rig on in-process transports to list its channels
+  const auto overlay =
+      dir_.write("external.pbtxt", "vehicle { drive { electric { battery { external: true } } } }");
+  const std::vector<std::filesystem::path> overlays{overlay};
+  const LoadResult loaded =
+      load_rig_config(HIL_SOURCE_DIR "/hil_rigs/ravon/rig.pbtxt", overlays, testing::kFourCpus);
+  ASSERT_TRUE(loaded.ok()) << ::testing::PrintToString(messages(loaded));
+  const models::VehicleParams& p = *loaded.settings->vehicle;
+  ASSERT_TRUE(p.drive.electric.external_battery);
+  const RigRuntime rig(
+      *loaded.settings, {.transport_for_bus = [](std::size_t bus, const std::string&) {
+        return io::can::open_transport(fmt::format("virtual:external_battery_{}", bus));
+      }});
+  const std::optional<rt::ChannelId> id = rig.table().find("vehicle.battery.external_voltage");
+  ASSERT_TRUE(id.has_value());
+  const rt::ChannelSpec& spec = rig.table().spec(*id);
+  EXPECT_EQ(spec.direction, rt::Direction::input);
+  EXPECT_EQ(spec.unit, "V");
+  EXPECT_EQ(spec.initial,
+            models::electric_drive_rest_voltage(p.drive.electric, p.drive.initial_soc));
+  EXPECT_TRUE(rig.table().find("vehicle.battery.current").has_value());
+
+  const LoadResult built_in = load_rig_config(HIL_SOURCE_DIR "/hil_rigs/ravon/rig.pbtxt");
+  ASSERT_TRUE(built_in.ok());
+  EXPECT_FALSE(built_in.settings->vehicle->drive.electric.external_battery);
 }
 
 TEST_F(DriveConfigTest, CombustionPresetShiftModeAndTorqueCurve) {

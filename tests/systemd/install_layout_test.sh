@@ -28,6 +28,10 @@ install_to "$root" /usr
 
 # --- what is installed, and nothing more ----------------------------------------------------
 expected="usr/bin/hilsim
+usr/include/hilbus.h
+usr/lib/libhilbus.so.1.0.0
+usr/lib/pkgconfig/hilbus.pc
+usr/share/hilsim/python/hilbus.py
 usr/lib/systemd/system/hilsim-timing.service
 usr/lib/systemd/system/hilsim@.service
 usr/lib/sysusers.d/hilsim.conf

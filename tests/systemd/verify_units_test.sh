@@ -65,8 +65,19 @@ has "$unit" "ExecStart=$hilsim run --rig %i --scenario none --ecu none --runs-di
 for line in Type=notify NotifyAccess=main WatchdogSec=3s Restart=on-failure LimitRTPRIO=99 \
             LimitMEMLOCK=infinity CPUAffinity=0 User=hilsim "StateDirectory=hilsim hilsim/runs" \
             "AmbientCapabilities=CAP_SYS_NICE CAP_IPC_LOCK CAP_NET_ADMIN" \
-            "DeviceAllow=/dev/cpu_dma_latency rw"; do
+            "DeviceAllow=/dev/cpu_dma_latency rw" RuntimeDirectory=hilsim \
+            RuntimeDirectoryMode=0750; do
   has "$unit" "$line"
+done
+# The bus needs these system calls; @system-service must allow them (the filter is an
+# allow-list: a call outside it fails with EPERM)
+# (the set lists groups: expand them one level, as systemd does)
+expand() { systemd-analyze syscall-filter "$1" 2>/dev/null | grep -v '^ *#' | sed 1d | tr -d ' '; }
+allowed=$(for m in $(expand @system-service); do
+            if [[ $m == @* ]]; then expand "$m"; else echo "$m"; fi
+          done)
+for call in memfd_create futex sendmsg recvmsg fcntl ftruncate mmap getrandom; do
+  grep -qw "$call" <<<"$allowed" || fail "@system-service does not allow $call (the bus needs it)"
 done
 for forbidden in RestrictRealtime= PrivateDevices= CPUSchedulingPolicy= CPUWeight= CPUQuota= \
                  CPUShares= AllowedCPUs= PrivateNetwork=; do

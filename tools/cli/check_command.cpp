@@ -40,9 +40,11 @@ std::string describe_files(const CheckOptions& o) {
 /// name. The buses are built on in-process transports (nothing is opened).
 void print_channels(const config::RigSettings& rig) {
   const config::RigRuntime runtime(
-      rig, {.transport_for_bus = [](std::size_t bus, const std::string& /*name*/) {
-        return io::can::open_transport(fmt::format("virtual:hilsim_check_{}", bus));
-      }});
+      rig, {.transport_for_bus =
+                [](std::size_t bus, const std::string& /*name*/) {
+                  return io::can::open_transport(fmt::format("virtual:hilsim_check_{}", bus));
+                },
+            .live_bus = false});
   const auto specs = runtime.table().specs();
   fmt::print("# channels ({}): name [unit] direction\n", specs.size());
   for (const rt::ChannelSpec& c : specs) {

@@ -6,6 +6,7 @@
 
 #include <exception>
 
+#include "tools/cli/bus_command.hpp"
 #include "tools/cli/check_command.hpp"
 #include "tools/cli/dbc_command.hpp"
 #include "tools/cli/ecu_command.hpp"
@@ -19,7 +20,8 @@
 int main(int argc, char** argv) {
   CLI::App app{
       "hilsim — real-time hardware-in-the-loop vehicle simulator.\n"
-      "A fixed-step deterministic loop runs the vehicle model and talks to real ECUs over CAN."};
+      "A fixed-step deterministic loop runs the vehicle model and talks to real ECUs over CAN\n"
+      "and to co-simulators over a shared-memory bus mirrored over UDP."};
   app.require_subcommand(1);
   app.footer("Run 'hilsim <command> --help' for the options and an example of each command.");
   hil::cli::add_run_command(app);
@@ -31,6 +33,7 @@ int main(int argc, char** argv) {
   hil::cli::add_export_command(app);
   hil::cli::add_play_command(app);
   hil::cli::add_ecu_command(app);
+  hil::cli::add_bus_command(app);
 
   // Warnings and errors go to stderr: stdout carries only results (summaries, CSV, JSON)
   spdlog::set_default_logger(spdlog::stderr_color_mt("hilsim"));

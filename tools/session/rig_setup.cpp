@@ -57,7 +57,10 @@ std::unique_ptr<RigSetup> set_up_rig(const RigSelection& s) {
   const bool wants_virtual =
       !s.can_uri && s.ecu == "virtual" && setup->settings.vehicle && !setup->settings.can.empty();
   const bool virtual_ecu = wants_virtual && setup->scenario.has_value();
-  if (wants_virtual && !setup->scenario && s.scenario != "none") {
+  const bool no_scenario_wanted =
+      s.scenario == "none" ||
+      (s.scenario.empty() && setup->settings.message.default_scenario() == "none");
+  if (wants_virtual && !setup->scenario && !no_scenario_wanted) {
     spdlog::warn(
         "no scenario (--scenario NAME): the built-in ECU needs one to drive, so it is "
         "off and the vehicle stays in its safe state");
@@ -68,7 +71,8 @@ std::unique_ptr<RigSetup> set_up_rig(const RigSelection& s) {
       setup->settings, config::RuntimeOptions{.can_uri = s.can_uri,
                                               .extra_input_channels =
                                                   setup->scenario ? setup->scenario->marker_channels
-                                                                  : std::vector<std::string>{}});
+                                                                  : std::vector<std::string>{},
+                                              .bus_name = setup->rig});
   if (setup->scenario) {
     setup->scenario_run = std::make_unique<session::ScenarioRun>(
         *setup->runtime, *setup->scenario, session::ScenarioRunOptions{.virtual_ecu = virtual_ecu});

@@ -1,6 +1,7 @@
 #pragma once
 // The recorders of a run directory, fed by the write phase of every tick (the record slot):
-// telemetry.mcap (channel samples) and can.log (every frame the buses received and sent).
+// telemetry.mcap (channel samples), can.log (every frame the buses received and sent) and,
+// for a rig with a shared-memory bus, bus.log (every input snapshot its task consumed).
 // Constructed in the setup phase; write() runs on the RT thread (wait-free pushes into the
 // recorders' rings; a lossless recording waits for room instead); stop() and counters() from
 // the non-RT thread after the loop.
@@ -10,6 +11,7 @@
 #include <string>
 
 #include "config/rig_runtime.hpp"
+#include "io/record/bus_log_recorder.hpp"
 #include "io/record/can_log_recorder.hpp"
 #include "io/record/telemetry_recorder.hpp"
 #include "rt_core/task.hpp"
@@ -34,6 +36,7 @@ class Recording final : public rt::Task {
   bool lossless_;
   io::record::TelemetryRecorder telemetry_;
   std::unique_ptr<io::record::CanLogRecorder> can_log_;
+  std::unique_ptr<io::record::BusLogRecorder> bus_log_;
 };
 
 }  // namespace hil::session

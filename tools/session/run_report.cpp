@@ -71,6 +71,32 @@ std::string progress_line(const RunReport& r, const rt::TimingSnapshot& s,
   return line;
 }
 
+std::string bus_summary(config::RigRuntime& rig) {
+  io::bus::BusTask* task = rig.bus_task();
+  if (task == nullptr) return {};
+  io::bus::LiveBus* live = rig.live_bus();
+  std::string out = fmt::format(
+      "  bus {}{}:", task->schema().name,
+      live != nullptr ? fmt::format(" ({})", live->endpoint().string()) : std::string());
+  for (std::size_t i = 0; i < task->schema().regions.size(); ++i) {
+    const io::bus::RegionSchema& region = task->schema().regions[i];
+    const io::bus::RegionCounters& c = task->counters(static_cast<std::uint32_t>(i));
+    if (region.direction == io::bus::RegionDirection::output) {
+      out += fmt::format("\n    {} out: {} published", region.name, c.applied.load());
+      continue;
+    }
+    out += fmt::format(
+        "\n    {} in from {}: {} applied, timeouts {}, lost {}, rejected {}, clamped {}, writer "
+        "restarts {}{}",
+        region.name, region.writer, c.applied.load(), c.timeouts.load(), c.lost.load(),
+        c.rejected.load(), c.clamped.load(), c.writer_restarts.load(),
+        live != nullptr ? fmt::format(", contention {}",
+                                      live->input().contention(static_cast<std::uint32_t>(i)))
+                        : std::string());
+  }
+  return out + "\n";
+}
+
 std::string run_summary(const RunReport& r) {
   const rt::Nanoseconds period = r.settings->executive.period;
   const double sim = seconds(r.stats.ticks, period);
@@ -112,6 +138,7 @@ std::string run_summary(const RunReport& r) {
           c.tx_dropped, c.timeouts);
     }
   }
+  if (r.runtime != nullptr) out += bus_summary(*r.runtime);
   if (!r.ecu.empty()) out += fmt::format("  ECU: {}\n", r.ecu);
   if (r.runtime != nullptr && r.runtime->vehicle() != nullptr) {
     const models::VehicleOutputs& v = r.runtime->vehicle()->outputs();
@@ -132,9 +159,12 @@ std::string run_summary(const RunReport& r) {
   if (r.run_dir && r.recording) {
     const RecordingCounters& rec = *r.recording;
     out += fmt::format(
-        "  recording: {} (telemetry {} samples, {} dropped; can.log {} frames, {} dropped){}\n",
+        "  recording: {} (telemetry {} samples, {} dropped; can.log {} frames, {} dropped{}){}\n",
         r.run_dir->string(), rec.telemetry.samples_recorded, rec.telemetry.samples_dropped,
         rec.can_log.frames_written, rec.can_log.frames_dropped,
+        rec.bus_log ? fmt::format("; bus.log {} snapshots, {} dropped",
+                                  rec.bus_log->snapshots_written, rec.bus_log->snapshots_dropped)
+                    : std::string(),
         rec.errors.empty() ? "" : " — ERROR: " + rec.errors);
   } else {
     out += "  recording: off (--no-record)\n";
@@ -192,6 +222,10 @@ nlohmann::json manifest_json(const RunReport& r) {
                       {"can_frames", rec.can_log.frames_written},
                       {"can_frames_dropped", rec.can_log.frames_dropped},
                       {"errors", rec.errors}};
+    if (rec.bus_log) {
+      j["recording"]["bus_snapshots"] = rec.bus_log->snapshots_written;
+      j["recording"]["bus_snapshots_dropped"] = rec.bus_log->snapshots_dropped;
+    }
   }
   return j;
 }

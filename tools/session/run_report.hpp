@@ -11,6 +11,7 @@
 
 #include "config/loader.hpp"
 #include "config/rig_runtime.hpp"
+#include "io/record/bus_log_recorder.hpp"
 #include "io/record/can_log_recorder.hpp"
 #include "io/record/telemetry_recorder.hpp"
 #include "rt_core/executive.hpp"
@@ -23,7 +24,8 @@ namespace hil::session {
 struct RecordingCounters {
   io::record::RecorderCounters telemetry;
   io::record::CanLogCounters can_log;
-  std::string errors;  ///< "" or what went wrong writing
+  std::optional<io::record::BusLogCounters> bus_log;  ///< for a rig with a shared-memory bus
+  std::string errors;                                 ///< "" or what went wrong writing
 };
 
 struct RunReport {
@@ -54,6 +56,8 @@ struct RunReport {
 
 /// The summary printed at the end, several lines.
 [[nodiscard]] std::string run_summary(const RunReport& r);
+/// The shared-memory bus's lines of the summary, one per region ("" without a bus).
+[[nodiscard]] std::string bus_summary(config::RigRuntime& rig);
 
 /// manifest.json: version, git revision, rig, config hash, seed, period, start, host,
 /// real-time, how it ended, recording counters.

@@ -40,6 +40,9 @@ struct DriveRig {
   std::function<double(double t, std::size_t j, double omega)> load = [](double, std::size_t,
                                                                          double) { return 0.0; };
 
+  /// Bus voltage of an external battery (drive.external_battery), held over each tick [V].
+  double external_voltage = 0.0;
+
   ElectricDriveControllerState controller;
   State x = State::Zero();
   double t = 0.0;
@@ -63,7 +66,8 @@ struct DriveRig {
       in.other_torque[j] = -bearing_damping * in.omega[j] + load(tt, j, in.omega[j]);
       in.inertia[j] = wheel_inertia;
     }
-    const ElectricDriveRates r = electric_drive_derivative(drive, xd, controller.duty, in);
+    const ElectricDriveRates r =
+        electric_drive_derivative(drive, xd, controller.duty, in, external_voltage);
     State d = State::Zero();
     d.head<L::kSize>() = r.x_dot;
     d[kEnergy + kBatteryOut] = r.bus.voltage * r.bus.battery_current;
@@ -90,16 +94,22 @@ struct DriveRig {
     return d;
   }
 
+  /// One RK4 step with the duties held as they are (no controller call).
+  void step_held(double dt) {
+    x = rt::rk4_step([this](double tt, const State& s) { return derivative(tt, s); }, t, x, dt);
+    t += dt;
+  }
+
   /// One tick: controllers at the boundary (speed references per wheel), then one RK4 step.
   void tick(const WheelValues& wheel_speed_ref, double dt) {
     (void)electric_drive_controller_update(drive, controller, drive_state(x), omegas(x),
-                                           wheel_speed_ref, dt);
+                                           wheel_speed_ref, dt, external_voltage);
     x = rt::rk4_step([this](double tt, const State& s) { return derivative(tt, s); }, t, x, dt);
     t += dt;
   }
 
   [[nodiscard]] ElectricDriveOutputs outputs() const {
-    return electric_drive_outputs(drive, controller, drive_state(x), omegas(x));
+    return electric_drive_outputs(drive, controller, drive_state(x), omegas(x), external_voltage);
   }
 
   /// ½·L·i² + ½·J_m·ω_m² + ½·I·ω² summed over the motors [J].

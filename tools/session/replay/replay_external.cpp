@@ -49,14 +49,17 @@ int replay_external_log(const ReplayOptions& o) {
   std::stable_sort(unmatched.begin(), unmatched.end(),
                    [](const auto& a, const auto& b) { return a.tick < b.tick; });
   config::RigRuntime rig(
-      settings, {.transport_for_bus = [&](std::size_t bus, const std::string& name) {
-        const auto it = log.received.find(name);
-        std::vector<io::can::TickFrame> mine = it != log.received.end() ? it->second
-                                               : bus == 0               ? unmatched
-                                                          : std::vector<io::can::TickFrame>{};
-        return std::make_unique<io::can::ReplayTransport>("replay:" + name, std::move(mine),
-                                                          nullptr);
-      }});
+      settings, {.transport_for_bus =
+                     [&](std::size_t bus, const std::string& name) {
+                       const auto it = log.received.find(name);
+                       std::vector<io::can::TickFrame> mine =
+                           it != log.received.end() ? it->second
+                           : bus == 0               ? unmatched
+                                                    : std::vector<io::can::TickFrame>{};
+                       return std::make_unique<io::can::ReplayTransport>("replay:" + name,
+                                                                         std::move(mine), nullptr);
+                     },
+                 .live_bus = false});  // a CAN log has no co-simulator: bus inputs time out
   const auto start = std::chrono::system_clock::now();
   const std::filesystem::path dir = make_run_directory(
       o.record_dir ? std::optional<std::filesystem::path>(*o.record_dir) : std::nullopt, "runs",

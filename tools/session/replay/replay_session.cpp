@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "config/rig_runtime.hpp"
+#include "io/bus/bus_log.hpp"
 #include "io/can/trace/candump_frame.hpp"
 #include "io/can/trace/candump_reader.hpp"
 #include "io/can/transport/replay_transport.hpp"
@@ -119,12 +120,34 @@ int replay(const ReplayOptions& o) {
   }
   Comparison result;
   FrameChecker frames(log, result);
-  config::RigRuntime rig(settings,
-                         {.extra_input_channels = loaded.scenario ? loaded.scenario->marker_channels
-                                                                  : std::vector<std::string>{},
-                          .transport_for_bus = [&](std::size_t bus, const std::string& name) {
-                            return frames.transport(bus, name);
-                          }});
+  config::RigRuntime rig(
+      settings,
+      {.extra_input_channels =
+           loaded.scenario ? loaded.scenario->marker_channels : std::vector<std::string>{},
+       .transport_for_bus = [&](std::size_t bus,
+                                const std::string& name) { return frames.transport(bus, name); },
+       .live_bus = false});
+  // The co-simulators' snapshots from bus.log, at the ticks the run consumed them
+  io::bus::BusLog bus_log;
+  std::unique_ptr<io::bus::RecordedInput> bus_input;
+  if (io::bus::BusTask* task = rig.bus_task()) {
+    const std::filesystem::path path = dir / "bus.log";
+    if (std::filesystem::exists(path)) {
+      io::record::MappedFile text(path);
+      bus_log = io::bus::parse_bus_log(
+          {reinterpret_cast<const char*>(text.bytes().data()), text.bytes().size()});
+    }
+    if (!bus_log.bad_lines.empty()) {
+      for (const std::string& bad : bus_log.bad_lines) fmt::print(stderr, "{}\n", bad);
+      if (!o.lenient) {
+        fmt::print(stderr, "{} malformed line{} in bus.log; --lenient skips them\n",
+                   bus_log.bad_lines.size(), bus_log.bad_lines.size() == 1 ? "" : "s");
+        return 2;
+      }
+    }
+    bus_input = std::make_unique<io::bus::RecordedInput>(bus_log, task->schema());
+    task->connect(nullptr, bus_input.get());
+  }
   // Events and start pose as in the run; the ECU's frames come from can.log
   std::unique_ptr<session::ScenarioRun> scenario;
   if (loaded.scenario) {

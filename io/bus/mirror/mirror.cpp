@@ -1,0 +1,418 @@
+#include "io/bus/mirror/mirror.hpp"
+
+#include <poll.h>
+#include <sodium.h>
+#include <sys/socket.h>
+#include <time.h>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <cerrno>
+#include <cmath>
+#include <stdexcept>
+#include <thread>
+
+#include "io/bus/mirror/udp_socket.hpp"
+#include "io/bus/mirror/wire.hpp"
+
+namespace hil::io::bus::mirror {
+
+namespace {
+
+constexpr std::size_t kBatch = 32;            // datagrams per recvmmsg
+constexpr std::size_t kRxBufferBytes = 2048;  // > kMaxDatagramBytes: MSG_TRUNC marks larger
+constexpr unsigned kMaxRepeat = 8;
+constexpr unsigned kReadTries = 3;
+constexpr std::uint32_t kMaxPollUs = 1'000'000;
+
+std::uint64_t unix_ns() noexcept {
+  timespec ts{};
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return static_cast<std::uint64_t>(ts.tv_sec) * 1'000'000'000ULL +
+         static_cast<std::uint64_t>(ts.tv_nsec);
+}
+
+bool is_back_pressure(int e) noexcept { return e == EAGAIN || e == EWOULDBLOCK || e == ENOBUFS; }
+
+[[noreturn]] void fail(const std::string& what) { throw std::runtime_error("mirror: " + what); }
+
+}  // namespace
+
+struct Mirror::State {
+  struct SendRegion {
+    std::uint32_t id = 0;
+    RegionView view;
+    std::uint64_t schema_hash = 0;
+    std::vector<std::size_t> peers;
+    std::uint64_t last_latch = ~0ULL;  // the latch counter last sent
+    std::uint64_t region_seq = 0;      // snapshots sent in this session
+    std::uint64_t last_send_mono = 0;
+    std::uint64_t local_session = 0;  // the local writer's head of the snapshot last sent
+    std::uint64_t local_seq = 0;
+  };
+  struct PeerState {
+    SocketAddress address;
+    std::uint64_t next_ping_mono = 0;
+    std::uint64_t ping_seq = 0;
+    std::uint64_t awaiting = 0;  // ping_seq of the PING not yet answered; 0 none
+    std::uint64_t rtt_ns = 0;
+  };
+
+  State(BusImage& img, MirrorConfig cfg)
+      : image(img), config(std::move(cfg)), receiver(image.schema(), keys, counters) {}
+
+  BusImage& image;
+  MirrorConfig config;
+  KeyRing keys;
+  MirrorCounters counters;
+  Receiver receiver;
+  const MirrorKey* sign_key = nullptr;
+  std::unique_ptr<UdpSocket> socket;
+  std::string local_text;
+  std::vector<PeerState> peers;
+  std::vector<SendRegion> sends;
+  std::uint64_t bus_hash = 0;
+  std::uint64_t min_interval_ns = 0;
+  std::uint64_t ping_interval_ns = 0;
+
+  std::atomic<bool> running{false};
+  std::thread thread;
+  std::atomic<std::uint64_t> session_id{0};
+  std::uint64_t session_start = 0;
+  std::uint64_t packet_seq = 0;
+
+  // Per-datagram buffers, sized here so that the thread never allocates
+  std::array<std::array<std::uint8_t, kRxBufferBytes>, kBatch> rx{};
+  std::array<mmsghdr, kBatch> msgs{};
+  std::array<iovec, kBatch> iov{};
+  std::array<sockaddr_storage, kBatch> from{};
+  std::array<std::uint8_t, kMaxDatagramBytes> tx{};
+  std::array<std::uint8_t, kPingBytes> ping_tx{};
+  RegionSnapshot snapshot;
+  std::array<double, kMaxRegionValues> values{};
+
+  void run() noexcept;
+  bool receive() noexcept;
+  void handle(std::span<const std::uint8_t> bytes, const sockaddr_storage& src,
+              socklen_t len) noexcept;
+  void send_regions(std::uint64_t now) noexcept;
+  void send_pings(std::uint64_t now) noexcept;
+  void transmit(std::span<const std::uint8_t> bytes, const PeerState& peer) noexcept;
+  [[nodiscard]] PacketHead head(PacketType type) noexcept {
+    return {.type = type,
+            .key_id = config.key_id,
+            .flags = 0,
+            .bus_schema_hash = bus_hash,
+            .session_id = session_id.load(std::memory_order_relaxed),
+            .session_start_unix_ns = session_start,
+            .packet_seq = ++packet_seq};
+  }
+};
+
+Mirror::Mirror(BusImage& image, MirrorConfig config)
+    : state_(std::make_unique<State>(image, std::move(config))) {
+  State& s = *state_;
+  const MirrorConfig& c = s.config;
+  const BusSchema& schema = image.schema();
+  sodium_ready();
+  if (c.send_repeat < 1 || c.send_repeat > kMaxRepeat) {
+    fail("send_repeat " + std::to_string(c.send_repeat) + " out of range 1.." +
+         std::to_string(kMaxRepeat));
+  }
+  if (c.poll_us < 1 || c.poll_us > kMaxPollUs) {
+    fail("poll_us " + std::to_string(c.poll_us) + " out of range 1.." + std::to_string(kMaxPollUs));
+  }
+  if (!std::isfinite(c.max_rate_hz) || !std::isfinite(c.ping_interval_s)) {
+    fail("max_rate_hz and ping_interval_s must be finite");
+  }
+  if (c.key_file.empty()) fail("no key_file given");
+  s.keys.add(c.key_id, MirrorKey::load(c.key_file));
+  if (!c.previous_key_file.empty()) {
+    if (c.previous_key_id == c.key_id) {
+      fail("previous_key_id " + std::to_string(c.previous_key_id) + " equals key_id");
+    }
+    s.keys.add(c.previous_key_id, MirrorKey::load(c.previous_key_file));
+  }
+  s.sign_key = s.keys.find(c.key_id);
+  s.bus_hash = schema.hash();
+  s.min_interval_ns =
+      c.max_rate_hz > 0 ? static_cast<std::uint64_t>(1e9 / c.max_rate_hz) : std::uint64_t{0};
+  s.ping_interval_ns =
+      c.ping_interval_s > 0 ? static_cast<std::uint64_t>(c.ping_interval_s * 1e9) : 0;
+
+  const SocketAddress bind = SocketAddress::resolve(c.bind, "bind address");
+  std::vector<int> sent_by(schema.regions.size(), -1);
+  for (std::size_t p = 0; p < c.peers.size(); ++p) {
+    const MirrorPeer& peer = c.peers[p];
+    State::PeerState ps;
+    ps.address = SocketAddress::resolve(peer.address, "peer", bind.family());
+    if (ps.address.family() != bind.family()) {
+      fail("peer " + peer.address + " is not of the bind address's IP version (" + c.bind + ")");
+    }
+    for (std::size_t q = 0; q < p; ++q) {
+      if (s.peers[q].address.same(ps.address.storage, ps.address.size)) {
+        fail("peer " + peer.address + " is listed twice");
+      }
+    }
+    s.peers.push_back(ps);
+    auto region_of = [&](const std::string& name) {
+      const int id = schema.find_region(name);
+      if (id < 0) {
+        fail("peer " + peer.address + ": region \"" + name + "\" is not in bus \"" + schema.name +
+             "\"");
+      }
+      const std::size_t n = schema.regions[static_cast<std::size_t>(id)].channels.size();
+      if (data_packet_bytes(n) > kMaxDatagramBytes) {
+        fail("region \"" + name + "\" has " + std::to_string(n) + " values: its " +
+             std::to_string(data_packet_bytes(n)) + "-byte datagram exceeds " +
+             std::to_string(kMaxDatagramBytes) + " bytes (at most " +
+             std::to_string(kMaxRegionValues) + " values per region)");
+      }
+      return static_cast<std::uint32_t>(id);
+    };
+    for (const std::string& name : peer.receive) {
+      const std::uint32_t id = region_of(name);
+      const int from = s.receiver.peer_of(id);
+      if (from >= 0 && from != static_cast<int>(p)) {
+        fail("region \"" + name + "\" is received from two peers (" +
+             c.peers[static_cast<std::size_t>(from)].address + " and " + peer.address +
+             "); a region has one writer");
+      }
+      s.receiver.expect(id, static_cast<int>(p));
+    }
+    for (const std::string& name : peer.send) {
+      const std::uint32_t id = region_of(name);
+      auto it = std::find_if(s.sends.begin(), s.sends.end(),
+                             [&](const State::SendRegion& r) { return r.id == id; });
+      if (it == s.sends.end()) {
+        State::SendRegion r;
+        r.id = id;
+        r.view = image.region(id);
+        r.schema_hash = schema.region_hash(id);
+        s.sends.push_back(r);
+        it = s.sends.end() - 1;
+      }
+      if (std::find(it->peers.begin(), it->peers.end(), p) == it->peers.end()) {
+        it->peers.push_back(p);
+      }
+    }
+  }
+  for (const State::SendRegion& r : s.sends) {
+    if (s.receiver.peer_of(r.id) >= 0) {
+      fail("region \"" + schema.regions[r.id].name +
+           "\" is both sent and received; a region has one writer");
+    }
+  }
+  s.socket = std::make_unique<UdpSocket>(bind);
+  s.local_text = s.socket->local().to_string();
+  for (std::size_t i = 0; i < kBatch; ++i) {
+    s.iov[i] = {s.rx[i].data(), s.rx[i].size()};
+    s.msgs[i].msg_hdr.msg_iov = &s.iov[i];
+    s.msgs[i].msg_hdr.msg_iovlen = 1;
+  }
+}
+
+Mirror::~Mirror() { stop(); }
+
+void Mirror::start() {
+  State& s = *state_;
+  if (s.thread.joinable()) return;
+  std::uint64_t id = 0;
+  while (id == 0) randombytes_buf(&id, sizeof id);
+  s.session_id.store(id, std::memory_order_relaxed);
+  s.session_start = std::max(unix_ns(), s.session_start + 1);
+  s.packet_seq = 0;
+  for (State::SendRegion& r : s.sends) {
+    r.region_seq = 0;
+    r.last_latch = ~0ULL;
+    r.last_send_mono = 0;
+    r.local_session = 0;
+    r.local_seq = 0;
+  }
+  for (State::PeerState& p : s.peers) {
+    p.next_ping_mono = 0;
+    p.awaiting = 0;
+  }
+  // The mirror is the local writer of the replicas it receives: repair what a previous
+  // writer killed mid-publish may have left (RegionView::recover)
+  for (std::uint32_t r = 0; r < s.receiver.region_count(); ++r) {
+    if (s.receiver.peer_of(r) >= 0) {
+      RegionView replica = s.image.region(r);
+      replica.recover();
+    }
+  }
+  s.running.store(true, std::memory_order_release);
+  s.thread = std::thread([&s] { s.run(); });
+}
+
+void Mirror::stop() {
+  State& s = *state_;
+  s.running.store(false, std::memory_order_release);
+  if (s.thread.joinable()) s.thread.join();
+}
+
+std::string Mirror::local_address() const { return state_->local_text; }
+const MirrorCounters& Mirror::counters() const noexcept { return state_->counters; }
+const RegionReceiveCounters& Mirror::region_counters(std::uint32_t region) const {
+  return state_->receiver.region_counters(region);
+}
+std::uint64_t Mirror::session_id() const noexcept {
+  return state_->session_id.load(std::memory_order_relaxed);
+}
+
+void Mirror::State::run() noexcept {
+  const timespec wait{.tv_sec = config.poll_us / 1'000'000,
+                      .tv_nsec = static_cast<long>(config.poll_us % 1'000'000) * 1000};
+  pollfd pfd{.fd = socket->fd(), .events = POLLIN, .revents = 0};
+  while (running.load(std::memory_order_acquire)) {
+    while (receive()) {
+    }
+    const std::uint64_t now = monotonic_ns();
+    send_regions(now);
+    send_pings(now);
+    ::ppoll(&pfd, 1, &wait, nullptr);  // wakes at once for a datagram
+  }
+}
+
+bool Mirror::State::receive() noexcept {
+  for (std::size_t i = 0; i < kBatch; ++i) {
+    msgs[i].msg_hdr.msg_name = &from[i];
+    msgs[i].msg_hdr.msg_namelen = sizeof from[i];
+    msgs[i].msg_hdr.msg_flags = 0;
+  }
+  const int got = ::recvmmsg(socket->fd(), msgs.data(), kBatch, MSG_DONTWAIT, nullptr);
+  if (got <= 0) return false;
+  for (int i = 0; i < got; ++i) {
+    const mmsghdr& m = msgs[static_cast<std::size_t>(i)];
+    bump(counters.rx);
+    if ((m.msg_hdr.msg_flags & MSG_TRUNC) != 0) {  // larger than any valid datagram
+      bump(counters.malformed);
+      continue;
+    }
+    handle({rx[static_cast<std::size_t>(i)].data(), m.msg_len}, from[static_cast<std::size_t>(i)],
+           m.msg_hdr.msg_namelen);
+  }
+  return static_cast<std::size_t>(got) == kBatch;
+}
+
+void Mirror::State::handle(std::span<const std::uint8_t> bytes, const sockaddr_storage& src,
+                           socklen_t len) noexcept {
+  int peer = Receiver::kUnknownPeer;
+  for (std::size_t p = 0; p < peers.size(); ++p) {
+    if (peers[p].address.same(src, len)) {
+      peer = static_cast<int>(p);
+      break;
+    }
+  }
+  Packet packet;
+  const Verdict verdict = receiver.accept(bytes, peer, packet);
+  if (verdict == Verdict::applied) {
+    const PeerState& from_peer = peers[static_cast<std::size_t>(peer)];
+    packet.copy_values(values.data());
+    const SlotHeader slot{.region_seq = packet.data.region_seq,
+                          .tick = packet.data.tick,
+                          .publish_mono_ns = monotonic_ns(),
+                          .session_id = packet.head.session_id,
+                          .status = static_cast<std::uint64_t>(
+                              (packet.head.flags & kFlagRegionInvalid) != 0 ? SlotStatus::safe_state
+                                                                            : SlotStatus::valid),
+                          .value_count = packet.data.n,
+                          .source_age_ns = packet.data.publish_age_ns + from_peer.rtt_ns / 2,
+                          .reserved = 0};
+    RegionView replica = image.region(packet.data.region_id);  // a pointer bundle
+    replica.publish(slot, values.data());
+  } else if (verdict == Verdict::ping) {
+    bump(counters.pings);
+    const PingFields echo{.ping_seq = packet.ping.ping_seq,
+                          .ping_mono_ns = packet.ping.ping_mono_ns,
+                          .ping_session_id = packet.ping.ping_session_id,
+                          .send_unix_ns = unix_ns()};
+    const std::size_t size = encode_ping(ping_tx, head(PacketType::pong), echo, *sign_key);
+    transmit({ping_tx.data(), size}, peers[static_cast<std::size_t>(peer)]);
+  } else if (verdict == Verdict::pong) {
+    PeerState& p = peers[static_cast<std::size_t>(peer)];
+    const std::uint64_t now = monotonic_ns();
+    if (p.awaiting != 0 && packet.ping.ping_seq == p.awaiting &&
+        packet.ping.ping_session_id == session_id.load(std::memory_order_relaxed) &&
+        packet.ping.ping_mono_ns <= now) {
+      p.awaiting = 0;
+      p.rtt_ns = now - packet.ping.ping_mono_ns;
+      counters.rtt_us.store(p.rtt_ns / 1000, std::memory_order_relaxed);
+      bump(counters.pongs);
+    }
+  }
+}
+
+void Mirror::State::send_regions(std::uint64_t now) noexcept {
+  for (SendRegion& r : sends) {
+    const std::uint64_t latch = r.view.sequence();
+    if (latch == r.last_latch || (latch & 1U) != 0) continue;  // unchanged, or mid-write
+    if (min_interval_ns != 0 && r.last_send_mono != 0 && now - r.last_send_mono < min_interval_ns) {
+      continue;  // rate limit: the latest snapshot goes out at the next allowed poll
+    }
+    const rt::LatchRead got = r.view.read(snapshot, kReadTries);
+    if (!got.ok) {
+      bump(counters.read_contention);
+      continue;
+    }
+    if ((got.seq & 1U) != 0) continue;  // a write began: that was the previous copy
+    r.last_latch = got.seq;
+    if (snapshot.head.status == static_cast<std::uint64_t>(SlotStatus::not_initialized)) continue;
+    if (snapshot.head.session_id == r.local_session && snapshot.head.region_seq == r.local_seq) {
+      continue;  // the snapshot already sent (the latch moved without a new publish)
+    }
+    r.local_session = snapshot.head.session_id;
+    r.local_seq = snapshot.head.region_seq;
+    r.last_send_mono = now;
+    const DataFields fields{.region_id = r.id,
+                            .n = r.view.value_count(),
+                            .region_seq = ++r.region_seq,
+                            .tick = snapshot.head.tick,
+                            .publish_age_ns = now > snapshot.head.publish_mono_ns
+                                                  ? now - snapshot.head.publish_mono_ns
+                                                  : 0,
+                            .send_unix_ns = unix_ns(),
+                            .region_schema_hash = r.schema_hash};
+    PacketHead h = head(PacketType::data);
+    h.flags = snapshot.head.status == static_cast<std::uint64_t>(SlotStatus::valid)
+                  ? std::uint8_t{0}
+                  : kFlagRegionInvalid;
+    const std::size_t size = encode_data(tx, h, fields, snapshot.values, *sign_key);
+    const std::span<std::uint8_t> packet(tx.data(), size);
+    for (unsigned copy = 0; copy < config.send_repeat; ++copy) {
+      if (copy == 1)
+        reflag(packet, static_cast<std::uint8_t>(h.flags | kFlagRepeatCopy), *sign_key);
+      for (const std::size_t p : r.peers) transmit(packet, peers[p]);
+    }
+  }
+}
+
+void Mirror::State::send_pings(std::uint64_t now) noexcept {
+  if (ping_interval_ns == 0) return;
+  for (PeerState& p : peers) {
+    if (now < p.next_ping_mono) continue;
+    p.next_ping_mono = now + ping_interval_ns;
+    p.awaiting = ++p.ping_seq;
+    const PingFields fields{.ping_seq = p.ping_seq,
+                            .ping_mono_ns = now,
+                            .ping_session_id = session_id.load(std::memory_order_relaxed),
+                            .send_unix_ns = unix_ns()};
+    const std::size_t size = encode_ping(ping_tx, head(PacketType::ping), fields, *sign_key);
+    transmit({ping_tx.data(), size}, p);
+  }
+}
+
+void Mirror::State::transmit(std::span<const std::uint8_t> bytes, const PeerState& peer) noexcept {
+  const ssize_t sent = ::sendto(socket->fd(), bytes.data(), bytes.size(), MSG_DONTWAIT,
+                                peer.address.get(), peer.address.size);
+  if (sent == static_cast<ssize_t>(bytes.size())) {
+    bump(counters.tx);
+  } else if (sent < 0 && is_back_pressure(errno)) {
+    bump(counters.send_dropped);
+  } else {
+    bump(counters.send_errors);
+  }
+}
+
+}  // namespace hil::io::bus::mirror
