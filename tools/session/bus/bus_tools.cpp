@@ -357,8 +357,8 @@ int bus_mirror(const BusMirrorOptions& o) {
     return 2;
   }
   // The same schema as the rig's: the same files give the same channels and units
-  const config::RigRuntime rig(settings, {.bus_name = rig_name(o.rig), .live_bus = false});
-  const bus::BusSchema& schema = const_cast<config::RigRuntime&>(rig).bus_task()->schema();
+  config::RigRuntime rig(settings, {.bus_name = rig_name(o.rig), .live_bus = false});
+  const bus::BusSchema& schema = rig.bus_task()->schema();
   bus::LiveBus live(schema, {.endpoint = bus::endpoint_for(schema.name),
                              .mirror = settings.bus->mirror,
                              .replica = true,
