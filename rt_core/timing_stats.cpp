@@ -39,6 +39,13 @@ std::optional<std::int64_t> TimingStats::recent_overrun_tick(std::uint32_t n) co
   return writer_load(overrun_tick_[(total - 1 - n) % kOverrunRecordCapacity]);
 }
 
+std::optional<std::int64_t> TimingStats::last_overrun_tick() const noexcept {
+  // the tick is stored before the count grows (record()); acquire pairs with that order
+  const std::uint64_t total = overruns_.load(std::memory_order_acquire);
+  if (total == 0) return std::nullopt;
+  return overrun_tick_[(total - 1) % kOverrunRecordCapacity].load(std::memory_order_relaxed);
+}
+
 TimingSnapshot TimingStats::snapshot() const {
   TimingSnapshot out;
   out.task_exec_time.resize(task_exec_.size());

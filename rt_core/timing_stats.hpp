@@ -54,8 +54,20 @@ class TimingStats {
   /// bounded record still holds it.
   [[nodiscard]] std::optional<std::int64_t> recent_overrun_tick(std::uint32_t n) const noexcept;
 
-  /// Any thread: a consistent copy. Allocates; never blocks the writer.
+  /// Any thread: a consistent copy. Allocates; never blocks the writer. Copies every
+  /// histogram (~80 kB each): for watchers that poll often, ticks() and overruns() are cheap.
   [[nodiscard]] TimingSnapshot snapshot() const;
+
+  /// Any thread: the counts so far, each exact (not a consistent pair).
+  [[nodiscard]] std::int64_t ticks() const noexcept {
+    return ticks_.load(std::memory_order_relaxed);
+  }
+  [[nodiscard]] std::uint64_t overruns() const noexcept {
+    return overruns_.load(std::memory_order_relaxed);
+  }
+  /// Any thread: the tick of the latest overrun, if any (exact unless another overrun is
+  /// recorded meanwhile).
+  [[nodiscard]] std::optional<std::int64_t> last_overrun_tick() const noexcept;
 
   [[nodiscard]] std::size_t task_count() const noexcept { return task_exec_.size(); }
 

@@ -18,11 +18,25 @@ missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "install-deps: installing ${missing[*]}" >&2
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
 
-echo "install-deps: installing ${missing[*]}" >&2
-sudo=""
-[ "$(id -u)" -eq 0 ] || sudo="sudo"
-export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq
-$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# npm packages pinned in their lock files (the console page's uPlot, the browser tests'
+# playwright-core and Foxglove client): node 20 and npm come with the machine, never from
+# apt. `npm ci` only when node_modules is older than the lock file.
+here=$(cd "$(dirname "$0")/.." && pwd)
+for dir in io/console/web tests/console; do
+  lock="$here/$dir/package-lock.json"
+  [ -f "$lock" ] || continue
+  stamp="$here/$dir/node_modules/.package-lock.json"
+  if [ ! -f "$stamp" ] || [ "$lock" -nt "$stamp" ]; then
+    echo "install-deps: npm ci in $dir" >&2
+    (cd "$here/$dir" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error >/dev/null)
+  fi
+done

@@ -199,7 +199,12 @@ VehicleChannels::VehicleChannels(rt::ChannelTable& table, const VehicleParams& p
     double (*value)(const VehicleOutputs&, std::size_t);
     const char* description;
   };
-  static constexpr std::array<Scalar, 19> kScalars{{
+  static constexpr std::array<Scalar, 20> kScalars{{
+      {"vehicle.body.speed", "m/s",
+       [](const VehicleOutputs& o, std::size_t) {
+         return std::hypot(o.velocity_body.x(), o.velocity_body.y());
+       },
+       "ground speed: magnitude of the CG velocity in the road plane (body x and y)"},
       {"vehicle.body.forward_speed", "m/s",
        [](const VehicleOutputs& o, std::size_t) { return o.velocity_body.x(); },
        "CG velocity along the body x axis"},

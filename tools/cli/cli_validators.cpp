@@ -31,4 +31,28 @@ CLI::Option* add_speed_option(CLI::App& cmd, session::Speed& speed, const std::s
           "max|realtime|FACTOR"));
 }
 
+CLI::Option* add_console_option(CLI::App& cmd, io::console::ConsoleOptions& console) {
+  return cmd
+      .add_option_function<std::string>(
+          "--console",
+          [&console](const std::string& text) {
+            io::console::parse_console_endpoint(text, console);  // checked below
+          },
+          "The operator console (docs/console.md): a web page and a Foxglove WebSocket on "
+          "[ADDR:]PORT (default 127.0.0.1:8642; 0: a free port; a non-loopback address needs "
+          "the operator token for every connection), or off")
+      ->type_name("[ADDR:]PORT|off")
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            io::console::ConsoleOptions probe;
+            try {
+              io::console::parse_console_endpoint(text, probe);
+            } catch (const std::invalid_argument& e) {
+              return e.what();
+            }
+            return {};
+          },
+          "[ADDR:]PORT|off"));
+}
+
 }  // namespace hil::cli

@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "io/console/console_options.hpp"
 #include "rt_core/time.hpp"
 #include "tools/session/speed.hpp"
 
@@ -16,5 +17,8 @@ namespace hil::cli {
 
 /// --speed: adds the option to `cmd`, parsed into `speed` (session::Speed::parse).
 CLI::Option* add_speed_option(CLI::App& cmd, session::Speed& speed, const std::string& help);
+
+/// --console off|PORT|ADDR:PORT: adds the option to `cmd`, parsed into `console`.
+CLI::Option* add_console_option(CLI::App& cmd, io::console::ConsoleOptions& console);
 
 }  // namespace hil::cli

@@ -45,6 +45,7 @@ void add_replay_command(CLI::App& app) {
   cmd->add_flag("--lenient", o->lenient,
                 "Skip malformed log lines (and report how many) instead of stopping");
   cmd->add_flag("-q,--quiet", o->quiet, "No progress output");
+  add_console_option(*cmd, o->console);
   cmd->callback([o] {
     int code = 2;
     try {

@@ -29,6 +29,9 @@ void add_run_command(CLI::App& app) {
       "rig.pbtxt, scenario.pbtxt, can.log, telemetry.mcap and timing.json; `hilsim replay DIR`\n"
       "replays it.\n"
       "Ctrl-C ends the run cleanly with the summary and a complete recording.\n"
+      "The operator console (first line on stderr: console: http://127.0.0.1:8642/) shows the\n"
+      "run live in a browser and to Foxglove; its Stop button (operator token) ends it like\n"
+      "Ctrl-C. --console 0 picks a free port, --console off turns it off.\n"
       "Exit status: 0 completed or stopped with Ctrl-C; 1 setup error; 3 the overrun policy\n"
       "stop_after ended the run; 4 the scenario's pass criteria failed.\n");
   cmd->add_option("--rig", o->selection.rig, "Rig name or rig file (default ravon)")
@@ -62,6 +65,7 @@ void add_run_command(CLI::App& app) {
                    "time (0.5, 2). Only realtime with a transport that is not virtual:; the "
                    "results are the same bits at any speed");
   cmd->add_flag("-q,--quiet", o->quiet, "No progress lines");
+  add_console_option(*cmd, o->console);
   cmd->callback([o, cmd] {
     if (o->no_record && o->record_dir) throw CLI::ValidationError("--record", "and --no-record");
     if (cmd->count("--can") > 0 && cmd->count("--ecu") == 0) o->selection.ecu = "none";

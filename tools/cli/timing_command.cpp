@@ -11,6 +11,7 @@
 #include "rt_core/executive.hpp"
 #include "tools/cli/cli_validators.hpp"
 #include "tools/session/config_errors.hpp"
+#include "tools/session/console_feed.hpp"
 #include "tools/session/harness.hpp"
 #include "tools/session/rig_locator.hpp"
 #include "tools/session/rig_setup.hpp"
@@ -39,6 +40,7 @@ struct TimingOptions {
   std::string json_path;
   bool compare_cyclictest = false;
   bool quiet = false;
+  io::console::ConsoleOptions console;
 };
 
 /// The synthetic workload: busy-waits a fixed time every tick.
@@ -111,8 +113,28 @@ int run_timing(const TimingOptions& o, const CLI::App& cmd) {
   } else {
     plan.add(rt::Slot::models, "synthetic_load", load);
   }
+  // Without a rig the console shows the timing only: an empty channel table
+  rt::ChannelTable no_channels;
+  no_channels.freeze();
+  io::console::ConsoleFeed feed;
+  if (rig) {
+    feed = session::console_feed(*rig->runtime,
+                                 {.rig = rig->rig,
+                                  .run_id = fmt::format("timing-{}-{}", rig->rig, ::getpid()),
+                                  .scenario = rig->scenario ? &*rig->scenario : nullptr});
+  } else {
+    feed.table = &no_channels;
+    feed.run = {.rig = "synthetic load",
+                .run_id = fmt::format("timing-{}", ::getpid()),
+                .speed = "realtime",
+                .period_ns = report.config.period};
+  }
   session::Harness harness(report.config, std::move(plan),
-                           {.rt = report.rt_options, .quiet = o.quiet, .name = "timing"});
+                           {.rt = report.rt_options,
+                            .quiet = o.quiet,
+                            .name = "timing",
+                            .console = o.console,
+                            .console_feed = std::move(feed)});
   if (rig) {
     for (const rt::TaskEntry& t : harness.executive().tasks()) report.task_names.push_back(t.name);
   }
@@ -201,6 +223,7 @@ void add_timing_command(CLI::App& app) {
   cmd->add_flag("--compare-cyclictest", options->compare_cyclictest,
                 "Then run cyclictest (rt-tests) alike and report ratio_p99 = ours / theirs");
   cmd->add_flag("-q,--quiet", options->quiet, "No progress output");
+  add_console_option(*cmd, options->console);
   cmd->callback([options, cmd] {
     const int code = run_timing(*options, *cmd);
     if (code != 0) throw CLI::RuntimeError(code);

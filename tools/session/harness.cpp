@@ -9,6 +9,7 @@
 #include <optional>
 #include <thread>
 
+#include "io/bus/endpoint.hpp"
 #include "rt_core/rt_thread.hpp"
 #include "tools/session/sd_notify.hpp"
 
@@ -26,10 +27,32 @@ rt::ExecutiveConfig for_run(rt::ExecutiveConfig config, const HarnessOptions& op
   return config;
 }
 
-rt::TickPlan with_counter(rt::TickPlan plan, TickCounterTask& counter) {
+rt::TickPlan with_helpers(rt::TickPlan plan, io::console::ConsoleServer* console,
+                          TickCounterTask& counter) {
+  // After the channel snapshot of the publish slot: the values it copies are the published ones
+  if (console != nullptr) plan.add(rt::Slot::publish, "console", console->tap());
   // Last of the write phase: the count covers complete ticks only
   plan.add(rt::Slot::tick_counter, "tick_counter", counter);
   return plan;
+}
+
+/// The console of a run, or nullptr when it is off or cannot listen (never a failed run).
+std::unique_ptr<io::console::ConsoleServer> open_console(const HarnessOptions& o) {
+  if (!o.console.enabled || o.console_feed.table == nullptr) return nullptr;
+  try {
+    auto console = std::make_unique<io::console::ConsoleServer>(o.console, o.console_feed,
+                                                                io::bus::runtime_directory());
+    fmt::print(stderr, "console: {}\n", console->url());
+    fmt::print(stderr, "console: operator token in {} (open {}?token={})\n",
+               console->token_file().string(), console->url(), console->token());
+    return console;
+  } catch (const std::exception& e) {
+    fmt::print(stderr,
+               "console: {}; the run goes on without a console (--console 0 picks a free "
+               "port, --console off turns it off)\n",
+               e.what());
+    return nullptr;
+  }
 }
 
 }  // namespace
@@ -60,10 +83,31 @@ bool run_watched(const rt::RtOptions& rt, rt::RtStatus& status, const std::funct
 
 Harness::Harness(rt::ExecutiveConfig config, rt::TickPlan plan, HarnessOptions options)
     : options_(std::move(options)),
+      console_(open_console(options_)),
       clock_(options_.speed.make_clock()),
-      executive_(for_run(config, options_), with_counter(std::move(plan), tick_counter_).entries(),
-                 *clock_, options_.speed.realtime() ? &log_ : nullptr) {
-}  // a slow tick is no news in SIL
+      executive_(for_run(config, options_),
+                 with_helpers(std::move(plan), console_.get(), tick_counter_).entries(), *clock_,
+                 options_.speed.realtime() ? &log_ : nullptr) {  // a slow tick is no
+                                                                 // news in SIL
+  if (console_) {
+    console_->start(executive_, [this] {
+      console_stop_.store(true, std::memory_order_relaxed);
+      executive_.request_stop();
+    });
+  }
+}
+
+Harness::~Harness() { console_.reset(); }
+
+void Harness::finish(const std::string& ending) {
+  if (console_) console_->ended(ending, executive_.ticks_run());
+}
+
+std::string describe_ending(const RunOutcome& o) {
+  if (o.result.reason == rt::StopReason::overrun_limit) return "stopped by the overrun policy";
+  if (!o.stopped_by.empty()) return fmt::format("stopped by the {}", o.stopped_by);
+  return o.result.reason == rt::StopReason::tick_limit ? "completed" : "stopped";
+}
 
 rt::RtOptions Harness::thread_options() const noexcept {
   if (options_.speed.realtime()) return options_.rt;
@@ -118,6 +162,12 @@ RunOutcome Harness::run(std::int64_t max_ticks, const RunHooks& hooks) {
   notifying.reset();
   log_.drain(*spdlog::default_logger(), 10);
   out.stats = executive_.stats().snapshot();
+  if (console_stop_.load(std::memory_order_relaxed)) {
+    out.stopped_by = "operator (console)";
+  } else if (out.interrupted) {
+    out.stopped_by = "operator";
+  }
+  if (console_) console_->ended(describe_ending(out), out.result.ticks);
   return out;
 }
 

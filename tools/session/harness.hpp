@@ -10,12 +10,16 @@
 // Thread-safety: a Harness is set up and run from one thread; run() runs the executive on
 // an RT thread and returns when it ended. Hooks run on the calling thread.
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
 
+#include "io/console/console_feed.hpp"
+#include "io/console/console_options.hpp"
+#include "io/console/console_server.hpp"
 #include "rt_core/clock.hpp"
 #include "rt_core/executive.hpp"
 #include "rt_core/rt_log.hpp"
@@ -52,6 +56,9 @@ struct HarnessOptions {
   /// a reason to stop it, whatever the speed.
   bool open_loop = false;
   std::string name;  ///< what STATUS= says is starting ("rig ravon")
+  /// The operator console (docs/console.md): where it listens (off: none) and what it shows.
+  io::console::ConsoleOptions console{.enabled = false};
+  io::console::ConsoleFeed console_feed;
 };
 
 /// What a run hands the harness; every member is optional.
@@ -71,15 +78,25 @@ struct RunOutcome {
   rt::RtStatus status;
   std::chrono::steady_clock::duration wall{};
   bool interrupted = false;  ///< SIGINT/SIGTERM
+  /// Who ended the run before its end: "" nobody, "operator" (SIGINT/SIGTERM),
+  /// "operator (console)".
+  std::string stopped_by;
 };
+
+/// How a run ended, for its summary and manifest: "completed", "stopped by the operator
+/// (console)", "stopped by the overrun policy", …
+[[nodiscard]] std::string describe_ending(const RunOutcome& outcome);
 
 class Harness {
  public:
-  /// Setup phase: the clock of `options.speed`, the executive over `plan` plus the tick
-  /// counter. Below real-time speed, and open loop, the overrun policy is `skip` (an overrun
-  /// there is a tick slower than its period, reported, never a reason to stop). Throws
-  /// std::invalid_argument for a config the executive refuses.
+  /// Setup phase: the console (when options.console says so: its URL is the first line on
+  /// stderr; one that cannot listen is a warning), the clock of `options.speed`, the
+  /// executive over `plan` plus the console's tap and the tick counter. Below real-time speed, and
+  /// open loop, the overrun policy is `skip` (an overrun there is a tick slower than its period,
+  /// reported, never a reason to stop). Throws std::invalid_argument for a config the executive
+  /// refuses.
   Harness(rt::ExecutiveConfig config, rt::TickPlan plan, HarnessOptions options);
+  ~Harness();  // the console first: it reads the executive
   Harness(const Harness&) = delete;
   Harness& operator=(const Harness&) = delete;
 
@@ -92,6 +109,11 @@ class Harness {
   rt::RunResult run_until(std::int64_t ticks) noexcept { return executive_.run(ticks); }
 
   [[nodiscard]] rt::Executive& executive() noexcept { return executive_; }
+  /// After run_until(): tells the console how the run ended ("replayed"); run() does it
+  /// itself.
+  void finish(const std::string& ending);
+  /// The console, or nullptr (off, or it could not listen).
+  [[nodiscard]] io::console::ConsoleServer* console() noexcept { return console_.get(); }
 
  private:
   /// The RT options the loop thread gets: the rig's at real-time speed, a normal thread
@@ -99,6 +121,8 @@ class Harness {
   [[nodiscard]] rt::RtOptions thread_options() const noexcept;
 
   HarnessOptions options_;
+  std::unique_ptr<io::console::ConsoleServer> console_;  // before the plan: its tap is in it
+  std::atomic<bool> console_stop_{false};
   std::unique_ptr<rt::Clock> clock_;
   TickCounterTask tick_counter_;
   rt::RtLog log_{64};

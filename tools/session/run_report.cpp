@@ -43,12 +43,6 @@ CanTotals can_totals(const config::RigRuntime& rig) {
   return t;
 }
 
-std::string ending(const RunReport& r) {
-  if (r.result.reason == rt::StopReason::overrun_limit) return "stopped by the overrun policy";
-  if (r.interrupted) return "stopped by the operator";
-  return r.result.reason == rt::StopReason::tick_limit ? "completed" : "stopped";
-}
-
 std::string hostname() {
   std::array<char, 256> name{};
   return gethostname(name.data(), name.size()) == 0 ? std::string(name.data()) : "unknown";
@@ -103,8 +97,8 @@ std::string run_summary(const RunReport& r) {
   const double w = wall_seconds(r.wall);
   std::string out =
       fmt::format("hilsim run: {}{} — {}: {:.1f} s simulated in {:.1f} s (RTF {:.2f})\n", r.rig,
-                  r.scenario.empty() ? "" : fmt::format(", scenario {}", r.scenario), ending(r),
-                  sim, w, w > 0 ? sim / w : 0.0);
+                  r.scenario.empty() ? "" : fmt::format(", scenario {}", r.scenario), r.ending, sim,
+                  w, w > 0 ? sim / w : 0.0);
   if (r.speed.realtime()) {
     out += fmt::format("  {}\n", r.status.summary());
   } else {
@@ -194,6 +188,7 @@ nlohmann::json manifest_json(const RunReport& r) {
       {"realtime", r.speed.realtime() && r.status.realtime()},
       {"realtime_summary", r.status.summary()},
   };
+  if (!r.console_url.empty()) j["console_url"] = r.console_url;
   j["buses"] = nlohmann::json::array();
   if (r.runtime != nullptr) {
     for (const auto& bus : r.runtime->buses()) {
@@ -204,7 +199,7 @@ nlohmann::json manifest_json(const RunReport& r) {
     j["ended"] = "running";  // written at the start: a run that dies keeps this
     return j;
   }
-  j["ended"] = ending(r);
+  j["ended"] = r.ending;
   j["ticks"] = r.stats.ticks;
   j["simulated_s"] = seconds(r.stats.ticks, s.executive.period);
   j["wall_s"] = wall_seconds(r.wall);

@@ -45,6 +45,8 @@ struct RunReport {
   rt::TimingSnapshot stats;
   std::chrono::steady_clock::duration wall{};
   bool interrupted = false;
+  std::string ending = "running";  ///< describe_ending() once it ended
+  std::string console_url;         ///< "" when the run has no console
   std::optional<RecordingCounters> recording;
   std::string verdict;  ///< the scenario's criteria: "" none, else "passed …"/"FAILED …"
   bool failed = false;

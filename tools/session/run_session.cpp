@@ -10,6 +10,7 @@
 #include "rt_core/rt_log.hpp"
 #include "rt_core/rt_setup.hpp"
 #include "tools/scenario/scenario_settings.hpp"
+#include "tools/session/console_feed.hpp"
 #include "tools/session/harness.hpp"
 #include "tools/session/rig_setup.hpp"
 #include "tools/session/run_directory.hpp"
@@ -108,19 +109,29 @@ int run_rig(const RunOptions& o) {
                                             /*lossless=*/!o.speed.realtime());
     plan.add(rt::Slot::record, "record", *recording);
   }
+  const std::string run_id = report.run_dir ? report.run_dir->filename().string()
+                                            : fmt::format("{}-{}", report.rig, epoch_ns);
+  Harness harness(
+      settings.executive, std::move(plan),
+      {.rt = rt_options,
+       .speed = o.speed,
+       .quiet = o.quiet,
+       .notify = true,
+       .name = fmt::format("rig {}", report.rig),
+       .console = o.console,
+       .console_feed = console_feed(rig, {.rig = report.rig,
+                                          .run_id = run_id,
+                                          .speed = o.speed,
+                                          .start_epoch_ns = epoch_ns,
+                                          .scenario = setup->scenario ? &*setup->scenario : nullptr,
+                                          .recording = recording.get()})});
+  if (harness.console() != nullptr && report.run_dir) report.console_url = harness.console()->url();
   if (o.selection.can_uri) {
     fmt::print(stderr,
                "waiting for the ECU on {}: the vehicle is held in its safe state until "
                "its frames arrive\n",
                *o.selection.can_uri);
   }
-
-  Harness harness(settings.executive, std::move(plan),
-                  {.rt = rt_options,
-                   .speed = o.speed,
-                   .quiet = o.quiet,
-                   .notify = true,
-                   .name = fmt::format("rig {}", report.rig)});
   const RunOutcome outcome =
       harness.run(report.ticks_wanted,
                   {.started =
@@ -139,6 +150,7 @@ int run_rig(const RunOptions& o) {
   report.result = outcome.result;
   report.wall = outcome.wall;
   report.interrupted = outcome.interrupted;
+  report.ending = describe_ending(outcome);
   report.stats = outcome.stats;
   if (scenario_run) {
     const bool whole = report.result.ticks >= scenario_run->ticks();

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "io/console/console_options.hpp"
 #include "tools/session/rig_setup.hpp"
 #include "tools/session/speed.hpp"
 
@@ -19,9 +20,10 @@ struct RunOptions {
   std::optional<std::string> record_dir;  ///< --record DIR: the run directory itself
   std::string runs_dir = "runs";          ///< parent of automatic run directories
   bool no_record = false;
-  bool no_rt = false;  ///< normal thread, no memory locking (laptops, CI)
-  Speed speed;         ///< realtime, max (SIL, as fast as possible) or a factor
-  bool quiet = false;  ///< no progress lines
+  bool no_rt = false;                   ///< normal thread, no memory locking (laptops, CI)
+  Speed speed;                          ///< realtime, max (SIL, as fast as possible) or a factor
+  bool quiet = false;                   ///< no progress lines
+  io::console::ConsoleOptions console;  ///< --console
   /// Tests: more tasks in the tick (e.g. a decimated one, to show that replay runs it alike).
   std::function<void(rt::TickPlan&, config::RigRuntime&)> extra_tasks;
 };

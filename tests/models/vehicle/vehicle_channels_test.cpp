@@ -97,8 +97,11 @@ TEST(VehicleChannels, OutputsReachTheirChannels) {
   // The HMMWV's rear axle does not steer: no channel for it
   EXPECT_FALSE(table.find("vehicle.steering.rear.command").has_value());
   EXPECT_EQ(table.get(table.resolve("vehicle.powertrain.engine_speed")), o.powertrain.engine_speed);
-  // per wheel 12 + drive torque, 5 vectors, 18 scalars, 1 steering angle, 9 powertrain
-  EXPECT_EQ(channels.output_count(), 4 * 13 + 15 + 19 + 1 + 9);
+  EXPECT_EQ(table.get(table.resolve("vehicle.body.speed")),
+            std::hypot(o.velocity_body.x(), o.velocity_body.y()));
+  EXPECT_GT(table.get(table.resolve("vehicle.body.speed")), 0.1);
+  // per wheel 12 + drive torque, 5 vectors, 20 scalars, 1 steering angle, 9 powertrain
+  EXPECT_EQ(channels.output_count(), 4 * 13 + 15 + 20 + 1 + 9);
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "config/rig_runtime.hpp"
 #include "io/can/transport/replay_transport.hpp"
 #include "tools/session/config_errors.hpp"
+#include "tools/session/console_feed.hpp"
 #include "tools/session/harness.hpp"
 #include "tools/session/replay/replay_compare.hpp"
 #include "tools/session/rig_locator.hpp"
@@ -72,9 +73,18 @@ int replay_external_log(const ReplayOptions& o) {
   rig.add_tasks(plan);
   plan.add(rt::Slot::record, "record", recording);
   Harness harness(settings.executive, std::move(plan),
-                  {.speed = o.speed, .quiet = o.quiet, .open_loop = true});
+                  {.speed = o.speed,
+                   .quiet = o.quiet,
+                   .open_loop = true,
+                   .console = o.console,
+                   .console_feed = console_feed(rig, {.rig = run.rig,
+                                                      .run_id = dir.filename().string(),
+                                                      .speed = o.speed,
+                                                      .start_epoch_ns = epoch_ns,
+                                                      .recording = &recording})});
   const std::int64_t last = o.until ? *rt::parse_duration(*o.until) / run.period_ns : log.last_tick;
   (void)harness.run_until(last + 1);
+  harness.finish("replayed");
   recording.stop();
   const RecordingCounters counters = recording.counters();
   write_json(dir, "manifest.json",

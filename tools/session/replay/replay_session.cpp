@@ -20,6 +20,7 @@
 #include "io/record/telemetry_reader.hpp"
 #include "tools/scenario/scenario_settings.hpp"
 #include "tools/session/config_errors.hpp"
+#include "tools/session/console_feed.hpp"
 #include "tools/session/harness.hpp"
 #include "tools/session/replay/replay_compare.hpp"
 #include "tools/session/rig_locator.hpp"
@@ -169,7 +170,16 @@ int replay(const ReplayOptions& o) {
   }
   if (o.extra_tasks) o.extra_tasks(plan, rig);
   Harness harness(settings.executive, std::move(plan),
-                  {.speed = o.speed, .quiet = o.quiet, .open_loop = true});
+                  {.speed = o.speed,
+                   .quiet = o.quiet,
+                   .open_loop = true,
+                   .console = o.console,
+                   .console_feed = console_feed(
+                       rig, {.rig = run.rig,
+                             .run_id = dir.filename().string() + "-replay",
+                             .speed = o.speed,
+                             .start_epoch_ns = run.start_epoch_ns,
+                             .scenario = loaded.scenario ? &*loaded.scenario : nullptr})});
 
   const auto wall_start = std::chrono::steady_clock::now();
   io::record::MappedFile telemetry(dir / "telemetry.mcap");
@@ -178,6 +188,7 @@ int replay(const ReplayOptions& o) {
       io::record::read_telemetry(telemetry.bytes(), samples);
   run_through(harness, std::max(log.last_tick, samples.last_tick), limit);
   frames.finish(harness.executive().ticks_run() - 1);
+  harness.finish("replayed");
   result.ticks = harness.executive().ticks_run();
   result.wall_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();

@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <vector>
+#include "io/console/console_options.hpp"
 
 #include "config/rig_runtime.hpp"
 #include "rt_core/tick_plan.hpp"
@@ -30,6 +31,7 @@ struct ReplayOptions {
   /// Tests: more tasks for the replayed tick, as the run had them (e.g. a decimated one).
   std::function<void(rt::TickPlan&, config::RigRuntime&)> extra_tasks;
   bool quiet = false;
+  io::console::ConsoleOptions console;  ///< --console
 };
 
 /// Exit status: 0 identical (or an external log replayed), 1 divergence, 2 bad input.

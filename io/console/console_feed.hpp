@@ -1,0 +1,49 @@
+#pragma once
+// What a run shows on the console beyond the channels and the executive's timing, which the
+// console reads itself: a description of the run, and callbacks the console calls on its
+// own thread (each optional) for the counters, the CAN view and events. The session layer
+// (tools/session/console_feed.cpp) fills it from the rig, its recording and its scenario.
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "rt_core/channel_table.hpp"
+
+namespace hil::io::console {
+
+struct RunDescription {
+  std::string rig;
+  std::optional<std::string> scenario;
+  std::string run_id;  ///< unique per run: a page resets when it changes
+  std::string speed;   ///< "realtime", "max", "2x"
+  bool realtime = true;
+  std::int64_t period_ns = 0;
+  std::int64_t start_epoch_ns = 0;
+  /// The `course` message without its type (docs/console.md), when the run has a scenario.
+  std::optional<nlohmann::json> course;
+};
+
+struct ConsoleEvent {
+  std::int64_t tick = -1;  ///< −1: not tied to a tick
+  std::string level;       ///< "info", "warn", "error"
+  std::string kind;        ///< "overrun", "can", "gate", "recorder", "console", "run"
+  std::string text;
+};
+
+struct ConsoleFeed {
+  RunDescription run;
+  const rt::ChannelTable* table = nullptr;  ///< frozen; required
+  /// The status message's "can" array and "recorder" object: {"can": [...], "recorder": …}.
+  std::function<nlohmann::json()> counters;
+  /// The CAN view's "buses" array (docs/console.md `can`).
+  std::function<nlohmann::json()> can_view;
+  /// Appends what happened since the last call (CAN timeouts, recorder errors, gates).
+  std::function<void(std::vector<ConsoleEvent>&)> poll_events;
+};
+
+}  // namespace hil::io::console

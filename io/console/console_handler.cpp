@@ -1,0 +1,176 @@
+// The page's protocol `hilsim.console.v1` on the server side (docs/console.md): the welcome,
+// client requests, and sample frames cut from the history.
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "io/console/console_protocol.hpp"
+#include "io/console/server_core.hpp"
+
+namespace hil::io::console::detail {
+
+namespace {
+
+constexpr std::size_t kMaxSamplesPerFrame = 1024;
+
+Json number_or_null(double v) { return std::isfinite(v) ? Json(v) : Json(); }
+
+Json error_message(std::optional<std::int64_t> req, std::string_view message) {
+  return {{"type", "error"}, {"req", req ? Json(*req) : Json()}, {"message", message}};
+}
+
+}  // namespace
+
+Json Core::info_json(Role role) const {
+  const RunDescription& r = feed.run;
+  Json channels = Json::array();
+  for (const rt::ChannelSpec& c : feed.table->specs()) {
+    channels.push_back({{"name", c.name},
+                        {"unit", c.unit},
+                        {"direction", rt::to_string(c.direction)},
+                        {"description", c.description}});
+  }
+  return {{"server_info",
+           {{"type", "server_info"},
+            {"version", HIL_VERSION},
+            {"rig", r.rig},
+            {"scenario", r.scenario ? Json(*r.scenario) : Json()},
+            {"run_id", r.run_id},
+            {"period_ns", r.period_ns},
+            {"start_epoch_ns", r.start_epoch_ns},
+            {"console_rate_hz", 1e9 / (static_cast<double>(r.period_ns) * history.stride())},
+            {"tick_stride", history.stride()},
+            {"history_s", options.history_s},
+            {"role", to_string(role)},
+            {"realtime", r.realtime},
+            {"speed", r.speed},
+            {"capabilities", role == Role::operator_ ? Json{"stop"} : Json::array()}}},
+          {"channels", {{"type", "channels"}, {"channels", std::move(channels)}}}};
+}
+
+std::string Core::snapshot_json() {
+  feed.table->read_snapshot(snapshot);
+  Json values = Json::array();
+  for (const double v : snapshot.values()) values.push_back(number_or_null(v));
+  return Json{{"type", "values"}, {"tick", snapshot.tick()}, {"values", std::move(values)}}.dump();
+}
+
+void Core::welcome(WsSession& s) {
+  Json info = info_json(s.role);
+  s.send_control(info["server_info"].dump());
+  s.send_control(info["channels"].dump());
+  if (feed.run.course) {
+    Json course = *feed.run.course;
+    course["type"] = "course";
+    s.send_control(course.dump());
+  }
+  for (const std::string& e : events) s.send_control(e);
+  s.send_control(status_json(s).dump());
+  s.send_control(snapshot_json());
+}
+
+void Core::on_console_message(WsSession& s, std::string_view text) {
+  const ClientMessage m = parse_client_message(text);
+  if (!m.request) {
+    counters.bad_messages.fetch_add(1, std::memory_order_relaxed);
+    s.send_control(error_message(m.req, m.error).dump());
+    return;
+  }
+  const ClientRequest& request = *m.request;
+  if (const auto* sub = std::get_if<Subscribe>(&request)) {
+    Subscription out{.id = sub->id};
+    const auto specs = feed.table->specs();
+    for (const std::string& pattern : sub->channels) {
+      const std::size_t before = out.channels.size();
+      for (std::size_t i = 0; i < specs.size(); ++i) {
+        if (wildcard_match(pattern, specs[i].name)) {
+          out.channels.push_back(static_cast<std::uint32_t>(i));
+        }
+      }
+      if (out.channels.size() == before) {
+        counters.bad_messages.fetch_add(1, std::memory_order_relaxed);
+        s.send_control(
+            error_message(m.req, fmt::format("no channel matches '{}'", pattern)).dump());
+        return;
+      }
+    }
+    if (out.channels.size() > 65535) {
+      s.send_control(error_message(m.req, "more than 65535 channels in one subscription").dump());
+      return;
+    }
+    const double sample_s =
+        static_cast<double>(feed.run.period_ns) * 1e-9 * static_cast<double>(history.stride());
+    const auto back = static_cast<std::uint64_t>(std::ceil(sub->backfill_s / sample_s));
+    out.next_seq = history.end_seq() - std::min(back, history.end_seq() - history.first_seq());
+    std::erase_if(s.subscriptions, [&](const Subscription& x) { return x.id == out.id; });
+    Json indices = out.channels;
+    const std::int64_t from = out.next_seq < history.end_seq() ? history.tick(out.next_seq) : -1;
+    s.subscriptions.push_back(std::move(out));
+    // the data queue holds half a second of this client's stream, at least kMinDataQueue
+    double bytes_per_s = 0;
+    for (const Subscription& x : s.subscriptions) {
+      bytes_per_s += 24.0 * static_cast<double>(x.channels.size()) / sample_s;
+    }
+    s.data_cap = std::max(kMinDataQueue, static_cast<std::size_t>(bytes_per_s / 2));
+    s.send_control(Json{{"type", "subscribed"},
+                        {"id", sub->id},
+                        {"req", m.req ? Json(*m.req) : Json()},
+                        {"channels", std::move(indices)},
+                        {"backfill_from_tick", from >= 0 ? Json(from) : Json()}}
+                       .dump());
+    send_console_frames(s, true);
+    update_armed();
+  } else if (const auto* unsub = std::get_if<Unsubscribe>(&request)) {
+    std::erase_if(s.subscriptions, [&](const Subscription& x) { return x.id == unsub->id; });
+    update_armed();
+  } else if (const auto* view = std::get_if<CanView>(&request)) {
+    s.can_view = view->on;
+    if (view->on && feed.can_view) {
+      s.send_control(Json{{"type", "can"}, {"buses", feed.can_view()}}.dump());
+    }
+  } else if (std::holds_alternative<Stop>(request)) {
+    request_stop(s, m.req);
+  } else {
+    s.send_control(Json{{"type", "pong"}, {"req", m.req ? Json(*m.req) : Json()}}.dump());
+  }
+}
+
+void Core::send_console_frames(WsSession& s, bool backfill) {
+  for (Subscription& sub : s.subscriptions) {
+    sub.next_seq = std::max(sub.next_seq, history.first_seq());  // what fell out is gone
+    while (sub.next_seq < history.end_seq()) {
+      // one frame: consecutive samples one stride apart
+      const std::uint64_t first = sub.next_seq;
+      std::uint64_t end = first + 1;
+      while (end < history.end_seq() && end - first < kMaxSamplesPerFrame &&
+             history.tick(end) - history.tick(end - 1) == history.stride()) {
+        ++end;
+      }
+      const SampleFrameHeader h{.flags = backfill ? kBackfillFlag : std::uint8_t{0},
+                                .subscription = sub.id,
+                                .seq = sub.frames++,
+                                .first_tick = history.tick(first),
+                                .tick_stride = history.stride(),
+                                .samples = static_cast<std::uint16_t>(end - first),
+                                .channels = static_cast<std::uint16_t>(sub.channels.size()),
+                                .wall_ms = history.wall_ms(end - 1)};
+      auto frame = std::make_shared<std::string>(sample_frame_bytes(h.samples, h.channels), '\0');
+      const std::span<std::uint8_t> bytes(reinterpret_cast<std::uint8_t*>(frame->data()),
+                                          frame->size());
+      put_header(bytes, h);
+      for (std::uint64_t q = first; q < end; ++q) {
+        const auto values = history.values(q);
+        const auto low = history.minima(q);
+        const auto high = history.maxima(q);
+        for (std::size_t c = 0; c < sub.channels.size(); ++c) {
+          const std::uint32_t ch = sub.channels[c];
+          put_sample(bytes, h, c, q - first, values[ch], low[ch], high[ch]);
+        }
+      }
+      sub.next_seq = end;
+      s.send_data(std::move(frame), true);
+    }
+  }
+}
+
+}  // namespace hil::io::console::detail

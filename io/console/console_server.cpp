@@ -1,0 +1,408 @@
+#include "io/console/console_server.hpp"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <fnmatch.h>
+#include <unistd.h>
+
+#include <boost/asio/post.hpp>
+#include <cmath>
+#include <fstream>
+#include <stdexcept>
+#include <thread>
+
+#include "io/console/server_core.hpp"
+#include "io/record/telemetry_recorder.hpp"
+
+namespace hil::io::console {
+
+namespace detail {
+
+namespace {
+
+constexpr auto kPumpPeriod = std::chrono::milliseconds(10);
+constexpr auto kValuesPeriod = std::chrono::milliseconds(100);
+constexpr auto kStatusPeriod = std::chrono::milliseconds(250);
+constexpr auto kIdleStatusPeriod = std::chrono::seconds(1);
+constexpr auto kTimingPeriod = std::chrono::seconds(1);
+constexpr auto kCanPeriod = std::chrono::milliseconds(500);
+
+std::size_t tap_capacity(std::int64_t period_ns) {
+  const auto half_second = static_cast<std::size_t>(5e8 / static_cast<double>(period_ns));
+  return std::max<std::size_t>(half_second, 4096);
+}
+
+std::uint32_t stride_of(const ConsoleOptions& o, std::int64_t period_ns) {
+  return io::record::TelemetryRecorder::decimation_for(period_ns, o.rate_hz);
+}
+
+std::size_t history_capacity(const ConsoleOptions& o, std::int64_t period_ns) {
+  const double sample_s = static_cast<double>(period_ns) * stride_of(o, period_ns) * 1e-9;
+  return std::max<std::size_t>(16, static_cast<std::size_t>(std::ceil(o.history_s / sample_s)));
+}
+
+double now_ms() {
+  return std::chrono::duration<double, std::milli>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+}  // namespace
+
+bool wildcard_match(const std::string& pattern, const std::string& name) noexcept {
+  return fnmatch(pattern.c_str(), name.c_str(), 0) == 0;
+}
+
+std::string base64(std::span<const std::uint8_t> bytes) {
+  static constexpr char kAlphabet[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  out.reserve((bytes.size() + 2) / 3 * 4);
+  std::size_t i = 0;
+  for (; i + 2 < bytes.size(); i += 3) {
+    const std::uint32_t v = (bytes[i] << 16) | (bytes[i + 1] << 8) | bytes[i + 2];
+    for (int s = 18; s >= 0; s -= 6) out += kAlphabet[(v >> s) & 63];
+  }
+  if (i < bytes.size()) {
+    const bool two = i + 1 < bytes.size();
+    const std::uint32_t v = (bytes[i] << 16) | (two ? bytes[i + 1] << 8 : 0);
+    out += kAlphabet[(v >> 18) & 63];
+    out += kAlphabet[(v >> 12) & 63];
+    out += two ? kAlphabet[(v >> 6) & 63] : '=';
+    out += '=';
+  }
+  return out;
+}
+
+Core::Core(const ConsoleOptions& o, ConsoleFeed f)
+    : options(o),
+      feed(std::move(f)),
+      token(make_token()),
+      tap(*feed.table, feed.table->size(), tap_capacity(feed.run.period_ns)),
+      history(feed.table->size(), stride_of(o, feed.run.period_ns),
+              history_capacity(o, feed.run.period_ns)),
+      row(feed.table->size()) {
+  if (feed.table->size() > 0) schema.emplace(*feed.table);
+  for (const io::record::TelemetryGroup& g : groups()) {
+    foxglove_schemas_base64.push_back(base64(g.file_descriptor_set));
+  }
+  foxglove_schemas_base64.push_back(base64(io::record::event_file_descriptor_set()));
+}
+
+void Core::start_pump() {
+  timer.expires_after(kPumpPeriod);
+  timer.async_wait([this](beast::error_code ec) {
+    if (ec) return;
+    pump();
+    start_pump();
+  });
+}
+
+void Core::drain_tap() {
+  std::int64_t tick = 0;
+  double wall = now_ms();
+  const double period_ms = static_cast<double>(feed.run.period_ns) * 1e-6;
+  std::int64_t last = -1;
+  while (tap.pop(tick, row)) {
+    last = tick;
+    const double tick_wall = feed.run.realtime && have_first_tick_wall
+                                 ? first_tick_wall_ms + static_cast<double>(tick) * period_ms
+                                 : wall;
+    history.add_tick(tick, row, tick_wall);
+  }
+  if (last >= 0 && feed.run.realtime) {  // the earliest the last tick can have run
+    const double t0 = wall - static_cast<double>(last) * period_ms;
+    first_tick_wall_ms = have_first_tick_wall ? std::min(first_tick_wall_ms, t0) : t0;
+    have_first_tick_wall = true;
+  }
+}
+
+void Core::pump() {
+  drain_tap();
+  const Clock::time_point now = Clock::now();
+  // Nobody watching: only the events are kept up, once a second (their backlog is sent to
+  // whoever connects)
+  const bool watched = !sessions.empty();
+  const bool values_due = watched && now - last_values >= kValuesPeriod;
+  const bool status_due = now - last_status >= (watched ? kStatusPeriod : kIdleStatusPeriod);
+  const bool can_due = watched && now - last_can >= kCanPeriod && feed.can_view;
+  std::string values;
+  if (values_due) {
+    last_values = now;
+    values = snapshot_json();
+  }
+  if (status_due) {
+    last_status = now;
+    // the histograms (a large copy) once a second and only for watchers; the counts always
+    if (executive != nullptr && watched && now - last_timing >= kTimingPeriod) {
+      last_timing = now;
+      timing = executive->stats().snapshot();
+    }
+    if (executive != nullptr) {
+      timing.ticks = executive->stats().ticks();
+      const std::uint64_t overruns = executive->stats().overruns();
+      if (overruns > overruns_seen) {
+        const std::uint64_t fresh = overruns - overruns_seen;
+        overruns_seen = overruns;
+        const std::optional<std::int64_t> tick = executive->stats().last_overrun_tick();
+        add_event({.tick = tick.value_or(-1),
+                   .level = "error",
+                   .kind = "overrun",
+                   .text = fresh == 1 ? fmt::format("overrun at tick {}", tick.value_or(-1))
+                                      : fmt::format("{} overruns, the last at tick {}", fresh,
+                                                    tick.value_or(-1))});
+      }
+    }
+    if (feed.poll_events) {
+      std::vector<ConsoleEvent> fresh;
+      feed.poll_events(fresh);
+      for (ConsoleEvent& e : fresh) add_event(std::move(e));
+    }
+  }
+  std::string can;
+  if (can_due) {
+    last_can = now;
+    can = Json{{"type", "can"}, {"buses", feed.can_view()}}.dump();
+  }
+  for (const std::shared_ptr<WsSession>& s : std::vector(sessions)) {
+    if (s->close_if_stalled(now) || !s->open()) continue;
+    if (s->protocol == Protocol::foxglove) {
+      send_foxglove_messages(*s);
+      continue;
+    }
+    send_console_frames(*s, false);
+    if (values_due) s->send_control(values);
+    if (status_due) s->send_control(status_json(*s).dump());
+    if (can_due && s->can_view) s->send_control(can);
+  }
+}
+
+void Core::session_opened(const std::shared_ptr<WsSession>& s) {
+  sessions.push_back(s);
+  counters.clients.store(sessions.size(), std::memory_order_relaxed);
+}
+
+void Core::session_closed(WsSession* s) {
+  std::erase_if(sessions, [s](const std::shared_ptr<WsSession>& p) { return p.get() == s; });
+  counters.clients.store(sessions.size(), std::memory_order_relaxed);
+  update_armed();
+}
+
+void Core::update_armed() {
+  bool armed = false;
+  for (const std::shared_ptr<WsSession>& s : sessions) {
+    armed = armed || !s->subscriptions.empty() || !s->foxglove.empty();
+  }
+  tap.arm(armed && !ending);
+}
+
+void Core::add_event(ConsoleEvent e) {
+  ++events_total;
+  const double period_s = static_cast<double>(feed.run.period_ns) * 1e-9;
+  Json m{{"type", "event"},
+         {"tick", e.tick >= 0 ? Json(e.tick) : Json()},
+         {"sim_time_s", e.tick >= 0 ? Json(static_cast<double>(e.tick) * period_s) : Json()},
+         {"level", e.level},
+         {"kind", e.kind},
+         {"text", e.text}};
+  std::string text = m.dump();
+  events.push_back(text);
+  if (events.size() > kEventBacklog) events.pop_front();
+  foxglove_events.push_back(std::move(e));
+  if (foxglove_events.size() > kEventBacklog) foxglove_events.pop_front();
+  for (const std::shared_ptr<WsSession>& s : sessions) {
+    if (s->protocol == Protocol::console) s->send_control(text);
+  }
+}
+
+Json Core::status_json(const WsSession& s) const {
+  const double period_s = static_cast<double>(feed.run.period_ns) * 1e-9;
+  const std::int64_t ticks = final_ticks >= 0 ? final_ticks : timing.ticks;
+  const double sim = static_cast<double>(ticks) * period_s;
+  const double wall =
+      executive == nullptr ? 0.0 : std::chrono::duration<double>(Clock::now() - started_at).count();
+  const std::optional<std::int64_t> last_overrun =
+      executive != nullptr ? executive->stats().last_overrun_tick() : std::nullopt;
+  Json tasks = Json::array();
+  if (executive != nullptr) {
+    const auto entries = executive->tasks();
+    for (std::size_t i = 0; i < entries.size() && i < timing.task_exec_time.size(); ++i) {
+      tasks.push_back({{"name", entries[i].name},
+                       {"p99_us", timing.task_exec_time[i].percentile_us(0.99)},
+                       {"max_us", static_cast<double>(timing.task_exec_time[i].max_ns) * 1e-3}});
+    }
+  }
+  Json m{{"type", "status"},
+         {"state", state},
+         {"end", ending ? Json(*ending) : Json()},
+         {"tick", ticks},
+         {"sim_time_s", sim},
+         {"rtf", wall > 0 ? Json(sim / wall) : Json()},
+         {"overruns", executive != nullptr ? executive->stats().overruns() : 0},
+         {"last_overrun_tick", last_overrun ? Json(*last_overrun) : Json()},
+         {"missed", timing.missed_periods},
+         {"wake_p99_us", timing.wake_latency.percentile_us(0.99)},
+         {"wake_max_us", static_cast<double>(timing.wake_latency.max_ns) * 1e-3},
+         {"exec_p99_us", timing.exec_time.percentile_us(0.99)},
+         {"exec_max_us", static_cast<double>(timing.exec_time.max_ns) * 1e-3},
+         {"tasks", std::move(tasks)},
+         {"can", Json::array()},
+         {"recorder", Json()},
+         {"console",
+          {{"clients", sessions.size()},
+           {"tap_drops", tap.dropped()},
+           {"dropped_frames", s.dropped_frames},
+           {"dropped_frames_all", counters.dropped_frames.load(std::memory_order_relaxed)},
+           {"refused", counters.refused.load(std::memory_order_relaxed)},
+           {"bad_messages", counters.bad_messages.load(std::memory_order_relaxed)}}}};
+  if (feed.counters) {
+    const Json extra = feed.counters();
+    if (extra.contains("can")) m["can"] = extra["can"];
+    if (extra.contains("recorder")) m["recorder"] = extra["recorder"];
+  }
+  return m;
+}
+
+void Core::request_stop(WsSession& s, std::optional<std::int64_t> req) {
+  if (s.role != Role::operator_) {
+    counters.bad_messages.fetch_add(1, std::memory_order_relaxed);
+    s.send_control(Json{{"type", "error"},
+                        {"req", req ? Json(*req) : Json()},
+                        {"message",
+                         "stop needs the operator token (open the console's "
+                         "URL with ?token=…)"}}
+                       .dump());
+    return;
+  }
+  if (ending) {
+    s.send_control(Json{
+        {"type", "error"}, {"req", req ? Json(*req) : Json()}, {"message", "the run has ended"}}
+                       .dump());
+    return;
+  }
+  add_event({.tick = timing.ticks,
+             .level = "warn",
+             .kind = "console",
+             .text = fmt::format("stop requested by the operator at {}", s.peer)});
+  pending_stops.emplace_back(s.weak_from_this(), req);
+  if (stop) stop();
+}
+
+void Core::run_ended(const std::string& how, std::int64_t ticks) {
+  if (ending) return;
+  drain_tap();
+  ending = how;
+  final_ticks = ticks;
+  state = "ended";
+  if (executive != nullptr) timing = executive->stats().snapshot();
+  update_armed();
+  add_event({.tick = ticks, .level = "info", .kind = "run", .text = fmt::format("run {}", how)});
+  for (auto& [weak, req] : pending_stops) {
+    if (const std::shared_ptr<WsSession> s = weak.lock()) {
+      s->send_control(
+          Json{{"type", "ack"}, {"req", req ? Json(*req) : Json()}, {"tick", ticks}}.dump());
+    }
+  }
+  pending_stops.clear();
+  for (const std::shared_ptr<WsSession>& s : sessions) {
+    if (s->protocol != Protocol::console) continue;
+    send_console_frames(*s, false);
+    s->send_control(status_json(*s).dump());
+  }
+}
+
+}  // namespace detail
+
+class ConsoleServer::Impl {
+ public:
+  Impl(const ConsoleOptions& options, ConsoleFeed feed, const std::filesystem::path& runtime_dir)
+      : core(options, std::move(feed)) {
+    using detail::tcp;
+    boost::system::error_code ec;
+    const tcp::endpoint endpoint{boost::asio::ip::make_address(options.address), options.port};
+    core.acceptor.open(endpoint.protocol(), ec);
+    if (!ec) core.acceptor.set_option(tcp::acceptor::reuse_address(true), ec);
+    if (!ec) core.acceptor.bind(endpoint, ec);
+    if (!ec) core.acceptor.listen(boost::asio::socket_base::max_listen_connections, ec);
+    if (ec) {
+      throw std::runtime_error(
+          fmt::format("cannot listen on {}:{} ({})", options.address, options.port, ec.message()));
+    }
+    core.port = core.acceptor.local_endpoint().port();
+    core.bound_loopback = endpoint.address().is_loopback();
+    file = runtime_dir / fmt::format("console-{}.token", core.port);
+    write_token();
+  }
+
+  void write_token() {
+    const int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd < 0) {
+      throw std::runtime_error(
+          fmt::format("cannot write the operator token to '{}'", file.string()));
+    }
+    const std::string line = core.token + "\n";
+    const bool ok = ::write(fd, line.data(), line.size()) == static_cast<ssize_t>(line.size());
+    ::close(fd);
+    if (!ok) throw std::runtime_error(fmt::format("cannot write '{}'", file.string()));
+  }
+
+  ~Impl() {
+    core.io.stop();
+    if (thread.joinable()) thread.join();
+    std::error_code ignored;
+    std::filesystem::remove(file, ignored);
+  }
+  Impl(const Impl&) = delete;
+  Impl& operator=(const Impl&) = delete;
+
+  detail::Core core;
+  std::filesystem::path file;
+  std::thread thread;
+};
+
+ConsoleServer::ConsoleServer(const ConsoleOptions& options, ConsoleFeed feed,
+                             const std::filesystem::path& runtime_dir)
+    : impl_(std::make_unique<Impl>(options, std::move(feed), runtime_dir)) {}
+
+ConsoleServer::~ConsoleServer() = default;
+
+std::string ConsoleServer::url() const {
+  const std::string& a = impl_->core.options.address;
+  return fmt::format("http://{}:{}/", a.find(':') != std::string::npos ? "[" + a + "]" : a,
+                     impl_->core.port);
+}
+
+const std::string& ConsoleServer::token() const noexcept { return impl_->core.token; }
+const std::filesystem::path& ConsoleServer::token_file() const noexcept { return impl_->file; }
+rt::Task& ConsoleServer::tap() noexcept { return impl_->core.tap; }
+
+void ConsoleServer::start(const rt::Executive& executive, std::function<void()> stop) {
+  detail::Core& c = impl_->core;
+  c.executive = &executive;
+  c.stop = std::move(stop);
+  c.started_at = detail::Clock::now();
+  c.state = "running";
+  c.accept_next();
+  c.start_pump();
+  impl_->thread = std::thread([&c] {
+    pthread_setname_np(pthread_self(), "hilsim-console");
+    c.io.run();
+  });
+}
+
+void ConsoleServer::ended(const std::string& ending, std::int64_t ticks) {
+  boost::asio::post(impl_->core.io,
+                    [this, ending, ticks] { impl_->core.run_ended(ending, ticks); });
+}
+
+ServerCounters ConsoleServer::counters() const {
+  const detail::SharedCounters& c = impl_->core.counters;
+  return {.clients = c.clients.load(std::memory_order_relaxed),
+          .refused = c.refused.load(std::memory_order_relaxed),
+          .bad_messages = c.bad_messages.load(std::memory_order_relaxed),
+          .dropped_frames = c.dropped_frames.load(std::memory_order_relaxed),
+          .closed_stalled = c.closed_stalled.load(std::memory_order_relaxed),
+          .tap_dropped = impl_->core.tap.dropped()};
+}
+
+}  // namespace hil::io::console

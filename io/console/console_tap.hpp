@@ -1,0 +1,49 @@
+#pragma once
+// The console's only work on the RT thread (docs/console.md "Threads and cost"): a task in the
+// tick's `publish` slot, after the channel snapshot. While no client subscribes it is one
+// relaxed atomic load; while armed it copies the tick number and every channel value into a
+// lock-free ring sized at setup (full: the tick is dropped and counted).
+//
+// Thread-safety: write() on the RT thread; arm()/pop()/dropped() on one console thread.
+
+#include <atomic>
+#include <cstdint>
+#include <span>
+
+#include <boost/lockfree/spsc_queue.hpp>
+
+#include "rt_core/channel_table.hpp"
+#include "rt_core/task.hpp"
+
+namespace hil::io::console {
+
+class ConsoleTap final : public rt::Task {
+ public:
+  /// Setup: room for `capacity_ticks` ticks of `table` (frozen or not: sized on its count).
+  ConsoleTap(const rt::ChannelTable& table, std::size_t channels, std::size_t capacity_ticks);
+
+  void update(const rt::TickContext& /*ctx*/) noexcept override {}
+  /// The publish slot's phase: write.
+  void write(const rt::TickContext& ctx) noexcept override;
+
+  /// Console thread: start or stop copying ticks.
+  void arm(bool on) noexcept { armed_.store(on, std::memory_order_relaxed); }
+  [[nodiscard]] bool armed() const noexcept { return armed_.load(std::memory_order_relaxed); }
+  /// Console thread: the oldest tick in the ring into `values` (size: channels()); false when
+  /// empty.
+  bool pop(std::int64_t& tick, std::span<double> values) noexcept;
+  /// Any thread: ticks dropped because the ring was full.
+  [[nodiscard]] std::uint64_t dropped() const noexcept {
+    return dropped_.load(std::memory_order_relaxed);
+  }
+  [[nodiscard]] std::size_t channels() const noexcept { return channels_; }
+
+ private:
+  const rt::ChannelTable& table_;
+  std::size_t channels_;
+  boost::lockfree::spsc_queue<double> ring_;
+  std::atomic<bool> armed_{false};
+  std::atomic<std::uint64_t> dropped_{0};
+};
+
+}  // namespace hil::io::console

@@ -1,0 +1,150 @@
+// The Foxglove WebSocket endpoint (docs/console.md "Foxglove WebSocket"), read-only: the run's
+// telemetry groups advertised with the protobuf schemas of telemetry.mcap, and each
+// subscribed group's message — the same bytes as the MCAP message of that tick — at most
+// foxglove_rate_hz, with the tick's time as log time; /events carries the console's events.
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstring>
+
+#include "io/console/server_core.hpp"
+
+namespace hil::io::console::detail {
+
+namespace {
+
+constexpr std::uint8_t kMessageDataOp = 0x01;
+
+void status(WsSession& s, int level, std::string_view message) {
+  s.send_control(Json{{"op", "status"}, {"level", level}, {"message", message}}.dump());
+}
+
+std::shared_ptr<const std::string> message_data(std::uint32_t subscription,
+                                                std::uint64_t log_time_ns,
+                                                std::span<const std::uint8_t> payload) {
+  auto out = std::make_shared<std::string>(1 + 4 + 8 + payload.size(), '\0');
+  (*out)[0] = static_cast<char>(kMessageDataOp);
+  std::memcpy(out->data() + 1, &subscription, 4);  // little endian (console_protocol.cpp)
+  std::memcpy(out->data() + 5, &log_time_ns, 8);
+  std::memcpy(out->data() + 13, payload.data(), payload.size());
+  return out;
+}
+
+}  // namespace
+
+void Core::foxglove_welcome(WsSession& s) {
+  s.send_control(Json{{"op", "serverInfo"},
+                      {"name", fmt::format("hilsim {} ({})", HIL_VERSION, feed.run.rig)},
+                      {"capabilities", Json::array()},
+                      {"supportedEncodings", Json::array()},
+                      {"metadata", {{"rig", feed.run.rig}, {"speed", feed.run.speed}}},
+                      {"sessionId", feed.run.run_id}}
+                     .dump());
+  Json channels = Json::array();
+  const auto all = groups();
+  for (std::size_t g = 0; g < all.size(); ++g) {
+    channels.push_back({{"id", g + 1},
+                        {"topic", all[g].topic},
+                        {"encoding", "protobuf"},
+                        {"schemaName", all[g].message_name},
+                        {"schema", foxglove_schemas_base64[g]},
+                        {"schemaEncoding", "protobuf"}});
+  }
+  channels.push_back({{"id", all.size() + 1},
+                      {"topic", io::record::kEventTopic},
+                      {"encoding", "protobuf"},
+                      {"schemaName", io::record::kEventMessageName},
+                      {"schema", foxglove_schemas_base64.back()},
+                      {"schemaEncoding", "protobuf"}});
+  s.send_control(Json{{"op", "advertise"}, {"channels", std::move(channels)}}.dump());
+}
+
+void Core::on_foxglove_message(WsSession& s, std::string_view text) {
+  const Json m = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  const auto refuse = [&](std::string_view why) {
+    counters.bad_messages.fetch_add(1, std::memory_order_relaxed);
+    status(s, 2, why);
+  };
+  if (m.is_discarded() || !m.is_object() || !m.contains("op") || !m["op"].is_string()) {
+    return refuse("a message is a JSON object with an \"op\"");
+  }
+  const std::string& op = m["op"].get_ref<const std::string&>();
+  const std::size_t channel_count = groups().size() + 1;
+  if (op == "subscribe") {
+    if (!m.contains("subscriptions") || !m["subscriptions"].is_array()) {
+      return refuse("subscribe: 'subscriptions' must be a list");
+    }
+    for (const Json& sub : m["subscriptions"]) {
+      if (!sub.is_object() || !sub.contains("id") || !sub["id"].is_number_unsigned() ||
+          !sub.contains("channelId") || !sub["channelId"].is_number_unsigned()) {
+        return refuse("subscribe: each subscription needs an unsigned 'id' and 'channelId'");
+      }
+      const auto channel = sub["channelId"].get<std::uint64_t>();
+      if (channel < 1 || channel > channel_count) {
+        return refuse(fmt::format("subscribe: no channel {}", channel));
+      }
+      const auto id = sub["id"].get<std::uint64_t>();
+      if (id > 0xFFFFFFFF) return refuse("subscribe: 'id' must fit 32 bits");
+      std::erase_if(s.foxglove, [&](const FoxgloveSubscription& f) { return f.id == id; });
+      s.foxglove.push_back(
+          {.id = static_cast<std::uint32_t>(id), .channel = static_cast<std::size_t>(channel)});
+    }
+    s.foxglove_seq = std::max(s.foxglove_seq, history.end_seq());
+    update_armed();
+  } else if (op == "unsubscribe") {
+    if (!m.contains("subscriptionIds") || !m["subscriptionIds"].is_array()) {
+      return refuse("unsubscribe: 'subscriptionIds' must be a list");
+    }
+    for (const Json& id : m["subscriptionIds"]) {
+      if (!id.is_number_unsigned()) return refuse("unsubscribe: ids are unsigned integers");
+      std::erase_if(s.foxglove,
+                    [&](const FoxgloveSubscription& f) { return f.id == id.get<std::uint64_t>(); });
+    }
+    update_armed();
+  } else {
+    refuse(fmt::format("'{}' is not served: this endpoint is read-only", op));
+  }
+}
+
+void Core::send_foxglove_messages(WsSession& s) {
+  if (s.foxglove.empty()) return;
+  const auto all = groups();
+  const auto period = feed.run.period_ns;
+  const auto min_gap = static_cast<std::int64_t>(
+      std::ceil(1e9 / (options.foxglove_rate_hz * static_cast<double>(period))));
+  const double period_s = static_cast<double>(period) * 1e-9;
+  std::vector<std::uint8_t> payload;
+  s.foxglove_seq = std::max(s.foxglove_seq, history.first_seq());
+  for (; s.foxglove_seq < history.end_seq(); ++s.foxglove_seq) {
+    const std::int64_t tick = history.tick(s.foxglove_seq);
+    const auto values = history.values(s.foxglove_seq);
+    for (FoxgloveSubscription& f : s.foxglove) {
+      if (f.channel > all.size()) continue;  // events below
+      if (f.last_tick >= 0 && tick - f.last_tick < min_gap) continue;
+      f.last_tick = tick;
+      io::record::TelemetrySchema::encode(
+          all[f.channel - 1], tick, static_cast<double>(tick * period) * 1e-9, values, payload);
+      const auto log_time = static_cast<std::uint64_t>(feed.run.start_epoch_ns + tick * period);
+      s.send_data(message_data(f.id, log_time, payload), true);
+    }
+  }
+  // events since this client's last look: the events subscription keeps its place by count
+  for (FoxgloveSubscription& f : s.foxglove) {
+    if (f.channel <= all.size()) continue;
+    const auto total = static_cast<std::int64_t>(events_total);
+    if (f.last_tick < 0) f.last_tick = total;  // from the subscription on
+    const std::int64_t held = static_cast<std::int64_t>(foxglove_events.size());
+    for (std::int64_t n = std::max(f.last_tick, total - held); n < total; ++n) {
+      const ConsoleEvent& e = foxglove_events[static_cast<std::size_t>(n - (total - held))];
+      const std::int64_t tick = std::max<std::int64_t>(e.tick, 0);
+      io::record::encode_event(tick, static_cast<double>(tick) * period_s, e.kind, e.text, payload);
+      s.send_data(
+          message_data(f.id, static_cast<std::uint64_t>(feed.run.start_epoch_ns + tick * period),
+                       payload),
+          true);
+    }
+    f.last_tick = total;
+  }
+}
+
+}  // namespace hil::io::console::detail

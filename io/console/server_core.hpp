@@ -1,0 +1,200 @@
+#pragma once
+// Inside the console server (console_server.hpp): the state the console thread keeps and the
+// sessions that share it. Not part of the library's interface.
+//
+// Thread-safety: everything here runs on the console thread, except the atomics of
+// SharedCounters (read by counters() from any thread).
+
+#include <atomic>
+#include <chrono>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
+#include <boost/beast/http/empty_body.hpp>
+#include <boost/beast/http/message.hpp>
+#include <boost/beast/websocket/stream.hpp>
+#include <nlohmann/json.hpp>
+
+#include "io/console/console_auth.hpp"
+#include "io/console/console_feed.hpp"
+#include "io/console/console_options.hpp"
+#include "io/console/console_tap.hpp"
+#include "io/console/sample_history.hpp"
+#include "io/record/telemetry_schema.hpp"
+#include "rt_core/executive.hpp"
+
+namespace hil::io::console::detail {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace websocket = beast::websocket;
+using tcp = asio::ip::tcp;
+using Json = nlohmann::json;
+using Clock = std::chrono::steady_clock;
+using Request = http::request<http::empty_body>;
+
+inline constexpr std::size_t kHeaderLimit = 8 * 1024;
+inline constexpr std::size_t kMessageLimit = 64 * 1024;
+inline constexpr std::size_t kControlQueueLimit = 1024 * 1024;
+inline constexpr std::size_t kMinDataQueue = 256 * 1024;
+inline constexpr std::size_t kMaxHttpConnections = 64;
+inline constexpr auto kIdleTimeout = std::chrono::seconds(10);
+inline constexpr auto kStallTimeout = std::chrono::seconds(10);
+inline constexpr std::size_t kEventBacklog = 200;
+
+enum class Protocol { console, foxglove };
+
+struct SharedCounters {
+  std::atomic<std::uint64_t> clients{0}, refused{0}, bad_messages{0}, dropped_frames{0},
+      closed_stalled{0};
+};
+
+/// A `subscribe` of the page: channel indices streamed from the history.
+struct Subscription {
+  std::uint16_t id = 0;
+  std::vector<std::uint32_t> channels;
+  std::uint64_t next_seq = 0;  ///< the next history sample to send
+  std::uint32_t frames = 0;    ///< frames sent: the next frame's seq
+};
+
+/// A Foxglove subscription: one telemetry group (or /events) at ≤ foxglove_rate_hz.
+struct FoxgloveSubscription {
+  std::uint32_t id = 0;
+  std::size_t channel = 0;  ///< advertised channel: group index + 1, events = groups + 1
+  std::int64_t last_tick = -1;
+};
+
+class Core;
+
+/// One WebSocket client: a control queue (JSON, lossless) and a data queue (frames, oldest
+/// dropped beyond its cap), one write in flight.
+class WsSession : public std::enable_shared_from_this<WsSession> {
+ public:
+  WsSession(Core& core, beast::tcp_stream&& stream, Protocol protocol, Role role, std::string peer);
+  void accept(const Request& request, const std::string& subprotocol);
+  void send_control(std::string text);
+  void send_data(std::shared_ptr<const std::string> bytes, bool binary);
+  void close(websocket::close_code code);
+  /// Closes a client that has not read for kStallTimeout; true if it did.
+  bool close_if_stalled(Clock::time_point now);
+
+  Protocol protocol;
+  Role role;
+  std::string peer;
+  std::vector<Subscription> subscriptions;
+  std::vector<FoxgloveSubscription> foxglove;
+  std::uint64_t foxglove_seq = 0;  ///< next history sample for Foxglove messages
+  bool can_view = false;
+  std::uint64_t dropped_frames = 0;
+  std::size_t data_cap = kMinDataQueue;
+  [[nodiscard]] bool open() const noexcept { return open_; }
+
+ private:
+  struct Out {
+    std::shared_ptr<const std::string> bytes;
+    bool binary = false;
+  };
+  void read_next();
+  void write_next();
+  void finish();
+
+  Core& core_;
+  websocket::stream<beast::tcp_stream> ws_;
+  beast::flat_buffer buffer_;
+  std::deque<Out> control_, data_;
+  std::size_t control_bytes_ = 0, data_bytes_ = 0;
+  bool writing_ = false, open_ = false, closing_ = false;
+  Clock::time_point write_started_{};
+  std::optional<Clock::time_point> lagging_since_;
+  std::uint64_t lag_reported_ = 0;
+  Clock::time_point lag_sent_{};
+};
+
+class Core {
+ public:
+  Core(const ConsoleOptions& options, ConsoleFeed feed);
+
+  // ---- HTTP (http_session.cpp) ----
+  void accept_next();
+
+  // ---- the page's protocol (console_protocol_handler.cpp) ----
+  void welcome(WsSession& s);
+  void on_console_message(WsSession& s, std::string_view text);
+  void send_console_frames(WsSession& s, bool backfill);
+  [[nodiscard]] Json info_json(Role role) const;
+  [[nodiscard]] std::string snapshot_json();
+
+  // ---- Foxglove (foxglove_handler.cpp) ----
+  void foxglove_welcome(WsSession& s);
+  void on_foxglove_message(WsSession& s, std::string_view text);
+  void send_foxglove_messages(WsSession& s);
+
+  // ---- the loop (console_server.cpp) ----
+  void start_pump();
+  void pump();
+  void drain_tap();
+  void session_opened(const std::shared_ptr<WsSession>& s);
+  void session_closed(WsSession* s);
+  void update_armed();
+  [[nodiscard]] Json status_json(const WsSession& s) const;
+  void add_event(ConsoleEvent e);
+  void request_stop(WsSession& s, std::optional<std::int64_t> req);
+  void run_ended(const std::string& ending, std::int64_t ticks);
+
+  ConsoleOptions options;
+  ConsoleFeed feed;
+  std::string token;
+  bool bound_loopback = true;
+  std::uint16_t port = 0;
+  asio::io_context io;
+  tcp::acceptor acceptor{io};
+  asio::steady_timer timer{io};
+  ConsoleTap tap;
+  SampleHistory history;
+  std::optional<io::record::TelemetrySchema> schema;  ///< none for a table without channels
+  [[nodiscard]] std::span<const io::record::TelemetryGroup> groups() const noexcept {
+    return schema ? schema->groups() : std::span<const io::record::TelemetryGroup>();
+  }
+  std::vector<std::string> foxglove_schemas_base64;  ///< per group, then events
+  const rt::Executive* executive = nullptr;
+  std::function<void()> stop;
+  SharedCounters counters;
+  std::vector<std::shared_ptr<WsSession>> sessions;
+  std::size_t http_connections = 0;
+
+  // run state
+  std::string state = "starting";
+  std::optional<std::string> ending;
+  std::int64_t final_ticks = -1;
+  std::vector<std::pair<std::weak_ptr<WsSession>, std::optional<std::int64_t>>> pending_stops;
+  Clock::time_point started_at{};
+  rt::TimingSnapshot timing;  ///< refreshed every status period
+  std::uint64_t overruns_seen = 0;
+  std::deque<std::string> events;            ///< the last kEventBacklog event messages (JSON)
+  std::deque<ConsoleEvent> foxglove_events;  ///< not yet sent on /events
+  std::uint64_t events_total = 0;
+
+  // pump scratch
+  std::vector<double> row;
+  rt::ChannelSnapshot snapshot;
+  double first_tick_wall_ms = 0.0;  ///< realtime: wall clock of tick 0 (lower bound)
+  bool have_first_tick_wall = false;
+  Clock::time_point last_values{}, last_status{}, last_can{}, last_timing{};
+};
+
+/// `name` matches `pattern` (shell wildcards: *, ?, [..]).
+[[nodiscard]] bool wildcard_match(const std::string& pattern, const std::string& name) noexcept;
+/// base64 of `bytes` (RFC 4648, padded).
+[[nodiscard]] std::string base64(std::span<const std::uint8_t> bytes);
+
+}  // namespace hil::io::console::detail

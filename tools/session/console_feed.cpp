@@ -1,0 +1,212 @@
+#include "tools/session/console_feed.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <memory>
+#include <vector>
+
+namespace hil::session {
+
+namespace {
+
+using nlohmann::json;
+
+std::uint64_t load(const std::atomic<std::uint64_t>& a) {
+  return a.load(std::memory_order_relaxed);
+}
+
+json counters_json(const config::RigRuntime& rig, const Recording* recording) {
+  json can = json::array();
+  for (const auto& bus : rig.buses()) {
+    std::uint64_t rx = 0, tx = 0, refused = bus->unknown_frames(), timeouts = 0;
+    for (std::size_t i = 0; i < bus->rx_count(); ++i) {
+      rx += load(bus->rx_counters(i).frames);
+      refused += load(bus->rx_counters(i).drops);
+      timeouts += load(bus->rx_counters(i).timeouts);
+    }
+    for (std::size_t i = 0; i < bus->tx_count(); ++i) tx += load(bus->tx_counters(i).frames);
+    can.push_back({{"bus", bus->name()},
+                   {"rx", rx},
+                   {"tx", tx},
+                   {"refused", refused},
+                   {"timeouts", timeouts}});
+  }
+  json recorder;  // null: not recording
+  if (recording != nullptr) {
+    const RecordingCounters c = recording->counters();
+    recorder = {{"samples", c.telemetry.samples_recorded},
+                {"drops", c.telemetry.samples_dropped + c.can_log.frames_dropped},
+                {"frames", c.can_log.frames_written},
+                {"errors", c.errors}};
+  }
+  return {{"can", std::move(can)}, {"recorder", std::move(recorder)}};
+}
+
+/// The CAN view (docs/console.md `can`), with each message's measured cycle from its frame
+/// count and last tick between two calls.
+class CanView {
+ public:
+  explicit CanView(config::RigRuntime& rig) : rig_(rig) {}
+
+  json operator()() {
+    const rt::ChannelTable& table = rig_.table();
+    table.read_snapshot(snapshot_);
+    const double period_ms = static_cast<double>(rig_.settings().executive.period) * 1e-6;
+    json buses = json::array();
+    std::size_t slot = 0;
+    for (std::size_t b = 0; b < rig_.buses().size(); ++b) {
+      const io::can::CanBus& bus = *rig_.buses()[b];
+      const io::can::CanBusSpec& spec = rig_.settings().can[b];
+      json messages = json::array();
+      const auto add = [&](const std::string& name, const std::vector<io::can::SignalBinding>& sig,
+                           const io::can::MessageCounters& c, bool rx) {
+        const io::can::dbc::Message* m = spec.database.find_message(name);
+        const std::uint64_t frames = load(c.frames);
+        const std::int64_t last = c.last_tick.load(std::memory_order_relaxed);
+        if (slot >= seen_.size()) seen_.resize(slot + 1);
+        Seen& prev = seen_[slot++];
+        if (frames > prev.frames && prev.frames > 0 && last > prev.last_tick) {
+          prev.cycle_ms = static_cast<double>(last - prev.last_tick) * period_ms /
+                          static_cast<double>(frames - prev.frames);
+        }
+        prev.frames = frames;
+        prev.last_tick = last;
+        json signals = json::array();
+        for (const io::can::SignalBinding& s : sig) {
+          const std::optional<rt::ChannelId> id = table.find(s.channel);
+          const double v = id ? snapshot_[*id] : NAN;
+          signals.push_back({{"name", s.signal},
+                             {"channel", s.channel},
+                             {"value", std::isfinite(v) ? json(v) : json()},
+                             {"unit", id ? table.spec(*id).unit : std::string()}});
+        }
+        messages.push_back(
+            {{"name", name},
+             {"id", m != nullptr ? json(m->id) : json()},
+             {"extended", m != nullptr && m->extended},
+             {"dir", rx ? "rx" : "tx"},
+             {"dbc_cycle_ms", m != nullptr && m->cycle_time_ms ? json(*m->cycle_time_ms) : json()},
+             {"measured_cycle_ms", prev.cycle_ms ? json(*prev.cycle_ms) : json()},
+             {"frames", frames},
+             {"errors", load(c.errors)},
+             {"drops", load(c.drops)},
+             {"timeouts", load(c.timeouts)},
+             {"counter_jumps", load(c.counter_jumps)},
+             {"last_tick", last >= 0 ? json(last) : json()},
+             {"data", json()},
+             {"signals", std::move(signals)}});
+      };
+      for (std::size_t i = 0; i < spec.rx.size() && i < bus.rx_count(); ++i) {
+        add(spec.rx[i].message, spec.rx[i].signals, bus.rx_counters(i), true);
+      }
+      for (std::size_t i = 0; i < spec.tx.size() && i < bus.tx_count(); ++i) {
+        add(spec.tx[i].message, spec.tx[i].signals, bus.tx_counters(i), false);
+      }
+      buses.push_back({{"name", bus.name()}, {"messages", std::move(messages)}});
+    }
+    return buses;
+  }
+
+ private:
+  struct Seen {
+    std::uint64_t frames = 0;
+    std::int64_t last_tick = -1;
+    std::optional<double> cycle_ms;
+  };
+  config::RigRuntime& rig_;
+  rt::ChannelSnapshot snapshot_;
+  std::vector<Seen> seen_;
+};
+
+/// Events from counters that only grow: a CAN message timing out, the recorder's first error.
+class EventWatch {
+ public:
+  EventWatch(config::RigRuntime& rig, const Recording* recording)
+      : rig_(rig), recording_(recording) {}
+
+  void operator()(std::vector<io::console::ConsoleEvent>& out) {
+    std::size_t slot = 0;
+    for (std::size_t b = 0; b < rig_.buses().size(); ++b) {
+      const io::can::CanBus& bus = *rig_.buses()[b];
+      const io::can::CanBusSpec& spec = rig_.settings().can[b];
+      for (std::size_t i = 0; i < bus.rx_count() && i < spec.rx.size(); ++i, ++slot) {
+        if (slot >= timeouts_.size()) timeouts_.resize(slot + 1);
+        const io::can::MessageCounters& c = bus.rx_counters(i);
+        const std::uint64_t now = load(c.timeouts);
+        if (now > timeouts_[slot]) {
+          out.push_back({.tick = c.last_tick.load(std::memory_order_relaxed),
+                         .level = "warn",
+                         .kind = "can",
+                         .text = fmt::format("{} on {} timed out (held, then safe values; {} "
+                                             "so far)",
+                                             spec.rx[i].message, bus.name(), now)});
+          timeouts_[slot] = now;
+        }
+      }
+    }
+    if (recording_ != nullptr && !recorder_error_) {
+      const RecordingCounters c = recording_->counters();
+      if (!c.errors.empty()) {
+        recorder_error_ = true;
+        out.push_back({.level = "error", .kind = "recorder", .text = c.errors});
+      }
+    }
+  }
+
+ private:
+  config::RigRuntime& rig_;
+  const Recording* recording_;
+  std::vector<std::uint64_t> timeouts_;
+  bool recorder_error_ = false;
+};
+
+}  // namespace
+
+json course_json(const scenario::ScenarioSettings& s) {
+  const double c = std::cos(s.start.yaw);
+  const double sn = std::sin(s.start.yaw);
+  const auto world = [&](double x, double y) {
+    return json::array({s.start.x + c * x - sn * y, s.start.y + sn * x + c * y});
+  };
+  json path = json::array();
+  for (const scenario::CoursePoint& p : s.drive.path) path.push_back(world(p.x, p.y));
+  json cones = json::array();
+  for (const scenario::GateSettings& g : s.gates) {
+    const auto* lane = std::get_if<scenario::LaneGate>(&g.check);
+    if (lane == nullptr) continue;
+    // cones along both edges of the lane, every 3 m and at its ends
+    const int n = std::max(1, static_cast<int>(std::ceil((lane->x_max - lane->x_min) / 3.0)));
+    for (int i = 0; i <= n; ++i) {
+      const double x = lane->x_min + (lane->x_max - lane->x_min) * i / n;
+      cones.push_back(world(x, lane->y_min));
+      cones.push_back(world(x, lane->y_max));
+    }
+  }
+  return {{"frame", {{"x0", s.start.x}, {"y0", s.start.y}, {"yaw0", s.start.yaw}}},
+          {"path", std::move(path)},
+          {"cones", std::move(cones)},
+          {"x_channel", "vehicle.body.position.x"},
+          {"y_channel", "vehicle.body.position.y"}};
+}
+
+io::console::ConsoleFeed console_feed(config::RigRuntime& rig, const ConsoleRun& run) {
+  io::console::ConsoleFeed feed;
+  feed.run = {
+      .rig = run.rig,
+      .scenario = run.scenario != nullptr ? std::optional(run.scenario->name) : std::nullopt,
+      .run_id = run.run_id,
+      .speed = run.speed.to_string(),
+      .realtime = run.speed.realtime(),
+      .period_ns = rig.settings().executive.period,
+      .start_epoch_ns = run.start_epoch_ns,
+      .course = run.scenario != nullptr ? std::optional(course_json(*run.scenario)) : std::nullopt};
+  feed.table = &rig.table();
+  const Recording* recording = run.recording;
+  feed.counters = [&rig, recording] { return counters_json(rig, recording); };
+  if (!rig.buses().empty()) feed.can_view = CanView(rig);
+  feed.poll_events = EventWatch(rig, recording);
+  return feed;
+}
+
+}  // namespace hil::session

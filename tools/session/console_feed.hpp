@@ -1,0 +1,35 @@
+#pragma once
+// What a rig's run shows on its operator console (docs/console.md) beyond channels and timing:
+// the run's description, CAN counters per bus and the CAN view per message, the recording's
+// counters, events (CAN timeouts, recorder errors) and the scenario's course. Setup phase
+// builds it; the callbacks run on the console thread and only read counters (atomics), the
+// channel snapshot and the recorder's thread-safe counters.
+
+#include <optional>
+#include <string>
+
+#include "config/rig_runtime.hpp"
+#include "io/console/console_feed.hpp"
+#include "tools/scenario/scenario_settings.hpp"
+#include "tools/session/run_recording.hpp"
+#include "tools/session/speed.hpp"
+
+namespace hil::session {
+
+struct ConsoleRun {
+  std::string rig;
+  std::string run_id;
+  Speed speed;
+  std::int64_t start_epoch_ns = 0;
+  const scenario::ScenarioSettings* scenario = nullptr;  ///< or none
+  const Recording* recording = nullptr;                  ///< or not recorded
+};
+
+/// The feed of a run of `rig` (which, like the scenario and recording, must outlive it).
+[[nodiscard]] io::console::ConsoleFeed console_feed(config::RigRuntime& rig, const ConsoleRun& run);
+
+/// The course message of a scenario: its path and the cones of its lane gates, in world
+/// coordinates.
+[[nodiscard]] nlohmann::json course_json(const scenario::ScenarioSettings& s);
+
+}  // namespace hil::session
