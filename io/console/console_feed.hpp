@@ -42,8 +42,12 @@ struct ConsoleFeed {
   std::function<nlohmann::json()> counters;
   /// The CAN view's "buses" array (docs/console.md `can`).
   std::function<nlohmann::json()> can_view;
-  /// Appends what happened since the last call (CAN timeouts, recorder errors, gates).
+  /// Appends what happened since the last call (CAN timeouts, recorder errors, gates decided
+  /// during the run).
   std::function<void(std::vector<ConsoleEvent>&)> poll_events;
+  /// Appends what is known once the run is over (every gate's verdict); called once, after
+  /// the RT thread is done.
+  std::function<void(std::vector<ConsoleEvent>&)> final_events;
 };
 
 }  // namespace hil::io::console

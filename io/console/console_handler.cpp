@@ -118,7 +118,7 @@ void Core::on_console_message(WsSession& s, std::string_view text) {
                         {"channels", std::move(indices)},
                         {"backfill_from_tick", from >= 0 ? Json(from) : Json()}}
                        .dump());
-    send_console_frames(s, true);
+    send_console_frames(s);
     update_armed();
   } else if (const auto* unsub = std::get_if<Unsubscribe>(&request)) {
     std::erase_if(s.subscriptions, [&](const Subscription& x) { return x.id == unsub->id; });
@@ -135,10 +135,23 @@ void Core::on_console_message(WsSession& s, std::string_view text) {
   }
 }
 
-void Core::send_console_frames(WsSession& s, bool backfill) {
+void Core::send_console_frames(WsSession& s) const {
+  // a live client more than half a second behind loses its oldest samples: what it sees stays
+  // live; a backfill is paced by the queue's room instead and loses only what leaves the history
+  const double sample_s =
+      static_cast<double>(feed.run.period_ns) * 1e-9 * static_cast<double>(history.stride());
+  const auto live_lag = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(0.5 / sample_s));
   for (Subscription& sub : s.subscriptions) {
-    sub.next_seq = std::max(sub.next_seq, history.first_seq());  // what fell out is gone
-    while (sub.next_seq < history.end_seq()) {
+    std::uint64_t skip_to = history.first_seq();
+    if (!sub.backfilling && history.end_seq() > live_lag) {
+      skip_to = std::max(skip_to, history.end_seq() - live_lag);
+    }
+    if (sub.next_seq < skip_to) {
+      sub.next_seq = skip_to;
+      ++sub.frames;  // the client sees a seq gap
+      s.note_dropped(1);
+    }
+    while (sub.next_seq < history.end_seq() && s.data_room()) {
       // one frame: consecutive samples one stride apart
       const std::uint64_t first = sub.next_seq;
       std::uint64_t end = first + 1;
@@ -146,7 +159,7 @@ void Core::send_console_frames(WsSession& s, bool backfill) {
              history.tick(end) - history.tick(end - 1) == history.stride()) {
         ++end;
       }
-      const SampleFrameHeader h{.flags = backfill ? kBackfillFlag : std::uint8_t{0},
+      const SampleFrameHeader h{.flags = sub.backfilling ? kBackfillFlag : std::uint8_t{0},
                                 .subscription = sub.id,
                                 .seq = sub.frames++,
                                 .first_tick = history.tick(first),
@@ -170,6 +183,7 @@ void Core::send_console_frames(WsSession& s, bool backfill) {
       sub.next_seq = end;
       s.send_data(std::move(frame), true);
     }
+    if (sub.next_seq == history.end_seq()) sub.backfilling = false;
   }
 }
 

@@ -17,7 +17,7 @@ struct ConsoleOptions {
   double rate_hz = 1000.0;                   ///< console samples per second (at most)
   double history_s = 10.0;                   ///< kept for late joiners
   double foxglove_rate_hz = 100.0;           ///< per topic
-  std::size_t max_clients = 32;
+  std::size_t max_clients = 64;
 };
 
 /// `--console off|PORT|ADDR:PORT|[V6ADDR]:PORT` into `options` (address and port only).

@@ -170,7 +170,7 @@ void Core::pump() {
       send_foxglove_messages(*s);
       continue;
     }
-    send_console_frames(*s, false);
+    send_console_frames(*s);
     if (values_due) s->send_control(values);
     if (status_due) s->send_control(status_json(*s).dump());
     if (can_due && s->can_view) s->send_control(can);
@@ -254,7 +254,8 @@ Json Core::status_json(const WsSession& s) const {
            {"dropped_frames", s.dropped_frames},
            {"dropped_frames_all", counters.dropped_frames.load(std::memory_order_relaxed)},
            {"refused", counters.refused.load(std::memory_order_relaxed)},
-           {"bad_messages", counters.bad_messages.load(std::memory_order_relaxed)}}}};
+           {"bad_messages", counters.bad_messages.load(std::memory_order_relaxed)},
+           {"closed_stalled", counters.closed_stalled.load(std::memory_order_relaxed)}}}};
   if (feed.counters) {
     const Json extra = feed.counters();
     if (extra.contains("can")) m["can"] = extra["can"];
@@ -296,6 +297,10 @@ void Core::run_ended(const std::string& how, std::int64_t ticks) {
   state = "ended";
   if (executive != nullptr) timing = executive->stats().snapshot();
   update_armed();
+  std::vector<ConsoleEvent> last;
+  if (feed.poll_events) feed.poll_events(last);
+  if (feed.final_events) feed.final_events(last);
+  for (ConsoleEvent& e : last) add_event(std::move(e));
   add_event({.tick = ticks, .level = "info", .kind = "run", .text = fmt::format("run {}", how)});
   for (auto& [weak, req] : pending_stops) {
     if (const std::shared_ptr<WsSession> s = weak.lock()) {
@@ -306,7 +311,7 @@ void Core::run_ended(const std::string& how, std::int64_t ticks) {
   pending_stops.clear();
   for (const std::shared_ptr<WsSession>& s : sessions) {
     if (s->protocol != Protocol::console) continue;
-    send_console_frames(*s, false);
+    send_console_frames(*s);
     s->send_control(status_json(*s).dump());
   }
 }
@@ -334,7 +339,7 @@ class ConsoleServer::Impl {
     write_token();
   }
 
-  void write_token() {
+  void write_token() const {
     const int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     if (fd < 0) {
       throw std::runtime_error(

@@ -151,8 +151,8 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
           fmt::format("no such page: {}\n", path));
   }
 
-  void upgrade(Request req, std::string_view path, Role role) {
-    if (path != "/ws") {
+  void upgrade(const Request& req, std::string_view path, Role role) {
+    if (path != "/ws" && path != "/") {  // Foxglove users type the bare ws://host:port
       return refuse(http::status::not_found, "the WebSocket endpoint is /ws", req.version());
     }
     Protocol protocol = Protocol::console;

@@ -64,7 +64,8 @@ struct Subscription {
   std::uint16_t id = 0;
   std::vector<std::uint32_t> channels;
   std::uint64_t next_seq = 0;  ///< the next history sample to send
-  std::uint32_t frames = 0;    ///< frames sent: the next frame's seq
+  std::uint32_t frames = 0;    ///< frames sent: the next frame's seq (a skip leaves a gap)
+  bool backfilling = true;     ///< sending the past: never skipped ahead, flagged in frames
 };
 
 /// A Foxglove subscription: one telemetry group (or /events) at ≤ foxglove_rate_hz.
@@ -76,14 +77,19 @@ struct FoxgloveSubscription {
 
 class Core;
 
-/// One WebSocket client: a control queue (JSON, lossless) and a data queue (frames, oldest
-/// dropped beyond its cap), one write in flight.
+/// One WebSocket client: a control queue (JSON, lossless) and a data queue (frames, filled only
+/// up to its cap; a client that falls behind the live edge loses the oldest samples, counted),
+/// one write in flight.
 class WsSession : public std::enable_shared_from_this<WsSession> {
  public:
-  WsSession(Core& core, beast::tcp_stream&& stream, Protocol protocol, Role role, std::string peer);
+  WsSession(Core& core, beast::tcp_stream&& stream, Protocol speaking, Role as, std::string from);
   void accept(const Request& request, const std::string& subprotocol);
   void send_control(std::string text);
   void send_data(std::shared_ptr<const std::string> bytes, bool binary);
+  /// Room in the data queue: frames wait in the history while it is full.
+  [[nodiscard]] bool data_room() const noexcept { return data_bytes_ < data_cap; }
+  /// Counts `frames` of data dropped for this client and tells it (throttled `lag`).
+  void note_dropped(std::uint64_t frames);
   void close(websocket::close_code code);
   /// Closes a client that has not read for kStallTimeout; true if it did.
   bool close_if_stalled(Clock::time_point now);
@@ -116,7 +122,6 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
   bool writing_ = false, open_ = false, closing_ = false;
   Clock::time_point write_started_{};
   std::optional<Clock::time_point> lagging_since_;
-  std::uint64_t lag_reported_ = 0;
   Clock::time_point lag_sent_{};
 };
 
@@ -130,7 +135,7 @@ class Core {
   // ---- the page's protocol (console_protocol_handler.cpp) ----
   void welcome(WsSession& s);
   void on_console_message(WsSession& s, std::string_view text);
-  void send_console_frames(WsSession& s, bool backfill);
+  void send_console_frames(WsSession& s) const;
   [[nodiscard]] Json info_json(Role role) const;
   [[nodiscard]] std::string snapshot_json();
 
@@ -149,7 +154,7 @@ class Core {
   [[nodiscard]] Json status_json(const WsSession& s) const;
   void add_event(ConsoleEvent e);
   void request_stop(WsSession& s, std::optional<std::int64_t> req);
-  void run_ended(const std::string& ending, std::int64_t ticks);
+  void run_ended(const std::string& how, std::int64_t ticks);
 
   ConsoleOptions options;
   ConsoleFeed feed;

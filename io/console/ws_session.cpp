@@ -8,8 +8,9 @@
 
 namespace hil::io::console::detail {
 
-WsSession::WsSession(Core& core, beast::tcp_stream&& stream, Protocol p, Role r, std::string from)
-    : protocol(p), role(r), peer(std::move(from)), core_(core), ws_(std::move(stream)) {}
+WsSession::WsSession(Core& core, beast::tcp_stream&& stream, Protocol speaking, Role as,
+                     std::string from)
+    : protocol(speaking), role(as), peer(std::move(from)), core_(core), ws_(std::move(stream)) {}
 
 void WsSession::accept(const Request& request, const std::string& subprotocol) {
   beast::get_lowest_layer(ws_).expires_never();
@@ -44,6 +45,9 @@ void WsSession::read_next() {
     if (ec) {
       if (ec == websocket::error::message_too_big) {
         self->core_.counters.bad_messages.fetch_add(1, std::memory_order_relaxed);
+      }
+      if (ec == beast::error::timeout) {  // no pong within kIdleTimeout: it stopped reading
+        self->core_.counters.closed_stalled.fetch_add(1, std::memory_order_relaxed);
       }
       self->finish();
       return;
@@ -83,19 +87,22 @@ void WsSession::send_data(std::shared_ptr<const std::string> bytes, bool binary)
     data_.pop_front();
     ++dropped;
   }
-  if (dropped > 0) {
-    dropped_frames += dropped;
-    core_.counters.dropped_frames.fetch_add(dropped, std::memory_order_relaxed);
-    const Clock::time_point now = Clock::now();
-    if (!lagging_since_) lagging_since_ = now;
-    if (now - lag_sent_ > std::chrono::seconds(1)) {  // throttled
-      lag_sent_ = now;
-      send_control(
-          Json{{"type", "lag"}, {"dropped_frames", dropped_frames}, {"queued_bytes", data_bytes_}}
-              .dump());
-    }
-  }
+  note_dropped(dropped);
   write_next();
+}
+
+void WsSession::note_dropped(std::uint64_t frames) {
+  if (frames == 0) return;
+  dropped_frames += frames;
+  core_.counters.dropped_frames.fetch_add(frames, std::memory_order_relaxed);
+  const Clock::time_point now = Clock::now();
+  if (!lagging_since_) lagging_since_ = now;
+  if (now - lag_sent_ > std::chrono::seconds(1)) {  // throttled
+    lag_sent_ = now;
+    send_control(
+        Json{{"type", "lag"}, {"dropped_frames", dropped_frames}, {"queued_bytes", data_bytes_}}
+            .dump());
+  }
 }
 
 void WsSession::write_next() {

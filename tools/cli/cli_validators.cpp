@@ -52,7 +52,7 @@ CLI::Option* add_console_option(CLI::App& cmd, io::console::ConsoleOptions& cons
             }
             return {};
           },
-          "[ADDR:]PORT|off"));
+          ""));
 }
 
 }  // namespace hil::cli

@@ -28,7 +28,20 @@ ScenarioJudge::ScenarioJudge(const scenario::ScenarioSettings& scenario)
       footprint_(scenario.footprint),
       frame_(scenario.start),
       path_(scenario.drive.path),
-      state_(scenario.gates.size()) {}
+      state_(scenario.gates.size()),
+      live_(std::make_unique<LiveSlot[]>(scenario.gates.size())) {}
+
+LiveMark ScenarioJudge::live(std::size_t i) const noexcept {
+  const LiveMark::State state = live_[i].state.load(std::memory_order_acquire);
+  return {.state = state, .time = live_[i].time.load(std::memory_order_relaxed)};
+}
+
+void ScenarioJudge::mark(GateState& g, std::size_t i, LiveMark::State state, double time) noexcept {
+  if (g.marked) return;
+  g.marked = true;
+  live_[i].time.store(time, std::memory_order_relaxed);
+  live_[i].state.store(state, std::memory_order_release);
+}
 
 void ScenarioJudge::observe(const Observation& o) noexcept {
   const CoursePose pose = frame_.to_course(o.x, o.y, o.yaw);
@@ -43,12 +56,14 @@ void ScenarioJudge::observe(const Observation& o) noexcept {
       corners_[k++] = {.x = pose.x + c * dx - s * dy, .y = pose.y + s * dx + c * dy};
     }
   }
-  for (std::size_t i = 0; i < gates_.size(); ++i) observe_gate(gates_[i], state_[i], o, pose);
+  for (std::size_t i = 0; i < gates_.size(); ++i) observe_gate(i, state_[i], o, pose);
 }
 
-void ScenarioJudge::observe_gate(const scenario::GateSettings& gate, GateState& g,
-                                 const Observation& o, const CoursePose& pose) noexcept {
+void ScenarioJudge::observe_gate(std::size_t i, GateState& g, const Observation& o,
+                                 const CoursePose& pose) noexcept {
+  const scenario::GateSettings& gate = gates_[i];
   const double t = o.time;
+  using enum LiveMark::State;
   std::visit(Overloaded{
                  [&](const scenario::LaneGate& lane) {
                    for (const scenario::CoursePoint& c : corners_) {
@@ -60,6 +75,7 @@ void ScenarioJudge::observe_gate(const scenario::GateSettings& gate, GateState& 
                        g.worst_x = c.x;
                      }
                    }
+                   if (g.worst_margin < 0.0) mark(g, i, failed, t);  // a corner left the lane
                  },
                  [&](const scenario::SpeedReachedGate& s) {
                    if (g.passed_at >= 0.0) return;
@@ -71,12 +87,16 @@ void ScenarioJudge::observe_gate(const scenario::GateSettings& gate, GateState& 
                    } else if (g.in_band_since < 0.0 && t <= s.by_s) {
                      g.in_band_since = t;
                    }
-                   if (g.in_band_since >= 0.0 && t - g.in_band_since >= s.hold_s) g.passed_at = t;
+                   if (g.in_band_since >= 0.0 && t - g.in_band_since >= s.hold_s) {
+                     g.passed_at = t;
+                     mark(g, i, passed, t);
+                   }
                  },
-                 [&](const scenario::NoRollbackGate&) {
+                 [&](const scenario::NoRollbackGate& r) {
                    g.peak = std::max(g.peak, pose.x);
                    g.figure = std::max(g.figure, g.peak - pose.x);
                    ++g.samples;
+                   if (g.figure > r.max_m) mark(g, i, failed, t);
                  },
                  [&](const scenario::MaxDeviationGate& m) {
                    if (t < m.from_s || t > m.to_s) return;
@@ -88,11 +108,15 @@ void ScenarioJudge::observe_gate(const scenario::GateSettings& gate, GateState& 
                      g.figure = std::abs(at.cross_track);
                      g.figure_at = t;
                    }
+                   if (g.figure > m.max_m) mark(g, i, failed, t);
                  },
                  [&](const scenario::DistanceReachedGate& d) {
                    if (t > d.by_s) return;
                    g.peak = std::max(g.peak, pose.x);
-                   if (g.passed_at < 0.0 && pose.x >= d.distance) g.passed_at = t;
+                   if (g.passed_at < 0.0 && pose.x >= d.distance) {
+                     g.passed_at = t;
+                     mark(g, i, passed, t);
+                   }
                  },
                  [&](const scenario::StoppedGate& s) {
                    if (t < s.by_s) return;

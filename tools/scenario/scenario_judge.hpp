@@ -6,10 +6,12 @@
 // speed; the stand-alone ECU what it receives (docs/ecu.md "Gates").
 //
 // Thread-safety: observe() on one (RT) thread; verdict() after that thread is done with it
-// (or from the same thread).
+// (or from the same thread); live() from any thread at any time.
 
 #include <array>
+#include <atomic>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -44,6 +46,14 @@ struct ScenarioVerdict {
   std::vector<GateResult> gates;
 };
 
+/// A gate decided while the run goes on: passed (the speed held, the distance reached) or
+/// failed (the lane left, the deviation or rollback exceeded). Other verdicts come at the end.
+struct LiveMark {
+  enum class State : std::int8_t { open, passed, failed };
+  State state = State::open;
+  double time = 0.0;  ///< scenario time of the decision [s]
+};
+
 class ScenarioJudge {
  public:
   /// Setup: copies the gates and sizes their state.
@@ -55,6 +65,10 @@ class ScenarioJudge {
   /// The verdict on what was observed so far (a gate whose window has not been observed
   /// in full fails, saying so). Allocates.
   [[nodiscard]] ScenarioVerdict verdict() const;
+  /// Any thread: gate `i`'s live mark (names as in the scenario's gates).
+  [[nodiscard]] LiveMark live(std::size_t i) const noexcept;
+  [[nodiscard]] std::size_t gate_count() const noexcept { return gates_.size(); }
+  [[nodiscard]] const std::string& gate_name(std::size_t i) const { return gates_[i].name; }
 
  private:
   struct GateState {
@@ -65,9 +79,16 @@ class ScenarioJudge {
     double in_band_since = -1.0, best_error = 1e9, passed_at = -1.0;
     // no_rollback / distance_reached / max_deviation / stopped: the figure
     double peak = -1e9, figure = 0.0, figure_at = 0.0;
+    bool marked = false;  ///< its live mark is set
   };
+  /// Written once by the RT thread (time, then state with release), read by any.
+  struct LiveSlot {
+    std::atomic<LiveMark::State> state{LiveMark::State::open};
+    std::atomic<double> time{0.0};
+  };
+  void mark(GateState& g, std::size_t i, LiveMark::State state, double time) noexcept;
 
-  void observe_gate(const scenario::GateSettings& gate, GateState& g, const Observation& o,
+  void observe_gate(std::size_t i, GateState& g, const Observation& o,
                     const CoursePose& pose) noexcept;
   [[nodiscard]] GateResult judge(const scenario::GateSettings& gate, const GateState& g) const;
 
@@ -79,6 +100,7 @@ class ScenarioJudge {
   bool located_ = false;
   double last_time_ = 0.0;
   std::vector<GateState> state_;
+  std::unique_ptr<LiveSlot[]> live_;
   std::array<scenario::CoursePoint, 4> corners_{};  ///< of the footprint, this observation
 };
 

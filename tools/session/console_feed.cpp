@@ -19,7 +19,10 @@ std::uint64_t load(const std::atomic<std::uint64_t>& a) {
 json counters_json(const config::RigRuntime& rig, const Recording* recording) {
   json can = json::array();
   for (const auto& bus : rig.buses()) {
-    std::uint64_t rx = 0, tx = 0, refused = bus->unknown_frames(), timeouts = 0;
+    std::uint64_t rx = 0;
+    std::uint64_t tx = 0;
+    std::uint64_t refused = bus->unknown_frames();
+    std::uint64_t timeouts = 0;
     for (std::size_t i = 0; i < bus->rx_count(); ++i) {
       rx += load(bus->rx_counters(i).frames);
       refused += load(bus->rx_counters(i).drops);
@@ -41,6 +44,13 @@ json counters_json(const config::RigRuntime& rig, const Recording* recording) {
                 {"errors", c.errors}};
   }
   return {{"can", std::move(can)}, {"recorder", std::move(recorder)}};
+}
+
+json hex(const std::optional<io::can::CanFrame>& frame) {
+  if (!frame) return nullptr;
+  std::string out;
+  for (const std::uint8_t b : frame->payload()) out += fmt::format("{:02x}", b);
+  return out;
 }
 
 /// The CAN view (docs/console.md `can`), with each message's measured cycle from its frame
@@ -94,7 +104,7 @@ class CanView {
              {"timeouts", load(c.timeouts)},
              {"counter_jumps", load(c.counter_jumps)},
              {"last_tick", last >= 0 ? json(last) : json()},
-             {"data", json()},
+             {"data", hex(c.last_payload.load())},
              {"signals", std::move(signals)}});
       };
       for (std::size_t i = 0; i < spec.rx.size() && i < bus.rx_count(); ++i) {
@@ -122,8 +132,11 @@ class CanView {
 /// Events from counters that only grow: a CAN message timing out, the recorder's first error.
 class EventWatch {
  public:
-  EventWatch(config::RigRuntime& rig, const Recording* recording)
-      : rig_(rig), recording_(recording) {}
+  EventWatch(config::RigRuntime& rig, const Recording* recording,
+             const scenario::ScenarioJudge* judge)
+      : rig_(rig), recording_(recording), judge_(judge) {
+    if (judge_ != nullptr) marked_.assign(judge_->gate_count(), false);
+  }
 
   void operator()(std::vector<io::console::ConsoleEvent>& out) {
     std::size_t slot = 0;
@@ -145,6 +158,18 @@ class EventWatch {
         }
       }
     }
+    const double period_s = static_cast<double>(rig_.settings().executive.period) * 1e-9;
+    for (std::size_t i = 0; i < marked_.size(); ++i) {
+      const scenario::LiveMark m = judge_->live(i);
+      if (marked_[i] || m.state == scenario::LiveMark::State::open) continue;
+      marked_[i] = true;
+      const bool passed = m.state == scenario::LiveMark::State::passed;
+      out.push_back({.tick = std::llround(m.time / period_s),
+                     .level = passed ? "info" : "error",
+                     .kind = "gate",
+                     .text = fmt::format("gate '{}' {} at {:.3f} s", judge_->gate_name(i),
+                                         passed ? "passed" : "failed", m.time)});
+    }
     if (recording_ != nullptr && !recorder_error_) {
       const RecordingCounters c = recording_->counters();
       if (!c.errors.empty()) {
@@ -157,6 +182,8 @@ class EventWatch {
  private:
   config::RigRuntime& rig_;
   const Recording* recording_;
+  const scenario::ScenarioJudge* judge_;
+  std::vector<bool> marked_;
   std::vector<std::uint64_t> timeouts_;
   bool recorder_error_ = false;
 };
@@ -205,7 +232,19 @@ io::console::ConsoleFeed console_feed(config::RigRuntime& rig, const ConsoleRun&
   const Recording* recording = run.recording;
   feed.counters = [&rig, recording] { return counters_json(rig, recording); };
   if (!rig.buses().empty()) feed.can_view = CanView(rig);
-  feed.poll_events = EventWatch(rig, recording);
+  feed.poll_events = EventWatch(rig, recording, run.judge);
+  if (const scenario::ScenarioJudge* judge = run.judge) {
+    feed.final_events = [judge](std::vector<io::console::ConsoleEvent>& out) {
+      for (const scenario::GateResult& g : judge->verdict().gates) {
+        const char* verdict = !g.reached ? "not decided" : g.passed ? "PASS" : "FAIL";
+        out.push_back({.level = !g.reached ? "warn"
+                                : g.passed ? "info"
+                                           : "error",
+                       .kind = "gate",
+                       .text = fmt::format("[{}] {}: {}", verdict, g.name, g.detail)});
+      }
+    };
+  }
   return feed;
 }
 

@@ -10,6 +10,7 @@
 
 #include "config/rig_runtime.hpp"
 #include "io/console/console_feed.hpp"
+#include "tools/scenario/scenario_judge.hpp"
 #include "tools/scenario/scenario_settings.hpp"
 #include "tools/session/run_recording.hpp"
 #include "tools/session/speed.hpp"
@@ -23,6 +24,7 @@ struct ConsoleRun {
   std::int64_t start_epoch_ns = 0;
   const scenario::ScenarioSettings* scenario = nullptr;  ///< or none
   const Recording* recording = nullptr;                  ///< or not recorded
+  const scenario::ScenarioJudge* judge = nullptr;        ///< the scenario's gates, or none
 };
 
 /// The feed of a run of `rig` (which, like the scenario and recording, must outlive it).

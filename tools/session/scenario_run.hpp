@@ -43,6 +43,8 @@ class ScenarioRun {
   [[nodiscard]] std::int64_t ticks() const noexcept { return ticks_; }
   /// The gates judged on the vehicle's own state (the truth). After the run.
   [[nodiscard]] scenario::ScenarioVerdict verdict() const { return judge_.verdict(); }
+  /// The judge, for its live marks (any thread).
+  [[nodiscard]] const scenario::ScenarioJudge& judge() const noexcept { return judge_; }
   /// The in-process ECU, or nullptr with a real one.
   [[nodiscard]] ecu::VirtualEcu* ecu() noexcept { return ecu_.get(); }
   [[nodiscard]] const scenario::ScenarioEvents& events() const noexcept { return *events_; }

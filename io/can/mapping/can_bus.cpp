@@ -212,6 +212,7 @@ void CanBus::receive(const CanFrame& frame, std::int64_t tick, rt::ChannelTable&
   c.frames.fetch_add(1, std::memory_order_relaxed);
   c.bytes.fetch_add(frame.length, std::memory_order_relaxed);
   c.last_tick.store(tick, std::memory_order_relaxed);
+  c.last_payload.store(frame.payload());
   ++rx_total_;
 }
 
@@ -247,7 +248,7 @@ void CanBus::send(Tx& tx, std::int64_t tick, const rt::ChannelTable& table) noex
   for (const Binding& b : tx.bindings) tx.physical[b.signal] = table.get(b.channel);
   if (tx.e2e.counter >= 0) {
     const dbc::CompiledSignal& s = tx.message->signals[static_cast<std::size_t>(tx.e2e.counter)];
-    const double raw = static_cast<double>(tx.sent % (std::uint64_t{1} << tx.e2e.counter_bits));
+    const auto raw = static_cast<double>(tx.sent % (std::uint64_t{1} << tx.e2e.counter_bits));
     tx.physical[static_cast<std::size_t>(tx.e2e.counter)] = raw * s.factor + s.offset;
   }
   CanFrame frame;
@@ -267,6 +268,7 @@ void CanBus::send(Tx& tx, std::int64_t tick, const rt::ChannelTable& table) noex
   c.frames.fetch_add(1, std::memory_order_relaxed);
   c.bytes.fetch_add(frame.length, std::memory_order_relaxed);
   c.last_tick.store(tick, std::memory_order_relaxed);
+  c.last_payload.store(frame.payload());
   ++tx_total_;
 }
 

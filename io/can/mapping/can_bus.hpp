@@ -23,6 +23,7 @@
 
 #include "io/can/dbc/dbc_codec.hpp"
 #include "io/can/mapping/can_bus_spec.hpp"
+#include "io/can/mapping/last_payload.hpp"
 #include "io/can/transport/transport.hpp"
 #include "rt_core/channel_table.hpp"
 #include "rt_core/spsc_ring.hpp"
@@ -48,6 +49,7 @@ struct MessageCounters {
   std::atomic<std::uint64_t> saturated{0};  ///< tx: values clamped to the signal's range
   std::atomic<std::uint64_t> timeouts{0};   ///< rx: times the message went missing
   std::atomic<std::int64_t> last_tick{-1};  ///< tick of the last frame
+  LastPayload last_payload;                 ///< bytes of the last frame
 };
 
 class CanBus {

@@ -138,6 +138,31 @@ TEST(ScenarioJudge, RollbackDistanceDeviationAndStop) {
   EXPECT_FALSE(stop.verdict().passed);
 }
 
+// What the console shows while the run goes on: a gate decided mid-run is marked once, with
+// the time of the decision; gates decided only at the end stay open.
+TEST(ScenarioJudge, LiveMarksWhatIsDecidedDuringTheRun) {
+  using State = scenario::LiveMark::State;
+  scenario::ScenarioJudge lane(
+      with_gate(scenario::LaneGate{.x_min = 10, .x_max = 20, .y_min = -1.0, .y_max = 1.0}));
+  for (double x = 0; x < 15; x += 0.5) lane.observe({.time = x, .x = x, .y = 0.4});
+  EXPECT_EQ(lane.live(0).state, State::open);
+  lane.observe({.time = 15.5, .x = 15.5, .y = 0.8});  // a corner 0.3 m outside
+  lane.observe({.time = 16, .x = 16, .y = 0.9});
+  EXPECT_EQ(lane.live(0).state, State::failed);
+  EXPECT_EQ(lane.live(0).time, 15.5);
+
+  scenario::ScenarioJudge speed(with_gate(
+      scenario::SpeedReachedGate{.speed = 2.0, .tolerance = 0.04, .by_s = 5.0, .hold_s = 1.0}));
+  for (double t = 0; t <= 3.0; t += 0.25) speed.observe({.time = t, .speed = t < 1 ? 1.0 : 2.0});
+  EXPECT_EQ(speed.live(0).state, State::passed);
+  EXPECT_EQ(speed.live(0).time, 2.0);  // in the band from 1 s, held 1 s
+
+  scenario::ScenarioJudge stop(with_gate(scenario::StoppedGate{.by_s = 1, .max_speed = 0.05}));
+  stop.observe({.time = 2, .speed = 0.0});
+  EXPECT_EQ(stop.live(0).state, State::open);  // decided at the end only
+  EXPECT_EQ(stop.gate_count(), 1U);
+}
+
 TEST(ScenarioJudge, GatesAreInTheCourseFrameOfTheStartPose) {
   scenario::ScenarioSettings s =
       with_gate(scenario::DistanceReachedGate{.distance = 10, .by_s = 10});

@@ -1,27 +1,36 @@
 // The hilsim operator console page (docs/console.md): one WebSocket (hilsim.console.v1), the
-// health header, the channel browser, a live plot with min/max per pixel column, events,
-// CSV export and the operator's Stop.
+// health header, the channel browser, stacked live panels with min/max per pixel column,
+// events, the CAN view, the XY course view, CSV export, layouts and the operator's Stop.
 import { toCsv } from './csv.js';
+import { columns, columnTimes, lowerBound } from './decimate.js';
+import { emptyLayout, parseLayout, storageKey, download } from './layout.js';
+import { renderCan } from './canview.js';
+import { XyView } from './xy.js';
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
-const metrics = (window.__hilsimMetrics = { latency_ms: [] });
+// What tests read: tick-to-pixel latencies and the columns each panel last drew.
+const metrics = (window.__hilsimMetrics = { latency_ms: [], arrival_ms: [], draw_ms: [], drawn: [], frames: 0 });
 const MAX_WINDOW_S = 600;
+const PALETTE = ['#2b6cb0', '#c05621', '#2f855a', '#805ad5', '#b83280', '#0987a0', '#975a16', '#4a5568'];
 
-let info = null, channels = [], role = 'viewer', ws = null, backoff = 500;
-let plotted = [], subscribed = [], buffers = new Map(), paused = false, zoomed = false;
-let windowS = 60, plot = null, dirty = false, lastWall = 0, pauseAtTick = Number(params.get('pause_at_tick') ?? NaN);
-let overrunsSeen = 0, dropsSeen = 0;
+let info = null, channels = [], byName = new Map(), ws = null, backoff = 500;
+let layout = emptyLayout(), active = 0, views = [];
+let subscribed = [], buffers = new Map(), fresh = false;
+let paused = false, frozen = null, zoom = null, dirty = false, lastWall = 0;
+let tab = 'events';
+const xy = new XyView($('xy'));
+const pauseAtTick = Number(params.get('pause_at_tick') ?? NaN);
 
 // ---- theme ----
+const css = (name) => getComputedStyle(document.documentElement).getPropertyValue(name).trim();
 function setTheme(t) {
   document.documentElement.classList.toggle('dark', t === 'dark');
   localStorage.setItem('hilsim.theme', t);
-  if (plot) rebuildPlot();
+  buildPanels();
+  xy.draw(css);
 }
 $('theme').onclick = () => setTheme(document.documentElement.classList.contains('dark') ? 'light' : 'dark');
-setTheme(params.get('theme') ?? localStorage.getItem('hilsim.theme') ?? 'light');
-const css = (name) => getComputedStyle(document.documentElement).getPropertyValue(name).trim();
 
 // ---- connection ----
 function connect() {
@@ -42,21 +51,23 @@ function onControl(m) {
   switch (m.type) {
     case 'server_info':
       if (!info || info.run_id !== m.run_id) reset();
-      info = m; role = m.role;
+      info = m;
       $('run').textContent = `${m.rig}${m.scenario ? ' · ' + m.scenario : ''} · ${m.run_id} · ${m.speed}`;
       $('stop').disabled = !(m.capabilities || []).includes('stop');
-      $('stop').title = role === 'operator' ? 'end the run now' : 'needs the operator token';
+      $('stop').title = m.role === 'operator' ? 'end the run now' : 'needs the operator token';
       break;
     case 'channels':
       channels = m.channels;
+      byName = new Map(channels.map((c, i) => [c.name, i]));
       buildChannelTable();
-      plotted = JSON.parse(localStorage.getItem(`hilsim.layout.${info.rig}`) ?? '[]')
-        .filter((n) => channels.some((c) => c.name === n));
-      subscribe();
+      loadLayout(localStorage.getItem(storageKey(info.rig)), false);
+      if (tab === 'can') send({ type: 'can_view', on: true });
       break;
+    case 'course': xy.setCourse(m); drawXy(); break;
     case 'status': showStatus(m); break;
     case 'values': showValues(m); break;
     case 'event': addEvent(m); break;
+    case 'can': renderCan($('can-table'), m.buses); break;
     case 'subscribed': subscribed = m.channels; break;
     case 'ack': addEvent({ level: 'info', tick: m.tick, text: `operator request ${m.req ?? ''} took effect at tick ${m.tick}` }); break;
     case 'error': addEvent({ level: 'error', tick: null, text: `refused: ${m.message}` }); break;
@@ -65,8 +76,9 @@ function onControl(m) {
 }
 
 function reset() {
-  buffers = new Map(); subscribed = []; overrunsSeen = 0; dropsSeen = 0;
+  buffers = new Map(); subscribed = []; frozen = null; zoom = null;
   $('events').replaceChildren();
+  xy.reset();
   dirty = true;
 }
 
@@ -83,12 +95,19 @@ function showStatus(s) {
   $('exec').textContent = fmt(s.exec_p99_us, 0);
   $('can').textContent = s.can.map((b) => `CAN ${b.bus} rx ${b.rx} tx ${b.tx} refused ${b.refused} timeouts ${b.timeouts}`).join(' · ');
   $('recorder').textContent = s.recorder ? `recorder ${s.recorder.samples} samples, ${s.recorder.drops} drops` : 'not recording';
-  const drops = (s.console.tap_drops || 0) + (s.console.dropped_frames || 0) + (s.recorder ? s.recorder.drops : 0);
-  $('console-drops').textContent = `console drops ${s.console.tap_drops + s.console.dropped_frames}`;
+  const consoleDrops = s.console.tap_drops + s.console.dropped_frames;
+  $('console-drops').textContent = `console drops ${consoleDrops}`;
+  $('console-drops').title = `${s.console.tap_drops} ticks the RT tap could not queue (all clients), ` +
+    `${s.console.dropped_frames} skips of this page's stream when it fell behind`;
+  const timeouts = s.can.reduce((n, b) => n + b.timeouts + b.refused, 0);
   const h = $('health');
   h.classList.toggle('red', s.overruns > 0);
-  h.classList.toggle('amber', s.overruns === 0 && drops > 0);
-  $('health').title = s.tasks.map((t) => `${t.name}: p99 ${t.p99_us} µs, max ${fmt(t.max_us)} µs`).join('\n');
+  h.classList.toggle('amber', s.overruns === 0 && consoleDrops + timeouts + (s.recorder ? s.recorder.drops : 0) > 0);
+  $('tasks').replaceChildren(...s.tasks.map((t) => {
+    const tr = document.createElement('tr');
+    for (const c of [t.name, `p99 ${t.p99_us} µs`, `max ${fmt(t.max_us)} µs`]) tr.insertCell().textContent = c;
+    return tr;
+  }));
   if (s.end) $('stop').disabled = true;
 }
 
@@ -98,7 +117,7 @@ function buildChannelTable() {
   body.replaceChildren(...channels.map((c, i) => {
     const tr = document.createElement('tr');
     tr.dataset.name = c.name;
-    tr.title = `${c.description} (${c.direction})`;
+    tr.title = `${c.description} (${c.direction}); click: add to the active panel`;
     tr.innerHTML = `<td></td><td class="v" id="v${i}">—</td><td class="u"></td>`;
     tr.cells[0].textContent = c.name;
     tr.cells[2].textContent = c.unit;
@@ -110,12 +129,14 @@ function buildChannelTable() {
 function globToRegExp(g) {
   return new RegExp('^' + g.replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.') + '$');
 }
+function plottedNames() { return [...new Set(layout.panels.flatMap((p) => p.channels))]; }
 function applyFilter() {
   const f = $('filter').value.trim();
   const re = f ? globToRegExp(f.includes('*') || f.includes('?') ? f : `*${f}*`) : null;
+  const plotted = new Set(plottedNames());
   for (const tr of $('channels').tBodies[0].rows) {
     tr.hidden = re !== null && !re.test(tr.dataset.name);
-    tr.classList.toggle('plotted', plotted.includes(tr.dataset.name));
+    tr.classList.toggle('plotted', plotted.has(tr.dataset.name));
   }
 }
 $('filter').oninput = applyFilter;
@@ -124,149 +145,225 @@ function showValues(m) {
     const cell = document.getElementById(`v${i}`);
     if (cell && !cell.parentElement.hidden) cell.textContent = v === null ? 'NaN' : Number(v).toPrecision(6);
   });
+  const c = xy.course;
+  const ix = byName.get(c?.x_channel ?? 'vehicle.body.position.x'), iy = byName.get(c?.y_channel ?? 'vehicle.body.position.y');
+  if (ix !== undefined && iy !== undefined && m.values[ix] !== null && m.values[iy] !== null) {
+    xy.add(m.values[ix], m.values[iy]);
+    if (tab === 'xy') drawXy();
+  }
 }
+
+// ---- layout: panels and their channels ----
 function togglePlotted(name) {
-  plotted = plotted.includes(name) ? plotted.filter((n) => n !== name) : [...plotted, name];
-  if (info) localStorage.setItem(`hilsim.layout.${info.rig}`, JSON.stringify(plotted));
+  const p = layout.panels[active];
+  p.channels = p.channels.includes(name) ? p.channels.filter((n) => n !== name) : [...p.channels, name];
+  layoutChanged();
+}
+function layoutChanged() {
+  if (info) localStorage.setItem(storageKey(info.rig), JSON.stringify({ ...layout, rig: info.rig }));
+  $('window').value = String(layout.window_s);
   applyFilter();
   subscribe();
+  buildPanels();
 }
+function loadLayout(text, fromFile) {
+  const { layout: parsed, problems } = text ? parseLayout(text, new Set(byName.keys())) : { layout: emptyLayout(), problems: [] };
+  for (const p of problems) addEvent({ level: 'warn', tick: null, text: `layout: ${p}` });
+  if (!parsed) { if (!fromFile) { layout = emptyLayout(); layoutChanged(); } return; }
+  layout = parsed;
+  active = 0;
+  layoutChanged();
+}
+$('add-panel').onclick = () => { layout.panels.push({ channels: [] }); active = layout.panels.length - 1; layoutChanged(); };
+$('export-layout').onclick = () => info && download(`hilsim-layout-${info.rig}.json`, JSON.stringify({ ...layout, rig: info.rig }, null, 2) + '\n', 'application/json');
+$('import-layout').onclick = () => $('layout-file').click();
+$('layout-file').onchange = async (e) => {
+  const file = e.target.files[0];
+  if (file) loadLayout(await file.text(), true);
+  e.target.value = '';
+};
+
 function subscribe() {
+  const names = plottedNames();
   send({ type: 'unsubscribe', id: 1 });
   subscribed = [];
-  if (plotted.length) send({ type: 'subscribe', id: 1, channels: plotted, backfill_s: windowS });
-  rebuildPlot();
+  if (names.length) send({ type: 'subscribe', id: 1, channels: names, backfill_s: layout.window_s });
 }
 
 // ---- samples ----
 function onFrame(buf) {
   const dv = new DataView(buf);
-  if (dv.getUint8(0) !== 1) return;
+  if (dv.getUint8(0) !== 1 || !info) return;
   const first = Number(dv.getBigInt64(8, true)), stride = dv.getUint32(16, true);
   const n = dv.getUint16(20, true), c = dv.getUint16(22, true);
-  lastWall = dv.getFloat64(24, true);
   const all = new Float64Array(buf, 32, 3 * n * c);
+  const keep = Math.ceil(MAX_WINDOW_S * 1e9 / (info.period_ns * stride));
   for (let k = 0; k < c && k < subscribed.length; ++k) {
-    const index = subscribed[k];
-    let b = buffers.get(index);
-    if (!b) buffers.set(index, (b = { tick: [], v: [], lo: [], hi: [] }));
+    let b = buffers.get(subscribed[k]);
+    if (!b) buffers.set(subscribed[k], (b = { tick: [], v: [], lo: [], hi: [] }));
+    const last = b.tick.length ? b.tick[b.tick.length - 1] : -Infinity;  // a backfill repeats ticks
     for (let i = 0; i < n; ++i) {
-      b.tick.push(first + i * stride);
+      const tick = first + i * stride;
+      if (tick <= last) continue;
+      b.tick.push(tick);
       b.v.push(all[k * n + i]); b.lo.push(all[(c + k) * n + i]); b.hi.push(all[(2 * c + k) * n + i]);
     }
-    const keepFrom = b.tick.length - Math.ceil(MAX_WINDOW_S * 1e9 / (info.period_ns * stride));
-    if (keepFrom > 0) for (const a of [b.tick, b.v, b.lo, b.hi]) a.splice(0, keepFrom);
+    if (b.tick.length > keep * 1.1) for (const a of [b.tick, b.v, b.lo, b.hi]) a.splice(0, b.tick.length - keep);
   }
-  dirty = true;
+  lastWall = dv.getFloat64(24, true);
+  if ((dv.getUint8(1) & 1) === 0) metrics.arrival_ms.push(Date.now() - lastWall);
+  metrics.frames++;
+  fresh = true;
+  if (!paused) dirty = true;
 }
 
-// ---- plot ----
-function rebuildPlot() {
-  const el = $('plot');
-  if (plot) plot.destroy();
-  plot = null;
-  if (!info || plotted.length === 0) return;
-  const units = [...new Set(plotted.map((n) => channels.find((c) => c.name === n)?.unit ?? '-'))];
-  const palette = ['#2b6cb0', '#c05621', '#2f855a', '#805ad5', '#b83280', '#0987a0', '#975a16', '#4a5568'];
-  const series = [{ label: 'sim time [s]' }];
-  const bands = [];
-  plotted.forEach((name, i) => {
-    const unit = channels.find((c) => c.name === name)?.unit ?? '-';
-    const color = palette[i % palette.length];
-    const base = series.length;
-    series.push({ label: `${name} [${unit}]`, stroke: color, scale: unit, width: 1.5 });
-    series.push({ label: 'max', stroke: color, scale: unit, width: 0.5, alpha: 0.5, show: true });
-    series.push({ label: 'min', stroke: color, scale: unit, width: 0.5, alpha: 0.5 });
+// ---- panels ----
+function buildPanels() {
+  for (const v of views) v.plot?.destroy();
+  const host = $('panels');
+  host.replaceChildren();
+  const height = layout.panels.length > 1 ? 240 : 400;
+  views = layout.panels.map((panel, i) => {
+    const el = document.createElement('div');
+    el.className = 'panel' + (i === active ? ' active' : '');
+    const head = document.createElement('div');
+    head.className = 'panel-head';
+    head.textContent = `panel ${i + 1}${i === active ? ' (click a channel to add it here)' : ''}`;
+    head.onclick = () => { active = i; buildPanels(); };
+    if (layout.panels.length > 1) {
+      const rm = document.createElement('button');
+      rm.textContent = '×'; rm.title = 'remove this panel';
+      rm.onclick = (e) => { e.stopPropagation(); layout.panels.splice(i, 1); active = Math.min(active, layout.panels.length - 1); layoutChanged(); };
+      head.append(rm);
+    }
+    const plotEl = document.createElement('div');
+    el.append(head, plotEl);
+    host.append(el);
+    return { el, plot: panel.channels.length && info ? makePlot(panel.channels, plotEl, height) : null };
+  });
+  dirty = true;
+}
+function makePlot(names, el, height) {
+  const unitOf = (n) => channels[byName.get(n)]?.unit || '-';
+  const units = [...new Set(names.map(unitOf))];
+  const series = [{ label: 'sim time [s]' }], bands = [];
+  names.forEach((name, i) => {
+    const color = PALETTE[i % PALETTE.length], unit = unitOf(name), base = series.length;
+    series.push({ label: `${name} [${unit}]`, stroke: color, scale: unit, width: 1.5, spanGaps: true });
+    series.push({ label: 'max', stroke: color, scale: unit, width: 0.5, spanGaps: true });
+    series.push({ label: 'min', stroke: color, scale: unit, width: 0.5, spanGaps: true });
     bands.push({ series: [base + 1, base + 2], fill: color + '33' });
   });
-  const axisColor = { stroke: css('--fg'), grid: { stroke: css('--line') }, ticks: { stroke: css('--line') } };
-  plot = new uPlot({
-    width: el.clientWidth || 900, height: 420, series, bands,
-    scales: { x: { time: false } },
-    axes: [{ ...axisColor }, ...units.map((u, i) => ({ ...axisColor, scale: u, side: i % 2 ? 1 : 3, label: u }))],
-    cursor: { drag: { x: true, y: false } },
+  const axis = { stroke: css('--fg'), grid: { stroke: css('--line') }, ticks: { stroke: css('--line') } };
+  return new uPlot({
+    width: el.parentElement.clientWidth || 900, height, series, bands,
+    scales: { x: { time: false, auto: false } },
+    axes: [{ ...axis }, ...units.map((u, i) => ({ ...axis, scale: u, side: i % 2 ? 1 : 3, label: u }))],
+    cursor: { drag: { x: true, y: false, setScale: false }, sync: { key: 'hilsim' } },
     legend: { live: true },
-    hooks: { setSelect: [() => { zoomed = true; }] },
+    hooks: { setSelect: [(u) => {
+      if (u.select.width < 3) return;
+      zoom = [u.posToVal(u.select.left, 'x'), u.posToVal(u.select.left + u.select.width, 'x')];
+      u.setSelect({ left: 0, top: 0, width: 0, height: 0 }, false);
+      dirty = true;
+    }] },
   }, [[], ...series.slice(1).map(() => [])], el);
-  dirty = true;
 }
 
-/// One point per pixel column: the last value, and the min/max of every sample in it.
-function decimated(b, t0, t1, columns, periodS) {
-  const x = [], v = [], lo = [], hi = [];
-  const width = (t1 - t0) / columns;
-  let col = -1;
-  for (let i = 0; i < b.tick.length; ++i) {
-    const t = b.tick[i] * periodS;
-    if (t < t0 || t > t1) continue;
-    const c = Math.floor((t - t0) / width);
-    if (c !== col) { col = c; x.push(t); v.push(b.v[i]); lo.push(b.lo[i]); hi.push(b.hi[i]); continue; }
-    const j = x.length - 1;
-    v[j] = b.v[i];
-    if (b.lo[i] < lo[j] || Number.isNaN(b.lo[i])) lo[j] = b.lo[i];
-    if (b.hi[i] > hi[j] || Number.isNaN(b.hi[i])) hi[j] = b.hi[i];
-  }
-  return { x, v, lo, hi };
-}
-
-function visibleRange() {
+function liveRange() {
   const periodS = info.period_ns * 1e-9;
   let tEnd = 0;
   for (const b of buffers.values()) if (b.tick.length) tEnd = Math.max(tEnd, b.tick[b.tick.length - 1] * periodS);
-  return [Math.max(0, tEnd - windowS), tEnd];
+  return tEnd < layout.window_s ? [0, layout.window_s] : [tEnd - layout.window_s, tEnd];
 }
+function shownRange() { return zoom ?? frozen ?? liveRange(); }
 
 function draw() {
   requestAnimationFrame(draw);
-  if (!dirty || paused || !plot || !info) return;
+  if (!dirty || !info) return;
   dirty = false;
+  const drawStart = performance.now();
   const periodS = info.period_ns * 1e-9;
-  const [t0, t1] = visibleRange();
-  const columns = Math.max(100, plot.bbox.width / devicePixelRatio);
+  const [t0, t1] = shownRange();
+  metrics.drawn = [];
+  layout.panels.forEach((panel, i) => {
+    const plot = views[i]?.plot;
+    if (!plot) return;
+    const n = Math.max(50, Math.round(plot.bbox.width / devicePixelRatio));
+    const data = [columnTimes(t0, t1, n)];
+    for (const name of panel.channels) {
+      const c = columns(buffers.get(byName.get(name)), t0, t1, n, periodS);
+      data.push(c.v, c.hi, c.lo);
+    }
+    plot.batch(() => {
+      plot.setData(data, false);
+      if (t1 > t0) plot.setScale('x', { min: t0, max: t1 });
+    });
+    metrics.drawn.push({ channels: panel.channels, t0, t1, data });
+  });
+  metrics.draw_ms.push(performance.now() - drawStart);
+  if (fresh && !paused && lastWall > 0) metrics.latency_ms.push(Date.now() - lastWall);
+  fresh = false;
   const first = buffers.get(subscribed[0]);
-  if (!first) return;
-  const d0 = decimated(first, t0, t1, columns, periodS);
-  const data = [d0.x];
-  for (const name of plotted) {
-    const b = buffers.get(channels.findIndex((c) => c.name === name));
-    const d = b ? decimated(b, t0, t1, columns, periodS) : { v: [], lo: [], hi: [] };
-    data.push(d.v, d.hi, d.lo);
-  }
-  plot.setData(data, !zoomed);
-  if (lastWall > 0) metrics.latency_ms.push(Date.now() - lastWall);
-  const lastTick = first.tick[first.tick.length - 1];
-  if (!Number.isNaN(pauseAtTick) && lastTick >= pauseAtTick) setPaused(true);
+  if (first && !Number.isNaN(pauseAtTick) && first.tick[first.tick.length - 1] >= pauseAtTick) setPaused(true);
 }
 requestAnimationFrame(draw);
 
 function setPaused(p) {
   paused = p;
+  frozen = p && info ? liveRange() : null;
   $('pause').textContent = p ? 'Resume' : 'Pause';
-  if (!p) { zoomed = false; dirty = true; }
+  if (!p) zoom = null;
+  dirty = true;
+}
+function pan(direction) {
+  if (!info) return;
+  const [t0, t1] = shownRange(), shift = direction * (t1 - t0) / 2;
+  zoom = [t0 + shift, t1 + shift];
+  dirty = true;
 }
 $('pause').onclick = () => setPaused(!paused);
+$('pan-left').onclick = () => pan(-1);
+$('pan-right').onclick = () => pan(1);
 $('clear').onclick = () => { for (const b of buffers.values()) for (const a of [b.tick, b.v, b.lo, b.hi]) a.length = 0; dirty = true; };
-$('reset-zoom').onclick = () => { zoomed = false; dirty = true; if (paused && plot) { const [t0, t1] = visibleRange(); plot.setScale('x', { min: t0, max: t1 }); } };
-$('window').onchange = (e) => { windowS = Number(e.target.value); dirty = true; };
-window.onresize = () => plot && plot.setSize({ width: $('plot').clientWidth, height: 420 });
+$('reset-zoom').onclick = () => { zoom = null; dirty = true; };
+$('window').onchange = (e) => { layout.window_s = Number(e.target.value); layoutChanged(); };
+window.onresize = () => { buildPanels(); drawXy(); };
 
-// ---- CSV of the visible window ----
+// ---- CSV of the shown window: the ticks every plotted channel holds ----
 $('csv').onclick = () => {
-  if (!info || !subscribed.length) return;
+  const names = plottedNames();
+  if (!info || !names.length) return;
   const periodS = info.period_ns * 1e-9;
-  const [t0, t1] = zoomed && plot ? [plot.scales.x.min, plot.scales.x.max] : visibleRange();
-  const cols = subscribed.map((i) => buffers.get(i));
+  const [t0, t1] = shownRange();
+  const cols = names.map((n) => buffers.get(byName.get(n)) ?? { tick: [], v: [] });
   const rows = [];
-  cols[0].tick.forEach((tick, i) => {
-    const t = tick * periodS;
-    if (t >= t0 && t <= t1) rows.push({ tick, values: cols.map((b) => b.v[i]) });
-  });
-  const blob = new Blob([toCsv(subscribed.map((i) => channels[i].name), rows, info.period_ns)], { type: 'text/csv' });
-  const a = document.createElement('a');
-  a.href = URL.createObjectURL(blob);
-  a.download = `${info.run_id}.csv`;
-  a.click();
+  const lead = cols[0];
+  for (let i = lowerBound(lead.tick, Math.ceil(t0 / periodS)); i < lead.tick.length && lead.tick[i] * periodS <= t1; ++i) {
+    const tick = lead.tick[i];
+    const values = [];
+    for (const b of cols) {
+      const j = lowerBound(b.tick, tick);
+      if (b.tick[j] !== tick) break;
+      values.push(b.v[j]);
+    }
+    if (values.length === cols.length) rows.push({ tick, values });
+  }
+  download(`${info.run_id}.csv`, toCsv(names, rows, info.period_ns), 'text/csv');
 };
+
+// ---- tabs: events, CAN, XY ----
+function showTab(t) {
+  tab = t;
+  for (const name of ['events', 'can', 'xy']) {
+    $(`tab-${name}`).classList.toggle('on', name === t);
+    $(`pane-${name}`).hidden = name !== t;
+  }
+  send({ type: 'can_view', on: t === 'can' });
+  if (t === 'xy') drawXy();
+}
+for (const name of ['events', 'can', 'xy']) $(`tab-${name}`).onclick = () => showTab(name);
+function drawXy() { if (tab === 'xy') xy.draw(css); }
 
 // ---- events and the operator ----
 function addEvent(e) {
@@ -280,4 +377,6 @@ $('stop').onclick = () => {
   if (confirm('End the run now?')) send({ type: 'stop', req: Date.now() });
 };
 
+setTheme(params.get('theme') ?? localStorage.getItem('hilsim.theme') ?? 'light');
+showTab(params.get('tab') ?? 'events');
 connect();
