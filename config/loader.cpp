@@ -6,6 +6,7 @@
 #include "config/bus_settings.hpp"
 #include "config/can_settings.hpp"
 #include "config/executive_settings.hpp"
+#include "config/fault_settings.hpp"
 #include "config/overlay.hpp"
 #include "config/terrain/terrain_settings.hpp"
 #include "config/text/source_map.hpp"
@@ -44,6 +45,7 @@ struct RigLayerRef {
   // The CAN mapping is checked against the rig's channels, which need a valid vehicle
   std::vector<io::can::CanBusSpec> can;
   std::optional<io::bus::BusSpec> bus;
+  std::vector<FaultSettings> faults;
   ConfigErrors can_errors;
   std::optional<models::VehicleParams> vehicle;  // converted once, here
   if (invalid.empty()) {
@@ -55,6 +57,9 @@ struct RigLayerRef {
     can_errors = check_can(merged.can(), channels, period_s, "can", source_map, can);
     if (can_errors.empty()) {
       can_errors = check_bus(merged.bus(), channels, can, "bus", source_map, bus);
+    }
+    if (can_errors.empty()) {
+      can_errors = check_faults(merged.faults(), channels, {}, can, "faults", source_map, faults);
     }
   }
   for (ConfigErrors* more : {&invalid, &terrain.errors, &can_errors}) {
@@ -70,6 +75,7 @@ struct RigLayerRef {
   settings.terrain = std::move(terrain.terrain);
   settings.can = std::move(can);
   settings.bus = std::move(bus);
+  settings.faults = std::move(faults);
   // The files the rig names, as resolved: the merged message no longer knows which file
   // each relative path was relative to (a run directory copies them from here)
   for (std::size_t i = 0; i < settings.can.size(); ++i) {

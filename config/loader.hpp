@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "config/fault_settings.hpp"
 #include "config/host_facts.hpp"
 #include "config/rig.pb.h"
 #include "config/text/config_error.hpp"
@@ -37,6 +38,8 @@ struct RigSettings {
   /// The shared-memory bus, when the rig has one (io/bus/bus_spec.hpp); its name "" = the
   /// rig's name.
   std::optional<io::bus::BusSpec> bus;
+  /// The rig's faults, every name checked (config/fault_settings.hpp); a scenario adds its own.
+  std::vector<FaultSettings> faults;
   /// Overlays applied, defaults not filled in, file paths (DBC, DEM) made absolute.
   RigConfig message;
   std::vector<std::string> sources;  ///< the files, base first, as the caller named them

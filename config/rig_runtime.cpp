@@ -87,6 +87,9 @@ RigRuntime::RigRuntime(const RigSettings& settings, const RuntimeOptions& option
     }
     buses_.push_back(std::move(bus));
   }
+  for (const rt::ChannelSpec& spec : options.extra_output_channels) {
+    if (!table_.find(spec.name)) (void)table_.add(spec);
+  }
   for (const std::string& name : options.extra_input_channels) {
     if (!table_.find(name)) {
       (void)table_.add({.name = name, .unit = "-", .direction = rt::Direction::input});

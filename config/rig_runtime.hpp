@@ -36,6 +36,8 @@ struct RuntimeOptions {
   std::optional<std::string> can_uri;
   /// More input channels (scenario events that drive channels no model reads, e.g. markers).
   std::vector<std::string> extra_input_channels;
+  /// More output channels (the fault engine's fault.<name>.*).
+  std::vector<rt::ChannelSpec> extra_output_channels;
   /// When set, the transport of bus i (replay, tests) instead of opening its URI.
   std::function<std::unique_ptr<io::can::Transport>(std::size_t bus, const std::string& name)>
       transport_for_bus;

@@ -200,6 +200,23 @@ void convert_events(const Scenario& s, const config::RigSettings& rig, const Che
   }
 }
 
+/// The scenario's faults, checked after the rig's (names unique across both; `after` may
+/// name a rig fault).
+void convert_faults(const Scenario& s, const config::RigSettings& rig,
+                    const config::SourceMap& sources, config::ConfigErrors& errors,
+                    ScenarioSettings& out) {
+  rt::ChannelTable universe;
+  (void)config::add_rig_channels(universe, rig.vehicle);
+  std::vector<config::FaultSettings> all = rig.faults;
+  config::ConfigErrors more = config::check_faults(s.faults(), universe, out.marker_channels,
+                                                   rig.can, "faults", sources, all);
+  errors.insert(errors.end(), std::make_move_iterator(more.begin()),
+                std::make_move_iterator(more.end()));
+  out.faults.assign(
+      std::make_move_iterator(all.begin() + static_cast<std::ptrdiff_t>(rig.faults.size())),
+      std::make_move_iterator(all.end()));
+}
+
 GateCheck convert_gate(const Scenario::Gate& g, const std::string& at, double duration,
                        const Checker& check) {
   switch (g.check_case()) {
@@ -346,6 +363,7 @@ void convert_scenario(const Scenario& s, const config::RigSettings& rig,
   out.footprint = footprint_of(*rig.vehicle);
   convert_drive(s.drive(), out.duration_s, rig, check, out);
   convert_events(s, rig, check, out);
+  convert_faults(s, rig, sources, errors, out);
   for (int i = 0; i < s.gates_size(); ++i) {
     const std::string at = fmt::format("gates[{}]", i);
     GateCheck gate = convert_gate(s.gates(i), at, out.duration_s, check);

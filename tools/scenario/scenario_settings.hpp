@@ -97,6 +97,8 @@ struct ScenarioSettings {
   DrivingPlan drive;
   std::vector<EventSettings> events;
   std::vector<GateSettings> gates;
+  /// The scenario's own faults (config/fault.proto), after the rig's (RigSettings::faults).
+  std::vector<config::FaultSettings> faults;
   Footprint footprint;
   ControllerSettings controller;
   /// Marker channels the events create ("scenario.…"): RuntimeOptions::extra_input_channels.

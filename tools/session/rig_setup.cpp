@@ -26,6 +26,17 @@ std::optional<std::filesystem::path> scenario_file(const RigSelection& s,
 
 }  // namespace
 
+std::vector<config::FaultSettings> run_faults(
+    const config::RigSettings& rig, const std::optional<scenario::ScenarioSettings>& scenario) {
+  std::vector<config::FaultSettings> out = rig.faults;
+  if (scenario) out.insert(out.end(), scenario->faults.begin(), scenario->faults.end());
+  return out;
+}
+
+std::uint64_t run_seed(const config::RigSettings& rig) noexcept {
+  return rig.vehicle ? rig.vehicle->seed : 1;
+}
+
 std::unique_ptr<RigSetup> set_up_rig(const RigSelection& s) {
   auto setup = std::make_unique<RigSetup>();
   setup->rig = rig_name(s.rig);
@@ -67,12 +78,15 @@ std::unique_ptr<RigSetup> set_up_rig(const RigSelection& s) {
   }
   setup->ecu = s.can_uri ? *s.can_uri : virtual_ecu ? "virtual (in process)" : "none";
 
+  std::vector<config::FaultSettings> faults = run_faults(setup->settings, setup->scenario);
   setup->runtime = std::make_unique<config::RigRuntime>(
-      setup->settings, config::RuntimeOptions{.can_uri = s.can_uri,
-                                              .extra_input_channels =
-                                                  setup->scenario ? setup->scenario->marker_channels
-                                                                  : std::vector<std::string>{},
-                                              .bus_name = setup->rig});
+      setup->settings,
+      config::RuntimeOptions{.can_uri = s.can_uri,
+                             .extra_input_channels = setup->scenario
+                                                         ? setup->scenario->marker_channels
+                                                         : std::vector<std::string>{},
+                             .extra_output_channels = faults::FaultEngine::channels(faults),
+                             .bus_name = setup->rig});
   if (setup->scenario) {
     setup->scenario_run = std::make_unique<session::ScenarioRun>(
         *setup->runtime, *setup->scenario, session::ScenarioRunOptions{.virtual_ecu = virtual_ecu});
@@ -80,6 +94,9 @@ std::unique_ptr<RigSetup> set_up_rig(const RigSelection& s) {
   } else {
     setup->runtime->add_tasks(setup->plan);
   }
+  setup->faults = std::make_unique<faults::FaultEngine>(std::move(faults), *setup->runtime,
+                                                        run_seed(setup->settings));
+  setup->faults->add_tasks(setup->plan);
   return setup;
 }
 

@@ -13,6 +13,7 @@
 #include "config/loader.hpp"
 #include "config/rig_runtime.hpp"
 #include "rt_core/tick_plan.hpp"
+#include "tools/faults/fault_engine.hpp"
 #include "tools/scenario/scenario_settings.hpp"
 #include "tools/session/scenario_run.hpp"
 
@@ -35,6 +36,7 @@ struct RigSetup {
   std::string ecu;  ///< "virtual (in process)", the --can URI, or "none"
   std::unique_ptr<config::RigRuntime> runtime;
   std::unique_ptr<session::ScenarioRun> scenario_run;  ///< when there is a scenario
+  std::unique_ptr<faults::FaultEngine> faults;         ///< the rig's and scenario's faults
   rt::TickPlan plan;  ///< the tick: the rig's and the scenario's tasks in their slots
 };
 
@@ -42,5 +44,11 @@ struct RigSetup {
 /// stderr. Throws std::runtime_error for a rig or scenario that cannot be found or a runtime
 /// that cannot be built (a transport that does not open).
 [[nodiscard]] std::unique_ptr<RigSetup> set_up_rig(const RigSelection& selection);
+
+/// The faults of a run: the rig's, then the scenario's.
+[[nodiscard]] std::vector<config::FaultSettings> run_faults(
+    const config::RigSettings& rig, const std::optional<scenario::ScenarioSettings>& scenario);
+/// The seed of a run's random processes (vehicle.seed, 1 without a vehicle).
+[[nodiscard]] std::uint64_t run_seed(const config::RigSettings& rig) noexcept;
 
 }  // namespace hil::session

@@ -30,6 +30,8 @@ class Recording final : public rt::Task {
   /// Drains and closes both files. Idempotent.
   void stop();
   [[nodiscard]] RecordingCounters counters() const;
+  /// Setup: the telemetry recorder, for its event topic (RT pushes: push_event).
+  [[nodiscard]] io::record::TelemetryRecorder& telemetry() noexcept { return telemetry_; }
 
  private:
   const rt::ChannelTable& table_;

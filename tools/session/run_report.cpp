@@ -147,6 +147,7 @@ std::string run_summary(const RunReport& r) {
       faults += fmt::format("{}{} non-finite inputs replaced", faults.empty() ? "" : "; ",
                             v.rejected_inputs);
     }
+    if (!r.faults.empty()) faults = r.faults + (faults.empty() ? "" : "; " + faults);
     out += fmt::format("  faults: {}\n", faults.empty() ? std::string("none") : faults);
   }
   if (!r.verdict.empty()) out += fmt::format("  scenario: {}\n", r.verdict);
@@ -200,6 +201,7 @@ nlohmann::json manifest_json(const RunReport& r) {
     return j;
   }
   j["ended"] = r.ending;
+  if (!r.faults.empty()) j["faults"] = r.faults;
   j["ticks"] = r.stats.ticks;
   j["simulated_s"] = seconds(r.stats.ticks, s.executive.period);
   j["wall_s"] = wall_seconds(r.wall);

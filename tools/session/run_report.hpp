@@ -48,6 +48,7 @@ struct RunReport {
   std::string ending = "running";  ///< describe_ending() once it ended
   std::string console_url;         ///< "" when the run has no console
   std::optional<RecordingCounters> recording;
+  std::string faults;   ///< the fault engine's report (faults::format_faults), "" none
   std::string verdict;  ///< the scenario's criteria: "" none, else "passed …"/"FAILED …"
   bool failed = false;
 };

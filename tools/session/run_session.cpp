@@ -108,6 +108,7 @@ int run_rig(const RunOptions& o) {
     recording = std::make_unique<Recording>(rig, *report.run_dir, period_ns, epoch_ns, report.rig,
                                             /*lossless=*/!o.speed.realtime());
     plan.add(rt::Slot::record, "record", *recording);
+    setup->faults->set_event_sink(&recording->telemetry());
   }
   const std::string run_id = report.run_dir ? report.run_dir->filename().string()
                                             : fmt::format("{}-{}", report.rig, epoch_ns);
@@ -153,6 +154,7 @@ int run_rig(const RunOptions& o) {
   report.interrupted = outcome.interrupted;
   report.ending = describe_ending(outcome);
   report.stats = outcome.stats;
+  report.faults = faults::format_faults(setup->faults->report());
   if (scenario_run) {
     const bool whole = report.result.ticks >= scenario_run->ticks();
     report.verdict = describe(scenario_run->verdict(), whole, report.failed);

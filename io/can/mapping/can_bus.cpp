@@ -28,6 +28,7 @@ struct CanBus::Rx {
   std::vector<std::pair<rt::ChannelId, double>> safe;
   rt::ChannelId status{};
   MessageCounters counters;
+  MessageFaultHook* fault = nullptr;
 };
 
 struct CanBus::Tx {
@@ -39,6 +40,7 @@ struct CanBus::Tx {
   std::int64_t next_due = 0;
   std::uint64_t sent = 0;  // alive counter source
   MessageCounters counters;
+  MessageFaultHook* fault = nullptr;
 };
 
 CanBus::~CanBus() = default;
@@ -160,7 +162,16 @@ const MessageCounters& CanBus::tx_counters(std::size_t i) const noexcept {
   return tx_[i]->counters;
 }
 
+void CanBus::set_fault_hook(bool tx, std::size_t index, MessageFaultHook* hook) noexcept {
+  if (tx && index < tx_.size()) tx_[index]->fault = hook;
+  if (!tx && index < rx_.size()) rx_[index]->fault = hook;
+}
+
 void CanBus::read(std::int64_t tick, rt::ChannelTable& table) noexcept {
+  CanFrame held;
+  for (const std::unique_ptr<Rx>& rx : rx_) {  // frames a delay fault held, now due
+    while (rx->fault != nullptr && rx->fault->due(tick, held)) take(*rx, held, tick, table);
+  }
   for (;;) {
     const std::size_t n = transport_->receive(inbox_, tick);
     for (std::size_t i = 0; i < n; ++i) receive(inbox_[i].frame, tick, table);
@@ -180,15 +191,26 @@ void CanBus::receive(const CanFrame& frame, std::int64_t tick, rt::ChannelTable&
     return;
   }
   Rx& rx = *rx_[static_cast<std::size_t>(r)];
+  const FrameFate fate = rx.fault != nullptr ? rx.fault->fate(tick, frame) : FrameFate::pass;
+  if (fate == FrameFate::drop || fate == FrameFate::held) return;
+  take(rx, frame, tick, table);
+  if (fate == FrameFate::twice) take(rx, frame, tick, table);
+}
+
+void CanBus::take(Rx& rx, const CanFrame& frame, std::int64_t tick,
+                  rt::ChannelTable& table) noexcept {
   MessageCounters& c = rx.counters;
-  const auto refuse = [&] {
+  const auto refuse = [&](std::atomic<std::uint64_t>& why) {
+    why.fetch_add(1, std::memory_order_relaxed);
     c.errors.fetch_add(1, std::memory_order_relaxed);
     c.drops.fetch_add(1, std::memory_order_relaxed);
     ++rx_drop_total_;
   };
-  if (frame.fd() != rx.message->fd || frame.length != rx.message->frame_length) return refuse();
+  if (frame.fd() != rx.message->fd || frame.length != rx.message->frame_length) {
+    return refuse(c.length_errors);
+  }
   const std::span<const std::uint8_t> payload = frame.payload();
-  if (!detail::check_crc(rx.e2e, payload)) return refuse();
+  if (!detail::check_crc(rx.e2e, payload)) return refuse(c.crc_errors);
   std::optional<std::uint32_t> counter;
   if (rx.e2e.counter >= 0) {
     std::int64_t raw = 0;
@@ -196,7 +218,7 @@ void CanBus::receive(const CanFrame& frame, std::int64_t tick, rt::ChannelTable&
                           raw);
     counter = static_cast<std::uint32_t>(raw);
     const CounterCheck check = check_counter(rx.last_counter, *counter, rx.e2e.counter_bits);
-    if (check == CounterCheck::kRepeat) return refuse();
+    if (check == CounterCheck::kRepeat) return refuse(c.counter_errors);
     if (check == CounterCheck::kJump) c.counter_jumps.fetch_add(1, std::memory_order_relaxed);
   }
   (void)dbc::decode_message(*rx.message, payload, rx.values);
@@ -233,12 +255,16 @@ void CanBus::watch_timeouts(std::int64_t tick, rt::ChannelTable& table) noexcept
 }
 
 void CanBus::write(std::int64_t tick, rt::ChannelTable& table) noexcept {
+  CanFrame held;
   for (const std::unique_ptr<Tx>& p : tx_) {
     Tx& tx = *p;
+    while (tx.fault != nullptr && tx.fault->due(tick, held)) transmit(tx, held, tick);
     if (tick < tx.next_due) continue;
     send(tx, tick, table);
-    tx.next_due += tx.cycle_ticks;
-    if (tx.next_due <= tick) tx.next_due = tick + tx.cycle_ticks;  // after skipped ticks
+    const std::int64_t faulted = tx.fault != nullptr ? tx.fault->cycle_ticks() : 0;
+    const std::int64_t cycle = faulted > 0 ? faulted : tx.cycle_ticks;
+    tx.next_due += cycle;
+    if (tx.next_due <= tick) tx.next_due = tick + cycle;  // after skipped ticks
   }
   transport_->flush(tick);
   publish_counters(table);
@@ -246,10 +272,14 @@ void CanBus::write(std::int64_t tick, rt::ChannelTable& table) noexcept {
 
 void CanBus::send(Tx& tx, std::int64_t tick, const rt::ChannelTable& table) noexcept {
   for (const Binding& b : tx.bindings) tx.physical[b.signal] = table.get(b.channel);
+  if (tx.fault != nullptr) tx.fault->before_encode(tx.physical);
   if (tx.e2e.counter >= 0) {
     const dbc::CompiledSignal& s = tx.message->signals[static_cast<std::size_t>(tx.e2e.counter)];
-    const auto raw = static_cast<double>(tx.sent % (std::uint64_t{1} << tx.e2e.counter_bits));
-    tx.physical[static_cast<std::size_t>(tx.e2e.counter)] = raw * s.factor + s.offset;
+    const auto modulo = static_cast<std::uint32_t>(std::uint64_t{1} << tx.e2e.counter_bits);
+    auto raw = static_cast<std::uint32_t>(tx.sent % modulo);
+    if (tx.fault != nullptr) raw = tx.fault->counter(raw, modulo) % modulo;
+    tx.physical[static_cast<std::size_t>(tx.e2e.counter)] =
+        static_cast<double>(raw) * s.factor + s.offset;
   }
   CanFrame frame;
   const dbc::EncodeResult encoded = dbc::encode_frame(*tx.message, tx.physical, frame);
@@ -257,6 +287,18 @@ void CanBus::send(Tx& tx, std::int64_t tick, const rt::ChannelTable& table) noex
   MessageCounters& c = tx.counters;
   c.saturated.fetch_add(encoded.saturated + encoded.not_a_number, std::memory_order_relaxed);
   ++tx.sent;
+  if (tx.fault != nullptr) {
+    tx.fault->after_crc(frame, tx.e2e.crc >= 0 ? static_cast<std::int32_t>(tx.e2e.crc_byte) : -1);
+    const FrameFate fate = tx.fault->fate(tick, frame);
+    if (fate == FrameFate::drop || fate == FrameFate::held) return;
+    if (fate == FrameFate::twice) transmit(tx, frame, tick);
+  }
+  transmit(tx, frame, tick);
+}
+
+void CanBus::transmit(Tx& tx, const CanFrame& frame, std::int64_t tick) noexcept {
+  if (silent_ != nullptr && *silent_) return;  // the bus is silenced: nothing goes out
+  MessageCounters& c = tx.counters;
   if (tap_ != nullptr) {
     (void)tap_->try_push({.tick = tick, .bus = index_, .transmitted = true, .frame = frame});
   }

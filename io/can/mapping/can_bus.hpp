@@ -24,6 +24,7 @@
 #include "io/can/dbc/dbc_codec.hpp"
 #include "io/can/mapping/can_bus_spec.hpp"
 #include "io/can/mapping/last_payload.hpp"
+#include "io/can/mapping/message_fault_hook.hpp"
 #include "io/can/transport/transport.hpp"
 #include "rt_core/channel_table.hpp"
 #include "rt_core/spsc_ring.hpp"
@@ -44,7 +45,10 @@ struct MessageCounters {
   std::atomic<std::uint64_t> frames{0};
   std::atomic<std::uint64_t> bytes{0};
   std::atomic<std::uint64_t> errors{0};  ///< rx: bad length/flags/counter/CRC; tx: send failed
-  std::atomic<std::uint64_t> drops{0};   ///< rx: frames refused; tx: frames not sent
+  std::atomic<std::uint64_t> length_errors{0};   ///< rx: wrong length or frame format
+  std::atomic<std::uint64_t> crc_errors{0};      ///< rx: CRC mismatch
+  std::atomic<std::uint64_t> counter_errors{0};  ///< rx: alive counter repeated (frozen)
+  std::atomic<std::uint64_t> drops{0};           ///< rx: frames refused; tx: frames not sent
   std::atomic<std::uint64_t> counter_jumps{0};
   std::atomic<std::uint64_t> saturated{0};  ///< tx: values clamped to the signal's range
   std::atomic<std::uint64_t> timeouts{0};   ///< rx: times the message went missing
@@ -70,8 +74,13 @@ class CanBus {
   /// RT, write phase of tick `tick`.
   void write(std::int64_t tick, rt::ChannelTable& table) noexcept;
 
-  /// Every frame received and sent goes to `tap` too (setup phase; nullptr: none).
+  /// Every frame received and sent goes to `tap` too (setup phase; nullptr: none). Sent
+  /// frames as they went out (faults applied; dropped ones absent).
   void set_tap(FrameTap* tap) noexcept { tap_ = tap; }
+  /// Setup phase: faults of transmitted (`tx`) or received message `index` (spec order).
+  void set_fault_hook(bool tx, std::size_t index, MessageFaultHook* hook) noexcept;
+  /// Setup phase: while `*silent` is true the bus sends nothing (nullptr: never).
+  void set_silence(const bool* silent) noexcept { silent_ = silent; }
 
   [[nodiscard]] const std::string& name() const noexcept { return name_; }
   [[nodiscard]] const Transport& transport() const noexcept { return *transport_; }
@@ -99,6 +108,8 @@ class CanBus {
   void receive(const CanFrame& frame, std::int64_t tick, rt::ChannelTable& table) noexcept;
   void watch_timeouts(std::int64_t tick, rt::ChannelTable& table) noexcept;
   void send(Tx& tx, std::int64_t tick, const rt::ChannelTable& table) noexcept;
+  void transmit(Tx& tx, const CanFrame& frame, std::int64_t tick) noexcept;
+  void take(Rx& rx, const CanFrame& frame, std::int64_t tick, rt::ChannelTable& table) noexcept;
   void publish_counters(rt::ChannelTable& table) const noexcept;
 
   std::string name_;
@@ -110,6 +121,7 @@ class CanBus {
   std::vector<std::int32_t> rx_of_message_;  ///< database message index → rx_ index or −1
   std::vector<TimedFrame> inbox_;
   FrameTap* tap_ = nullptr;
+  const bool* silent_ = nullptr;
   std::atomic<std::uint64_t> unknown_{0};
   rt::ChannelId rx_frames_{}, tx_frames_{}, rx_dropped_{}, tx_dropped_{};
   std::uint64_t rx_total_ = 0, tx_total_ = 0, rx_drop_total_ = 0, tx_drop_total_ = 0;

@@ -24,6 +24,7 @@
 #include "tools/session/harness.hpp"
 #include "tools/session/replay/replay_compare.hpp"
 #include "tools/session/rig_locator.hpp"
+#include "tools/session/rig_setup.hpp"
 #include "tools/session/scenario_run.hpp"
 
 namespace hil::session {
@@ -121,10 +122,12 @@ int replay(const ReplayOptions& o) {
   }
   Comparison result;
   FrameChecker frames(log, result);
+  std::vector<config::FaultSettings> fault_settings = run_faults(settings, loaded.scenario);
   config::RigRuntime rig(
       settings,
       {.extra_input_channels =
            loaded.scenario ? loaded.scenario->marker_channels : std::vector<std::string>{},
+       .extra_output_channels = faults::FaultEngine::channels(fault_settings),
        .transport_for_bus = [&](std::size_t bus,
                                 const std::string& name) { return frames.transport(bus, name); },
        .live_bus = false});
@@ -168,6 +171,9 @@ int replay(const ReplayOptions& o) {
   } else {
     rig.add_tasks(plan);
   }
+  // The faults as in the run: the frames it sent were faulted, so must the replay's be
+  faults::FaultEngine fault_engine(std::move(fault_settings), rig, run_seed(settings));
+  fault_engine.add_tasks(plan);
   if (o.extra_tasks) o.extra_tasks(plan, rig);
   Harness harness(settings.executive, std::move(plan),
                   {.speed = o.speed,

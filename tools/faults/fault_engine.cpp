@@ -1,0 +1,440 @@
+#include "tools/faults/fault_engine.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <bit>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <stdexcept>
+
+#include "tools/faults/fault_state.hpp"
+#include "tools/faults/message_faults.hpp"
+
+namespace hil::faults {
+
+namespace detail {
+
+bool Condition::holds(std::int64_t tick, double v) noexcept {
+  using Test = config::FaultCondition::Test;
+  if (test == Test::crosses) {  // the tick the value passes `value`, either way
+    const bool crossed = has_last && (last - value) * (v - value) <= 0.0 && last != v;
+    last = v;
+    has_last = true;
+    return crossed;
+  }
+  const bool now = test == Test::above ? v > value : v < value;
+  if (!now) {
+    true_since = -1;
+    return false;
+  }
+  if (true_since < 0) true_since = tick;
+  return tick - true_since >= debounce;
+}
+
+}  // namespace detail
+
+namespace {
+
+using detail::Fault;
+
+/// ceil(seconds / period) in ticks, robust to the decimal's binary error.
+std::int64_t ceil_ticks(double seconds, rt::Nanoseconds period) {
+  return static_cast<std::int64_t>(std::ceil(seconds * 1e9 / static_cast<double>(period) - 1e-6));
+}
+std::int64_t round_ticks(double seconds, rt::Nanoseconds period) {
+  return std::llround(seconds * 1e9 / static_cast<double>(period));
+}
+
+std::uint64_t fnv1a(std::string_view s) {
+  std::uint64_t h = 1469598103934665603ULL;
+  for (const char c : s) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
+  return h;
+}
+
+std::string describe(const config::FaultSettings& f) {
+  static constexpr const char* kChannelOps[] = {"force", "stuck", "offset", "gain",
+                                                "noise", "drift", "delay",  "nan"};
+  static constexpr const char* kMessageOps[] = {"drop",    "delay",  "cycle", "dlc",      "crc",
+                                                "counter", "signal", "bits",  "duplicate"};
+  if (const auto* c = std::get_if<config::ChannelFaultSettings>(&f.target)) {
+    return fmt::format("{} of {}", kChannelOps[static_cast<int>(c->op)], c->channel);
+  }
+  if (const auto* m = std::get_if<config::MessageFaultSettings>(&f.target)) {
+    return fmt::format("{} of {} on {}", kMessageOps[static_cast<int>(m->op)], m->message, m->bus);
+  }
+  return fmt::format("silence of bus {}", std::get<config::BusFaultSettings>(f.target).bus);
+}
+
+detail::Condition resolve(const config::FaultCondition& c, const rt::ChannelTable& table,
+                          rt::Nanoseconds period) {
+  return {.channel = table.resolve(c.channel),
+          .test = c.test,
+          .value = c.value,
+          .debounce = round_ticks(c.for_s, period)};
+}
+
+class PhaseTask final : public rt::Task {
+ public:
+  using Fn = void (*)(void*, const rt::TickContext&) noexcept;
+  PhaseTask(void* self, Fn fn) : self_(self), fn_(fn) {}
+  void read(const rt::TickContext& c) noexcept override { fn_(self_, c); }
+  void update(const rt::TickContext& /*c*/) noexcept override {}
+  void write(const rt::TickContext& c) noexcept override { fn_(self_, c); }
+
+ private:
+  void* self_;
+  Fn fn_;
+};
+
+}  // namespace
+
+class FaultEngine::Impl {
+ public:
+  Impl(std::vector<config::FaultSettings> settings, config::RigRuntime& rig, std::uint64_t seed)
+      : table_(rig.table()),
+        period_(rig.settings().executive.period),
+        in_(this,
+            [](void* s, const rt::TickContext& c) noexcept {
+              static_cast<Impl*>(s)->fault_in(c.tick);
+            }),
+        out_(this, [](void* s, const rt::TickContext& c) noexcept {
+          static_cast<Impl*>(s)->fault_out(c.tick);
+        }) {
+    faults_.reserve(settings.size());
+    for (config::FaultSettings& s : settings) {
+      Fault& f = faults_.emplace_back();
+      f.settings = std::move(s);
+    }
+    silent_count_ = rig.buses().size();
+    silent_ = std::make_unique<bool[]>(silent_count_);
+    for (Fault& f : faults_) resolve_fault(f, rig, seed);
+  }
+
+  void add_tasks(rt::TickPlan& plan) {
+    if (faults_.empty()) return;
+    plan.add(rt::Slot::fault_in, "fault_in", in_);
+    plan.add(rt::Slot::fault_out, "fault_out", out_);
+  }
+
+  void set_event_sink(io::record::TelemetryRecorder* events) noexcept { events_ = events; }
+  [[nodiscard]] bool empty() const noexcept { return faults_.empty(); }
+
+  [[nodiscard]] std::vector<FaultReport> report() const {
+    std::vector<FaultReport> out;
+    for (const Fault& f : faults_) {
+      out.push_back(
+          {.name = f.settings.name,
+           .what = f.what,
+           .first_tick = f.first_active,
+           .last_tick = f.last_active,
+           .count = f.count,
+           .frames = std::holds_alternative<config::MessageFaultSettings>(f.settings.target)});
+    }
+    return out;
+  }
+
+ private:
+  void resolve_fault(Fault& f, config::RigRuntime& rig, std::uint64_t seed) {
+    const config::FaultSettings& s = f.settings;
+    f.what = describe(s);
+    const std::string stem = "fault." + config::fault_channel_stem(s.name);
+    f.active_channel = table_.resolve(stem + ".active");
+    f.count_channel = table_.resolve(stem + ".count");
+    f.rng.seed(seed ^ fnv1a(s.name));
+    if (const auto* at = std::get_if<config::FaultStartAt>(&s.start)) {
+      f.start = Fault::Start::at;
+      f.start_tick = ceil_ticks(at->at_s, period_);
+    } else if (const auto* c = std::get_if<config::FaultCondition>(&s.start)) {
+      f.start = Fault::Start::condition;
+      f.start_condition = resolve(*c, table_, period_);
+    } else {
+      f.start = Fault::Start::after;
+      const std::string& name = std::get<config::FaultAfter>(s.start).fault;
+      for (std::size_t i = 0; i < faults_.size(); ++i) {
+        if (faults_[i].settings.name == name) f.after = i;
+      }
+    }
+    if (const auto* d = std::get_if<config::FaultDuration>(&s.stop)) {
+      f.stop = Fault::Stop::duration;
+      f.duration = std::max<std::int64_t>(1, round_ticks(d->s, period_));
+    } else if (const auto* n = std::get_if<config::FaultCount>(&s.stop)) {
+      f.stop = Fault::Stop::count;
+      f.stop_count = n->n;
+    } else if (const auto* c = std::get_if<config::FaultCondition>(&s.stop)) {
+      f.stop = Fault::Stop::condition;
+      f.stop_condition = resolve(*c, table_, period_);
+    }
+    if (s.pulse) {
+      f.pulse_on = std::max<std::int64_t>(1, round_ticks(s.pulse->first, period_));
+      f.pulse_off = std::max<std::int64_t>(1, round_ticks(s.pulse->second, period_));
+    }
+    if (const auto* c = std::get_if<config::ChannelFaultSettings>(&s.target)) {
+      f.target = table_.resolve(c->channel);
+      f.input = table_.spec(f.target).direction == rt::Direction::input;
+      f.original_channel = table_.resolve(stem + ".original");
+      if (c->op == config::ChannelOp::delay) {
+        f.delay_ring.assign(static_cast<std::size_t>(round_ticks(c->value, period_)) + 1, 0.0);
+      }
+      (f.input ? inputs_ : outputs_).push_back(&f);
+      return;
+    }
+    if (const auto* b = std::get_if<config::BusFaultSettings>(&s.target)) {
+      f.bus = bus_index(rig, b->bus, s);
+      rig.buses()[f.bus]->set_silence(&silent_[f.bus]);
+      return;
+    }
+    const auto& m = std::get<config::MessageFaultSettings>(s.target);
+    const std::size_t b = bus_index(rig, m.bus, s);
+    const io::can::CanBusSpec& spec = rig.settings().can[b];
+    std::size_t index = 0;
+    std::int64_t cycle = 1;
+    bool found = false;
+    if (m.transmitted) {
+      for (; index < spec.tx.size(); ++index) {
+        if (spec.tx[index].message == m.message) break;
+      }
+      found = index < spec.tx.size();
+    } else {
+      for (; index < spec.rx.size(); ++index) {
+        if (spec.rx[index].message == m.message) break;
+      }
+      found = index < spec.rx.size();
+    }
+    if (!found)
+      throw std::runtime_error(
+          fmt::format("fault \"{}\": no message {} on bus {}", s.name, m.message, m.bus));
+    const io::can::dbc::Message* message = spec.database.find_message(m.message);
+    if (message != nullptr && message->cycle_time_ms && *message->cycle_time_ms > 0) {
+      cycle = std::max<std::int64_t>(1, round_ticks(*message->cycle_time_ms * 1e-3, period_));
+    }
+    if (m.transmitted && spec.tx[index].cycle_s) {
+      cycle = std::max<std::int64_t>(1, round_ticks(*spec.tx[index].cycle_s, period_));
+    }
+    f.cycle_ticks = m.op == config::MessageOp::cycle && m.cycle_ms > 0
+                        ? std::max<std::int64_t>(1, round_ticks(m.cycle_ms * 1e-3, period_))
+                        : 0;
+    f.delay_ticks = round_ticks(m.delay_ms * 1e-3, period_);
+    if (m.op == config::MessageOp::signal && message != nullptr) {
+      for (std::size_t i = 0; i < message->signals.size(); ++i) {
+        if (message->signals[i].name == m.signal) f.signal = i;
+      }
+    }
+    const std::size_t key = (b << 24U) | (index << 1U) | (m.transmitted ? 1U : 0U);
+    detail::MessageFaults*& hook = hook_of_[key];
+    if (hook == nullptr) {
+      const auto capacity = static_cast<std::size_t>(f.delay_ticks / cycle) + 4;
+      hooks_.push_back(std::make_unique<detail::MessageFaults>(std::max<std::size_t>(capacity, 8),
+                                                               seed ^ fnv1a(s.name) ^ key));
+      hook = hooks_.back().get();
+      rig.buses()[b]->set_fault_hook(m.transmitted, index, hook);
+    }
+    hook->add(f);
+  }
+
+  static std::size_t bus_index(const config::RigRuntime& rig, const std::string& bus,
+                               const config::FaultSettings& s) {
+    for (std::size_t i = 0; i < rig.buses().size(); ++i) {
+      if (rig.buses()[i]->name() == bus) return i;
+    }
+    throw std::runtime_error(fmt::format("fault \"{}\": the rig has no CAN bus {}", s.name, bus));
+  }
+
+  /// RT: which faults are on at `tick`.
+  void decide(std::int64_t tick) noexcept {
+    for (Fault& f : faults_) {
+      if (!f.started) {
+        bool go = false;
+        switch (f.start) {
+          case Fault::Start::at:
+            go = tick >= f.start_tick;
+            break;
+          case Fault::Start::condition:
+            go = f.start_condition.holds(tick, table_.get(f.start_condition.channel));
+            break;
+          case Fault::Start::after:
+            go = faults_[f.after].stopped;
+            break;
+        }
+        if (go) {
+          f.started = true;
+          f.onset = tick;
+        }
+      }
+      if (f.started && !f.stopped) {
+        bool end = false;
+        switch (f.stop) {
+          case Fault::Stop::never:
+            break;
+          case Fault::Stop::duration:
+            end = tick - f.onset >= f.duration;
+            break;
+          case Fault::Stop::count:
+            end = f.count >= f.stop_count;
+            break;
+          case Fault::Stop::condition:
+            end = tick > f.onset &&
+                  f.stop_condition.holds(tick, table_.get(f.stop_condition.channel));
+            break;
+        }
+        if (end) f.stopped = true;
+      }
+      f.active = f.started && !f.stopped &&
+                 (f.pulse_on == 0 || (tick - f.onset) % (f.pulse_on + f.pulse_off) < f.pulse_on);
+      if (f.active) {
+        if (f.first_active < 0) f.first_active = tick;
+        f.last_active = tick;
+        if (!std::holds_alternative<config::MessageFaultSettings>(f.settings.target)) ++f.count;
+      }
+      if (events_ != nullptr && f.active && f.first_active == tick) {
+        (void)events_->push_event(tick, "fault", fmt_event("start", f));
+      }
+      if (f.stopped && !f.stop_reported) {
+        f.stop_reported = true;
+        if (events_ != nullptr) (void)events_->push_event(tick, "fault", fmt_event("stop", f));
+      }
+    }
+    for (std::size_t b = 0; b < silent_count_; ++b) silent_[b] = false;
+    for (const Fault& f : faults_) {
+      if (f.active && std::holds_alternative<config::BusFaultSettings>(f.settings.target)) {
+        silent_[f.bus] = true;
+      }
+    }
+  }
+
+  /// "start lost_speeds" — fixed text, no allocation (fits the recorder's 150 bytes).
+  std::string_view fmt_event(std::string_view verb, const Fault& f) noexcept {
+    const auto out = fmt::format_to_n(event_text_.data(), event_text_.size(), "{} {}: {}", verb,
+                                      f.settings.name, f.what);
+    return {event_text_.data(), out.size < event_text_.size() ? out.size : event_text_.size()};
+  }
+
+  void apply(Fault& f, std::int64_t tick) noexcept {
+    double v = table_.get(f.target);
+    // nobody wrote the channel since the fault did: the truth is still what it was
+    if (f.wrote && std::bit_cast<std::uint64_t>(v) == std::bit_cast<std::uint64_t>(f.applied)) {
+      v = f.original;
+    }
+    f.original = v;
+    table_.set(f.original_channel, v);
+    const auto& c = std::get<config::ChannelFaultSettings>(f.settings.target);
+    double delayed = v;
+    if (!f.delay_ring.empty()) {  // fed every tick: at the onset it already holds the past
+      f.delay_ring[f.delay_pos] = v;
+      f.delay_pos = (f.delay_pos + 1) % f.delay_ring.size();
+      delayed = f.delay_ring[f.delay_pos];
+    }
+    if (!f.active) {
+      if (f.wrote) table_.set(f.target, v);  // the fault is off: the truth again
+      f.wrote = false;
+      f.stuck_captured = false;
+      return;
+    }
+    double w = v;
+    switch (c.op) {
+      case config::ChannelOp::force:
+        w = c.value;
+        break;
+      case config::ChannelOp::stuck:
+        if (!f.stuck_captured) {
+          f.stuck = c.has_value ? c.value : v;
+          f.stuck_captured = true;
+        }
+        w = f.stuck;
+        break;
+      case config::ChannelOp::offset:
+        w = v + c.value;
+        break;
+      case config::ChannelOp::gain:
+        w = v * c.value;
+        break;
+      case config::ChannelOp::noise:
+        w = v + c.value * f.normal(f.rng);
+        break;
+      case config::ChannelOp::drift:
+        w = v + c.value * static_cast<double>(tick - f.onset) * static_cast<double>(period_) * 1e-9;
+        break;
+      case config::ChannelOp::delay:
+        w = delayed;
+        break;
+      case config::ChannelOp::nan:
+        w = std::numeric_limits<double>::quiet_NaN();
+        break;
+    }
+    table_.set(f.target, w);
+    f.applied = w;
+    f.wrote = true;
+  }
+
+  void fault_in(std::int64_t tick) noexcept {
+    decide(tick);
+    for (Fault* f : inputs_) apply(*f, tick);
+  }
+
+  void fault_out(std::int64_t tick) noexcept {
+    for (Fault* f : outputs_) apply(*f, tick);
+    for (const Fault& f : faults_) {
+      table_.set(f.active_channel, f.active ? 1.0 : 0.0);
+      table_.set(f.count_channel, static_cast<double>(f.count));
+    }
+  }
+
+  rt::ChannelTable& table_;
+  rt::Nanoseconds period_;
+  std::vector<Fault> faults_;  // reserved: the pointers below stay valid
+  std::vector<Fault*> inputs_, outputs_;
+  std::vector<std::unique_ptr<detail::MessageFaults>> hooks_;
+  std::map<std::size_t, detail::MessageFaults*> hook_of_;
+  std::unique_ptr<bool[]> silent_;
+  std::size_t silent_count_ = 0;
+  io::record::TelemetryRecorder* events_ = nullptr;
+  std::array<char, 150> event_text_{};
+  PhaseTask in_, out_;
+};
+
+std::vector<rt::ChannelSpec> FaultEngine::channels(
+    const std::vector<config::FaultSettings>& faults) {
+  std::vector<rt::ChannelSpec> out;
+  for (const config::FaultSettings& f : faults) {
+    const std::string stem = "fault." + config::fault_channel_stem(f.name);
+    out.push_back(
+        {.name = stem + ".active", .unit = "-", .description = "1 while the fault is on"});
+    out.push_back({.name = stem + ".count",
+                   .unit = "-",
+                   .description = "frames it affected (message faults) or ticks it was on"});
+    if (std::holds_alternative<config::ChannelFaultSettings>(f.target)) {
+      out.push_back({.name = stem + ".original",
+                     .unit = "-",
+                     .description = "the channel's value without the fault (the truth)"});
+    }
+  }
+  return out;
+}
+
+FaultEngine::FaultEngine(std::vector<config::FaultSettings> faults, config::RigRuntime& rig,
+                         std::uint64_t seed)
+    : impl_(std::make_unique<Impl>(std::move(faults), rig, seed)) {}
+FaultEngine::~FaultEngine() = default;
+void FaultEngine::add_tasks(rt::TickPlan& plan) { impl_->add_tasks(plan); }
+void FaultEngine::set_event_sink(io::record::TelemetryRecorder* events) noexcept {
+  impl_->set_event_sink(events);
+}
+bool FaultEngine::empty() const noexcept { return impl_->empty(); }
+std::vector<FaultReport> FaultEngine::report() const { return impl_->report(); }
+
+std::string format_faults(const std::vector<FaultReport>& report) {
+  std::string out;
+  for (const FaultReport& r : report) {
+    if (!out.empty()) out += "; ";
+    if (r.first_tick < 0) {
+      out += fmt::format("{} ({}) never on", r.name, r.what);
+    } else {
+      out += fmt::format("{} ({}) ticks {}–{}, {} {}", r.name, r.what, r.first_tick, r.last_tick,
+                         r.count, r.frames ? "frames" : "ticks");
+    }
+  }
+  return out;
+}
+
+}  // namespace hil::faults

@@ -1,0 +1,65 @@
+#pragma once
+// The fault engine (docs/faults.md): the rig's and the scenario's faults resolved to channel
+// ids, CAN message hooks and bus flags at setup; on the tick, fault_in decides which faults
+// are on (start, stop, pulse) and overrides input channels before the models, fault_out
+// overrides output channels after the judge (CAN and telemetry carry the fault, the judge
+// keeps the truth). Every fault publishes fault.<name>.active/.count (and .original for
+// channel faults) and records its start and stop in the telemetry's events.
+//
+// Thread-safety: construct and add_tasks in the setup phase; the tasks run on the RT thread
+// (noexcept, no allocation, no locks); report() after the run.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "config/fault_settings.hpp"
+#include "config/rig_runtime.hpp"
+#include "io/record/telemetry_recorder.hpp"
+#include "rt_core/tick_plan.hpp"
+
+namespace hil::faults {
+
+struct FaultReport {
+  std::string name;
+  std::string what;              ///< "drop of HIL_WheelSpeeds on ecu"
+  std::int64_t first_tick = -1;  ///< first tick it was on, −1: never
+  std::int64_t last_tick = -1;
+  std::uint64_t count = 0;  ///< frames affected (message faults) or ticks on
+  bool frames = false;      ///< count is frames
+};
+
+class FaultEngine {
+ public:
+  /// The channels a runtime must add for `faults` (RuntimeOptions::extra_output_channels).
+  [[nodiscard]] static std::vector<rt::ChannelSpec> channels(
+      const std::vector<config::FaultSettings>& faults);
+
+  /// `faults` already checked (config::check_faults); the runtime holds their channels.
+  /// `seed` seeds the noise (with each fault's name). Throws std::runtime_error naming a fault
+  /// whose target the runtime lacks.
+  FaultEngine(std::vector<config::FaultSettings> faults, config::RigRuntime& rig,
+              std::uint64_t seed);
+  ~FaultEngine();
+  FaultEngine(const FaultEngine&) = delete;
+  FaultEngine& operator=(const FaultEngine&) = delete;
+
+  /// Setup: fault_in and fault_out in their slots.
+  void add_tasks(rt::TickPlan& plan);
+  /// Setup: where starts and stops are recorded (nullptr: nowhere).
+  void set_event_sink(io::record::TelemetryRecorder* events) noexcept;
+  [[nodiscard]] bool empty() const noexcept;
+
+  /// After the run.
+  [[nodiscard]] std::vector<FaultReport> report() const;
+
+ private:
+  class Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// "faults: lost wheel speeds (drop of HIL_WheelSpeeds on ecu) ticks 80000–80399, 10 frames; …"
+[[nodiscard]] std::string format_faults(const std::vector<FaultReport>& report);
+
+}  // namespace hil::faults
