@@ -35,7 +35,14 @@ const std::filesystem::path& rig_file() {
   static const std::filesystem::path path = [] {
     const std::filesystem::path p = std::filesystem::temp_directory_path() /
                                     ("scenario_fuzz_rig_" + std::to_string(getpid()) + ".pbtxt");
-    std::ofstream(p) << "vehicle { preset: \"ravon\" }\nterrain { flat {} }\n";
+    // RAVON's vehicle and CAN bus (the faults block names its messages), no default scenario
+    std::ofstream(p) << "vehicle { preset: \"ravon\" }\nterrain { flat {} }\n"
+                     << "can { buses { name: \"ecu\" uri: \"virtual:fuzz\" dbc: \""
+                     << HIL_SOURCE_DIR "/hil_rigs/ravon/ravon.dbc\""
+                     << " rx { message: \"ECU_Steer\" signals { signal: \"SteerFront\" "
+                        "channel: \"vehicle.steering.front.command\" } }"
+                     << " tx { message: \"HIL_Pose\" signals { signal: \"PosX\" channel: "
+                        "\"vehicle.body.position.x\" } } } }\n";
     return p;
   }();
   return path;
@@ -58,6 +65,12 @@ void check_settings(const hil::scenario::ScenarioSettings& s) {
   }
   const hil::scenario::ScenarioVerdict v = judge.verdict();
   require(v.gates.size() == s.gates.size());
+  for (const hil::config::FaultSettings& f : s.faults) {  // checked: names and targets set
+    require(!f.name.empty() && !f.where.empty());
+    if (const auto* m = std::get_if<hil::config::MessageFaultSettings>(&f.target)) {
+      require(m->bus == "ecu" && (m->message == "ECU_Steer" || m->message == "HIL_Pose"));
+    }
+  }
 }
 
 }  // namespace

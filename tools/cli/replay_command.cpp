@@ -35,6 +35,10 @@ void add_replay_command(CLI::App& app) {
   cmd->add_option("--until", o->until, "Stop at this simulated time")
       ->check(duration_in(0, rt::kSecond * 7 * 24 * 3600));
   cmd->add_option("--report", o->report, "Also write the comparison as JSON")->type_name("FILE");
+  cmd->add_option("--without-fault", o->without_faults,
+                  "Leave this fault out (of the rig, the scenario or commands.log): where does "
+                  "the run go without it; repeatable")
+      ->type_name("NAME");
   cmd->add_option("--override", o->overrides, "Overlay on the recorded rig; repeatable")
       ->type_name("FILE")
       ->allow_extra_args(false);

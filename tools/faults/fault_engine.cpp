@@ -2,11 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cmath>
 #include <limits>
 #include <map>
+#include <mutex>
 #include <stdexcept>
 
 #include "tools/faults/fault_state.hpp"
@@ -92,9 +94,14 @@ class PhaseTask final : public rt::Task {
 
 class FaultEngine::Impl {
  public:
+  static constexpr std::size_t kRuntimeFaults = 64;  ///< faults commands may add
+  static constexpr std::size_t kHeldFrames = 256;    ///< frames a delay may hold per message
+
   Impl(std::vector<config::FaultSettings> settings, config::RigRuntime& rig, std::uint64_t seed)
-      : table_(rig.table()),
+      : rig_(rig),
+        table_(rig.table()),
         period_(rig.settings().executive.period),
+        seed_(seed),
         in_(this,
             [](void* s, const rt::TickContext& c) noexcept {
               static_cast<Impl*>(s)->fault_in(c.tick);
@@ -102,18 +109,32 @@ class FaultEngine::Impl {
         out_(this, [](void* s, const rt::TickContext& c) noexcept {
           static_cast<Impl*>(s)->fault_out(c.tick);
         }) {
-    faults_.reserve(settings.size());
-    for (config::FaultSettings& s : settings) {
-      Fault& f = faults_.emplace_back();
-      f.settings = std::move(s);
-    }
+    // room for the faults commands add while the run goes on: no allocation on the tick
+    faults_.reserve(settings.size() + kRuntimeFaults);
+    inputs_.reserve(settings.size() + kRuntimeFaults);
+    outputs_.reserve(settings.size() + kRuntimeFaults);
     silent_count_ = rig.buses().size();
     silent_ = std::make_unique<bool[]>(silent_count_);
-    for (Fault& f : faults_) resolve_fault(f, rig, seed);
+    // a hook for every message, put on its bus only once a fault targets the message
+    for (std::size_t b = 0; b < rig.buses().size(); ++b) {
+      const io::can::CanBusSpec& spec = rig.settings().can[b];
+      for (std::size_t i = 0; i < spec.tx.size(); ++i) make_hook(b, true, i);
+      for (std::size_t i = 0; i < spec.rx.size(); ++i) make_hook(b, false, i);
+    }
+    for (config::FaultSettings& s : settings) {
+      names_.push_back(s.name);
+      faults_.push_back(std::make_unique<Fault>());
+      faults_.back()->settings = std::move(s);
+      faults_.back()->has_channels = true;
+    }
+    for (const std::unique_ptr<Fault>& f : faults_) {
+      resolve_fault(*f);
+      attach(*f);
+    }
   }
 
-  void add_tasks(rt::TickPlan& plan) {
-    if (faults_.empty()) return;
+  void add_tasks(rt::TickPlan& plan, bool always) {
+    if (faults_.empty() && !always) return;
     plan.add(rt::Slot::fault_in, "fault_in", in_);
     plan.add(rt::Slot::fault_out, "fault_out", out_);
   }
@@ -121,9 +142,51 @@ class FaultEngine::Impl {
   void set_event_sink(io::record::TelemetryRecorder* events) noexcept { events_ = events; }
   [[nodiscard]] bool empty() const noexcept { return faults_.empty(); }
 
+  /// Not the RT thread; callers serialise: a fault ready to inject.
+  std::unique_ptr<Fault> prepare(config::FaultSettings settings) {
+    if (std::holds_alternative<config::FaultAfter>(settings.start)) {
+      throw std::invalid_argument(fmt::format(
+          "fault \"{}\": one added while the run goes on starts at a time or on a condition, "
+          "not after another",
+          settings.name));
+    }
+    {
+      const std::lock_guard lock(names_mutex_);
+      if (std::find(names_.begin(), names_.end(), settings.name) != names_.end()) {
+        throw std::invalid_argument(fmt::format("a fault named \"{}\" exists", settings.name));
+      }
+      names_.push_back(settings.name);
+    }
+    auto f = std::make_unique<Fault>();
+    f->settings = std::move(settings);
+    resolve_fault(*f);
+    return f;
+  }
+
+  /// RT: adds a prepared fault; false when the room for run-time faults is used up.
+  bool inject(std::unique_ptr<Fault>& f) noexcept {
+    if (faults_.size() == faults_.capacity()) return false;
+    if (f->hook != nullptr && !f->hook->has_room()) return false;
+    attach(*f);
+    faults_.push_back(std::move(f));
+    return true;
+  }
+
+  /// RT: the fault named `name` stops at the next decision; false if none is running.
+  bool clear(std::string_view name) noexcept {
+    for (const std::unique_ptr<Fault>& f : faults_) {
+      if (f->settings.name == name && !f->stopped) {
+        f->force_stop = true;
+        return true;
+      }
+    }
+    return false;
+  }
+
   [[nodiscard]] std::vector<FaultReport> report() const {
     std::vector<FaultReport> out;
-    for (const Fault& f : faults_) {
+    for (const std::unique_ptr<Fault>& p : faults_) {
+      const Fault& f = *p;
       out.push_back(
           {.name = f.settings.name,
            .what = f.what,
@@ -136,13 +199,33 @@ class FaultEngine::Impl {
   }
 
  private:
-  void resolve_fault(Fault& f, config::RigRuntime& rig, std::uint64_t seed) {
+  static std::size_t hook_key(std::size_t bus, bool tx, std::size_t index) {
+    return (bus << 24U) | (index << 1U) | (tx ? 1U : 0U);
+  }
+
+  void make_hook(std::size_t bus, bool tx, std::size_t index) {
+    const std::size_t key = hook_key(bus, tx, index);
+    hooks_[key] = std::make_unique<detail::MessageFaults>(rig_.buses()[bus].get(), tx, index,
+                                                          kHeldFrames, seed_ ^ key);
+  }
+
+  std::size_t bus_index(const std::string& bus, const config::FaultSettings& s) const {
+    for (std::size_t i = 0; i < rig_.buses().size(); ++i) {
+      if (rig_.buses()[i]->name() == bus) return i;
+    }
+    throw std::runtime_error(fmt::format("fault \"{}\": the rig has no CAN bus {}", s.name, bus));
+  }
+
+  /// Setup (or a command's preparation): the fault's ids, ticks and hook.
+  void resolve_fault(Fault& f) {
     const config::FaultSettings& s = f.settings;
     f.what = describe(s);
     const std::string stem = "fault." + config::fault_channel_stem(s.name);
-    f.active_channel = table_.resolve(stem + ".active");
-    f.count_channel = table_.resolve(stem + ".count");
-    f.rng.seed(seed ^ fnv1a(s.name));
+    if (f.has_channels) {
+      f.active_channel = table_.resolve(stem + ".active");
+      f.count_channel = table_.resolve(stem + ".count");
+    }
+    f.rng.seed(seed_ ^ fnv1a(s.name));
     if (const auto* at = std::get_if<config::FaultStartAt>(&s.start)) {
       f.start = Fault::Start::at;
       f.start_tick = ceil_ticks(at->at_s, period_);
@@ -153,7 +236,7 @@ class FaultEngine::Impl {
       f.start = Fault::Start::after;
       const std::string& name = std::get<config::FaultAfter>(s.start).fault;
       for (std::size_t i = 0; i < faults_.size(); ++i) {
-        if (faults_[i].settings.name == name) f.after = i;
+        if (faults_[i]->settings.name == name) f.after = i;
       }
     }
     if (const auto* d = std::get_if<config::FaultDuration>(&s.stop)) {
@@ -173,39 +256,32 @@ class FaultEngine::Impl {
     if (const auto* c = std::get_if<config::ChannelFaultSettings>(&s.target)) {
       f.target = table_.resolve(c->channel);
       f.input = table_.spec(f.target).direction == rt::Direction::input;
-      f.original_channel = table_.resolve(stem + ".original");
+      if (f.has_channels) f.original_channel = table_.resolve(stem + ".original");
       if (c->op == config::ChannelOp::delay) {
         f.delay_ring.assign(static_cast<std::size_t>(round_ticks(c->value, period_)) + 1, 0.0);
       }
-      (f.input ? inputs_ : outputs_).push_back(&f);
       return;
     }
     if (const auto* b = std::get_if<config::BusFaultSettings>(&s.target)) {
-      f.bus = bus_index(rig, b->bus, s);
-      rig.buses()[f.bus]->set_silence(&silent_[f.bus]);
+      f.bus = bus_index(b->bus, s);
       return;
     }
     const auto& m = std::get<config::MessageFaultSettings>(s.target);
-    const std::size_t b = bus_index(rig, m.bus, s);
-    const io::can::CanBusSpec& spec = rig.settings().can[b];
+    const std::size_t b = bus_index(m.bus, s);
+    const io::can::CanBusSpec& spec = rig_.settings().can[b];
     std::size_t index = 0;
-    std::int64_t cycle = 1;
     bool found = false;
-    if (m.transmitted) {
-      for (; index < spec.tx.size(); ++index) {
-        if (spec.tx[index].message == m.message) break;
-      }
-      found = index < spec.tx.size();
-    } else {
-      for (; index < spec.rx.size(); ++index) {
-        if (spec.rx[index].message == m.message) break;
-      }
-      found = index < spec.rx.size();
+    const std::size_t n = m.transmitted ? spec.tx.size() : spec.rx.size();
+    for (; index < n && !found; ++index) {
+      found = (m.transmitted ? spec.tx[index].message : spec.rx[index].message) == m.message;
     }
-    if (!found)
+    if (!found) {
       throw std::runtime_error(
-          fmt::format("fault \"{}\": no message {} on bus {}", s.name, m.message, m.bus));
+          fmt::format("fault \"{}\": bus {} has no message {}", s.name, m.bus, m.message));
+    }
+    --index;
     const io::can::dbc::Message* message = spec.database.find_message(m.message);
+    std::int64_t cycle = 1;
     if (message != nullptr && message->cycle_time_ms && *message->cycle_time_ms > 0) {
       cycle = std::max<std::int64_t>(1, round_ticks(*message->cycle_time_ms * 1e-3, period_));
     }
@@ -221,29 +297,31 @@ class FaultEngine::Impl {
         if (message->signals[i].name == m.signal) f.signal = i;
       }
     }
-    const std::size_t key = (b << 24U) | (index << 1U) | (m.transmitted ? 1U : 0U);
-    detail::MessageFaults*& hook = hook_of_[key];
-    if (hook == nullptr) {
-      const auto capacity = static_cast<std::size_t>(f.delay_ticks / cycle) + 4;
-      hooks_.push_back(std::make_unique<detail::MessageFaults>(std::max<std::size_t>(capacity, 8),
-                                                               seed ^ fnv1a(s.name) ^ key));
-      hook = hooks_.back().get();
-      rig.buses()[b]->set_fault_hook(m.transmitted, index, hook);
+    f.bus = b;
+    f.hook = hooks_.at(hook_key(b, m.transmitted, index)).get();
+    if (f.delay_ticks / cycle + 2 > static_cast<std::int64_t>(f.hook->held_capacity())) {
+      throw std::invalid_argument(fmt::format(
+          "fault \"{}\": a delay of {} ms holds more frames of {} than the {} a message can",
+          s.name, m.delay_ms, m.message, f.hook->held_capacity()));
     }
-    hook->add(f);
   }
 
-  static std::size_t bus_index(const config::RigRuntime& rig, const std::string& bus,
-                               const config::FaultSettings& s) {
-    for (std::size_t i = 0; i < rig.buses().size(); ++i) {
-      if (rig.buses()[i]->name() == bus) return i;
+  /// Setup, or RT for a command's fault: where the fault acts (lists sized at setup).
+  void attach(Fault& f) noexcept {
+    if (std::holds_alternative<config::ChannelFaultSettings>(f.settings.target)) {
+      (f.input ? inputs_ : outputs_).push_back(&f);
+    } else if (std::holds_alternative<config::BusFaultSettings>(f.settings.target)) {
+      rig_.buses()[f.bus]->set_silence(&silent_[f.bus]);
+    } else {
+      f.hook->install();
+      (void)f.hook->add(f);
     }
-    throw std::runtime_error(fmt::format("fault \"{}\": the rig has no CAN bus {}", s.name, bus));
   }
 
   /// RT: which faults are on at `tick`.
   void decide(std::int64_t tick) noexcept {
-    for (Fault& f : faults_) {
+    for (const std::unique_ptr<Fault>& p : faults_) {
+      Fault& f = *p;
       if (!f.started) {
         bool go = false;
         switch (f.start) {
@@ -254,7 +332,7 @@ class FaultEngine::Impl {
             go = f.start_condition.holds(tick, table_.get(f.start_condition.channel));
             break;
           case Fault::Start::after:
-            go = faults_[f.after].stopped;
+            go = faults_[f.after]->stopped;
             break;
         }
         if (go) {
@@ -263,23 +341,24 @@ class FaultEngine::Impl {
         }
       }
       if (f.started && !f.stopped) {
-        bool end = false;
+        bool end = f.force_stop;
         switch (f.stop) {
           case Fault::Stop::never:
             break;
           case Fault::Stop::duration:
-            end = tick - f.onset >= f.duration;
+            end = end || tick - f.onset >= f.duration;
             break;
           case Fault::Stop::count:
-            end = f.count >= f.stop_count;
+            end = end || f.count >= f.stop_count;
             break;
           case Fault::Stop::condition:
-            end = tick > f.onset &&
-                  f.stop_condition.holds(tick, table_.get(f.stop_condition.channel));
+            end = end || (tick > f.onset &&
+                          f.stop_condition.holds(tick, table_.get(f.stop_condition.channel)));
             break;
         }
         if (end) f.stopped = true;
       }
+      if (f.force_stop && !f.started) f.stopped = true;  // cleared before it began
       f.active = f.started && !f.stopped &&
                  (f.pulse_on == 0 || (tick - f.onset) % (f.pulse_on + f.pulse_off) < f.pulse_on);
       if (f.active) {
@@ -288,26 +367,26 @@ class FaultEngine::Impl {
         if (!std::holds_alternative<config::MessageFaultSettings>(f.settings.target)) ++f.count;
       }
       if (events_ != nullptr && f.active && f.first_active == tick) {
-        (void)events_->push_event(tick, "fault", fmt_event("start", f));
+        (void)events_->push_event(tick, "fault", event_text("start", f));
       }
       if (f.stopped && !f.stop_reported) {
         f.stop_reported = true;
-        if (events_ != nullptr) (void)events_->push_event(tick, "fault", fmt_event("stop", f));
+        if (events_ != nullptr) (void)events_->push_event(tick, "fault", event_text("stop", f));
       }
     }
     for (std::size_t b = 0; b < silent_count_; ++b) silent_[b] = false;
-    for (const Fault& f : faults_) {
-      if (f.active && std::holds_alternative<config::BusFaultSettings>(f.settings.target)) {
-        silent_[f.bus] = true;
+    for (const std::unique_ptr<Fault>& f : faults_) {
+      if (f->active && std::holds_alternative<config::BusFaultSettings>(f->settings.target)) {
+        silent_[f->bus] = true;
       }
     }
   }
 
-  /// "start lost_speeds" — fixed text, no allocation (fits the recorder's 150 bytes).
-  std::string_view fmt_event(std::string_view verb, const Fault& f) noexcept {
+  /// "start lost_speeds: drop of …", in a fixed buffer (the recorder keeps 150 bytes).
+  std::string_view event_text(std::string_view verb, const Fault& f) noexcept {
     const auto out = fmt::format_to_n(event_text_.data(), event_text_.size(), "{} {}: {}", verb,
                                       f.settings.name, f.what);
-    return {event_text_.data(), out.size < event_text_.size() ? out.size : event_text_.size()};
+    return {event_text_.data(), std::min(out.size, event_text_.size())};
   }
 
   void apply(Fault& f, std::int64_t tick) noexcept {
@@ -317,7 +396,7 @@ class FaultEngine::Impl {
       v = f.original;
     }
     f.original = v;
-    table_.set(f.original_channel, v);
+    if (f.has_channels) table_.set(f.original_channel, v);
     const auto& c = std::get<config::ChannelFaultSettings>(f.settings.target);
     double delayed = v;
     if (!f.delay_ring.empty()) {  // fed every tick: at the onset it already holds the past
@@ -374,22 +453,26 @@ class FaultEngine::Impl {
 
   void fault_out(std::int64_t tick) noexcept {
     for (Fault* f : outputs_) apply(*f, tick);
-    for (const Fault& f : faults_) {
-      table_.set(f.active_channel, f.active ? 1.0 : 0.0);
-      table_.set(f.count_channel, static_cast<double>(f.count));
+    for (const std::unique_ptr<Fault>& f : faults_) {
+      if (!f->has_channels) continue;
+      table_.set(f->active_channel, f->active ? 1.0 : 0.0);
+      table_.set(f->count_channel, static_cast<double>(f->count));
     }
   }
 
+  config::RigRuntime& rig_;
   rt::ChannelTable& table_;
   rt::Nanoseconds period_;
-  std::vector<Fault> faults_;  // reserved: the pointers below stay valid
+  std::uint64_t seed_;
+  std::vector<std::unique_ptr<Fault>> faults_;  // capacity reserved: no allocation on the tick
   std::vector<Fault*> inputs_, outputs_;
-  std::vector<std::unique_ptr<detail::MessageFaults>> hooks_;
-  std::map<std::size_t, detail::MessageFaults*> hook_of_;
+  std::map<std::size_t, std::unique_ptr<detail::MessageFaults>> hooks_;
   std::unique_ptr<bool[]> silent_;
   std::size_t silent_count_ = 0;
   io::record::TelemetryRecorder* events_ = nullptr;
   std::array<char, 150> event_text_{};
+  std::mutex names_mutex_;
+  std::vector<std::string> names_;  ///< every fault's name: one added later must differ
   PhaseTask in_, out_;
 };
 
@@ -416,7 +499,17 @@ FaultEngine::FaultEngine(std::vector<config::FaultSettings> faults, config::RigR
                          std::uint64_t seed)
     : impl_(std::make_unique<Impl>(std::move(faults), rig, seed)) {}
 FaultEngine::~FaultEngine() = default;
-void FaultEngine::add_tasks(rt::TickPlan& plan) { impl_->add_tasks(plan); }
+PreparedFault::~PreparedFault() = default;
+void FaultEngine::add_tasks(rt::TickPlan& plan, bool always) { impl_->add_tasks(plan, always); }
+std::unique_ptr<PreparedFault> FaultEngine::prepare(config::FaultSettings fault) {
+  auto out = std::make_unique<PreparedFault>();
+  out->fault = impl_->prepare(std::move(fault));
+  return out;
+}
+bool FaultEngine::inject(std::unique_ptr<PreparedFault>& fault) noexcept {
+  return impl_->inject(fault->fault);
+}
+bool FaultEngine::clear(std::string_view name) noexcept { return impl_->clear(name); }
 void FaultEngine::set_event_sink(io::record::TelemetryRecorder* events) noexcept {
   impl_->set_event_sink(events);
 }

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "config/fault_settings.hpp"
@@ -30,6 +31,16 @@ struct FaultReport {
   bool frames = false;      ///< count is frames
 };
 
+namespace detail {
+struct Fault;
+}
+
+/// A fault checked and resolved off the RT thread, for FaultEngine::inject.
+struct PreparedFault {
+  std::unique_ptr<detail::Fault> fault;
+  ~PreparedFault();
+};
+
 class FaultEngine {
  public:
   /// The channels a runtime must add for `faults` (RuntimeOptions::extra_output_channels).
@@ -45,8 +56,19 @@ class FaultEngine {
   FaultEngine(const FaultEngine&) = delete;
   FaultEngine& operator=(const FaultEngine&) = delete;
 
-  /// Setup: fault_in and fault_out in their slots.
-  void add_tasks(rt::TickPlan& plan);
+  /// Setup: fault_in and fault_out in their slots (none without faults unless `always`:
+  /// commands may add some).
+  void add_tasks(rt::TickPlan& plan, bool always = false);
+
+  /// Not the RT thread (callers serialise): `fault` (checked by config::check_faults, no
+  /// `after`, a new name) ready for inject(). Faults added this way have no fault.* channels;
+  /// their starts and stops are in the events and the summary. Throws std::invalid_argument.
+  [[nodiscard]] std::unique_ptr<PreparedFault> prepare(config::FaultSettings fault);
+  /// RT (the commands slot): the prepared fault joins the run; false (and `fault` kept) when
+  /// the room for 64 such faults, or 16 on one message, is used up.
+  bool inject(std::unique_ptr<PreparedFault>& fault) noexcept;
+  /// RT: the named fault stops at the next tick's decision; false if none is running.
+  bool clear(std::string_view name) noexcept;
   /// Setup: where starts and stops are recorded (nullptr: nowhere).
   void set_event_sink(io::record::TelemetryRecorder* events) noexcept;
   [[nodiscard]] bool empty() const noexcept;

@@ -12,6 +12,8 @@
 
 namespace hil::faults::detail {
 
+class MessageFaults;
+
 /// A channel condition resolved to its id, with its debounce in ticks.
 struct Condition {
   rt::ChannelId channel{};
@@ -43,6 +45,8 @@ struct Fault {
 
   // state (RT thread)
   bool started = false, stopped = false, active = false, stop_reported = false;
+  bool force_stop = false;    ///< a command cleared it: it stops at the next decision
+  bool has_channels = false;  ///< fault.<name>.* exist (faults of the files, not commands)
   std::int64_t onset = -1;
   std::int64_t first_active = -1, last_active = -1;
   std::uint64_t count = 0;  ///< frames affected (message faults) or ticks active
@@ -64,6 +68,7 @@ struct Fault {
   std::normal_distribution<double> normal{0.0, 1.0};
 
   // message faults (see message_faults.cpp)
+  MessageFaults* hook = nullptr;  ///< the hook of its message
   std::int64_t cycle_ticks = 0, delay_ticks = 0;
   std::uint64_t due_frames = 0;  ///< every_nth: due frames seen while active
   std::size_t signal = 0;        ///< signal fault: its index in the message

@@ -9,8 +9,27 @@ using config::ByteMode;
 using config::MessageOp;
 using io::can::FrameFate;
 
-MessageFaults::MessageFaults(std::size_t held_capacity, std::uint64_t seed)
-    : held_(std::max<std::size_t>(held_capacity, 1)), rng_(seed) {}
+MessageFaults::MessageFaults(io::can::CanBus* bus, bool tx, std::size_t index,
+                             std::size_t held_capacity, std::uint64_t seed)
+    : bus_(bus),
+      tx_(tx),
+      index_(index),
+      held_(std::max<std::size_t>(held_capacity, 1)),
+      rng_(seed) {
+  faults_.reserve(kMaxFaults);
+}
+
+void MessageFaults::install() noexcept {
+  if (installed_) return;
+  installed_ = true;
+  bus_->set_fault_hook(tx_, index_, this);
+}
+
+bool MessageFaults::add(Fault& fault) noexcept {
+  if (!has_room()) return false;
+  faults_.push_back(&fault);  // within the reserved capacity: no allocation
+  return true;
+}
 
 Fault* MessageFaults::acting(MessageOp op) const noexcept {
   for (Fault* f : faults_) {

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "io/can/mapping/can_bus.hpp"
 #include "io/can/mapping/message_fault_hook.hpp"
 #include "tools/faults/fault_state.hpp"
 
@@ -15,9 +16,18 @@ namespace hil::faults::detail {
 
 class MessageFaults final : public io::can::MessageFaultHook {
  public:
-  /// `held_capacity`: frames a delay fault may hold at once.
-  explicit MessageFaults(std::size_t held_capacity, std::uint64_t seed);
-  void add(Fault& fault) { faults_.push_back(&fault); }
+  static constexpr std::size_t kMaxFaults = 16;  ///< faults on one message at once
+
+  /// The hook of message `index` that `bus` sends (`tx`) or receives; `held_capacity`:
+  /// frames a delay fault may hold at once.
+  MessageFaults(io::can::CanBus* bus, bool tx, std::size_t index, std::size_t held_capacity,
+                std::uint64_t seed);
+  /// RT (or setup): puts the hook on its bus, once.
+  void install() noexcept;
+  /// RT (or setup): one more fault on the message; false when kMaxFaults are there.
+  bool add(Fault& fault) noexcept;
+  [[nodiscard]] bool has_room() const noexcept { return faults_.size() < kMaxFaults; }
+  [[nodiscard]] std::size_t held_capacity() const noexcept { return held_.size(); }
 
   [[nodiscard]] std::int64_t cycle_ticks() const noexcept override;
   void before_encode(std::span<double> physical) noexcept override;
@@ -32,7 +42,11 @@ class MessageFaults final : public io::can::MessageFaultHook {
   /// The first active fault of `op` that may still act, or nullptr.
   [[nodiscard]] Fault* acting(config::MessageOp op) const noexcept;
 
-  std::vector<Fault*> faults_;
+  io::can::CanBus* bus_;
+  bool tx_;
+  std::size_t index_;
+  bool installed_ = false;
+  std::vector<Fault*> faults_;  ///< capacity kMaxFaults
   // counter: what was sent, and how it continues after a fault
   std::uint32_t shift_ = 0, last_sent_ = 0, last_valid_ = 0, frozen_ = 0;
   bool counter_faulted_ = false;

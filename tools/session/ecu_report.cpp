@@ -22,6 +22,9 @@ void collect(const ecu::VirtualEcu& ecu, EcuReport& report) {
          .errors = c.errors.load(std::memory_order_relaxed),
          .counter_jumps = c.counter_jumps.load(std::memory_order_relaxed),
          .timeouts = c.timeouts.load(std::memory_order_relaxed),
+         .crc_errors = c.crc_errors.load(std::memory_order_relaxed),
+         .counter_errors = c.counter_errors.load(std::memory_order_relaxed),
+         .length_errors = c.length_errors.load(std::memory_order_relaxed),
          .periods = arrivals.periods(i),
          .deviation_p99_us = deviation.count > 0 ? deviation.percentile_us(0.99) : 0.0,
          .deviation_max_us = static_cast<double>(deviation.max_ns) / 1e3});
@@ -41,14 +44,16 @@ std::string format_summary(const EcuReport& r) {
                      r.scenario_time_s, r.cycles, r.holding_cycles,
                      r.interrupted ? " (stopped by a signal)" : "");
   out +=
-      "  from the rig:            frames  errors  jumps  timeouts  period mean/min/max [ms]  "
-      "|dev| p99 [us]\n";
+      "  from the rig:            frames  errors (crc/ctr/len)  jumps  timeouts  period "
+      "mean/min/max [ms]  |dev| p99 [us]\n";
   for (const ReceivedMessageReport& m : r.received) {
     out += fmt::format(
-        "    {:<20} {:>9} {:>7} {:>6} {:>9}   {:>6.2f} / {:>6.2f} / {:>6.2f}   "
+        "    {:<20} {:>9} {:>7} {:>12} {:>6} {:>9}   {:>6.2f} / {:>6.2f} / {:>6.2f}   "
         "{:>8.0f}\n",
-        m.name, m.frames, m.errors, m.counter_jumps, m.timeouts, m.periods.mean_s * 1e3,
-        m.periods.min_s * 1e3, m.periods.max_s * 1e3, m.deviation_p99_us);
+        m.name, m.frames, m.errors,
+        fmt::format("{}/{}/{}", m.crc_errors, m.counter_errors, m.length_errors), m.counter_jumps,
+        m.timeouts, m.periods.mean_s * 1e3, m.periods.min_s * 1e3, m.periods.max_s * 1e3,
+        m.deviation_p99_us);
   }
   std::uint64_t sent = 0;
   for (const SentMessageReport& m : r.sent) sent += m.frames;
@@ -84,6 +89,9 @@ nlohmann::json to_json(const EcuReport& r) {
                        {"frames", m.frames},
                        {"errors", m.errors},
                        {"counter_jumps", m.counter_jumps},
+                       {"crc_errors", m.crc_errors},
+                       {"counter_errors", m.counter_errors},
+                       {"length_errors", m.length_errors},
                        {"timeouts", m.timeouts},
                        {"periods", m.periods.periods},
                        {"period_mean_s", m.periods.mean_s},

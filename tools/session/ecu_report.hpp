@@ -19,6 +19,7 @@ struct ReceivedMessageReport {
   std::string name;
   double cycle_s = 0.0;
   std::uint64_t frames = 0, errors = 0, counter_jumps = 0, timeouts = 0;
+  std::uint64_t crc_errors = 0, counter_errors = 0, length_errors = 0;  ///< parts of errors
   ecu::PeriodStats periods;
   double deviation_p99_us = 0.0, deviation_max_us = 0.0;  ///< |period − cycle|
 };

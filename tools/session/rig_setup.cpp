@@ -96,7 +96,7 @@ std::unique_ptr<RigSetup> set_up_rig(const RigSelection& s) {
   }
   setup->faults = std::make_unique<faults::FaultEngine>(std::move(faults), *setup->runtime,
                                                         run_seed(setup->settings));
-  setup->faults->add_tasks(setup->plan);
+  setup->faults->add_tasks(setup->plan, /*always=*/true);  // commands may add faults
   return setup;
 }
 

@@ -4,6 +4,8 @@
 
 #include <chrono>
 #include <memory>
+#include <stop_token>
+#include <thread>
 
 #include "config/rig_runtime.hpp"
 #include "rt_core/executive.hpp"
@@ -82,6 +84,9 @@ int run_rig(const RunOptions& o) {
   config::RigRuntime& rig = *setup->runtime;
   session::ScenarioRun* scenario_run = setup->scenario_run.get();
   rt::TickPlan plan = setup->plan;
+  // Commands from outside the loop (tests now; the console and API), applied at a tick
+  commands::CommandQueue commands(rig, *setup->faults);
+  plan.add(rt::Slot::commands, "commands", commands.task());
   if (o.extra_tasks) o.extra_tasks(plan, rig);
   rt::RtOptions rt_options = settings.rt;
   if (o.no_rt) rt_options = {.priority = 0, .lock_memory = false, .hold_dma_latency = false};
@@ -109,6 +114,7 @@ int run_rig(const RunOptions& o) {
                                             /*lossless=*/!o.speed.realtime());
     plan.add(rt::Slot::record, "record", *recording);
     setup->faults->set_event_sink(&recording->telemetry());
+    commands.set_log(*report.run_dir / "commands.log");
   }
   const std::string run_id = report.run_dir ? report.run_dir->filename().string()
                                             : fmt::format("{}-{}", report.rig, epoch_ns);
@@ -134,6 +140,14 @@ int run_rig(const RunOptions& o) {
                "its frames arrive\n",
                *o.selection.can_uri);
   }
+  if (o.with_commands) o.with_commands(commands);
+  // The applied commands go to commands.log as they come back from the loop
+  std::jthread command_pump([&commands](const std::stop_token& stop) {
+    while (!stop.stop_requested()) {
+      (void)commands.take_applied();
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  });
   const RunOutcome outcome =
       harness.run(report.ticks_wanted,
                   {.started =
@@ -148,6 +162,9 @@ int run_rig(const RunOptions& o) {
                        [&](const rt::TimingSnapshot& s, std::chrono::steady_clock::duration wall) {
                          return progress_line(report, s, wall);
                        }});
+  command_pump.request_stop();
+  command_pump.join();
+  (void)commands.take_applied();
   report.status = outcome.status;
   report.result = outcome.result;
   report.wall = outcome.wall;

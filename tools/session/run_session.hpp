@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "io/console/console_options.hpp"
+#include "tools/commands/command_queue.hpp"
 #include "tools/session/rig_setup.hpp"
 #include "tools/session/speed.hpp"
 
@@ -26,6 +27,8 @@ struct RunOptions {
   io::console::ConsoleOptions console;  ///< --console
   /// Tests: more tasks in the tick (e.g. a decimated one, to show that replay runs it alike).
   std::function<void(rt::TickPlan&, config::RigRuntime&)> extra_tasks;
+  /// Tests (and later the automation API): the run's command queue, before the run starts.
+  std::function<void(commands::CommandQueue&)> with_commands;
 };
 
 /// Runs and prints the summary. Exit status: 0 completed or stopped with Ctrl-C, 1 setup

@@ -9,7 +9,7 @@
 #include "config/rig_runtime.hpp"
 #include "rt_core/clock.hpp"
 #include "rt_core/executive.hpp"
-#include "tests/support/allocation_counter.hpp"
+#include "tests/support/budget_probe.hpp"
 #include "tools/scenario/scenario_settings.hpp"
 #include "tools/session/scenario_run.hpp"
 
@@ -17,31 +17,6 @@ namespace hil::ecu {
 namespace {
 
 constexpr std::int64_t kWarmUpTicks = 4'000;  // 1 s at RAVON's 250 µs
-
-/// What the RT budget counts: heap allocations and this thread's minor page faults.
-struct Budget {
-  std::uint64_t allocations = 0;
-  long faults = 0;
-};
-
-Budget budget_now() noexcept {
-  return {.allocations = hil::testing::allocation_count(),
-          .faults = hil::testing::thread_minor_faults()};
-}
-
-/// Takes the budget after the warm-up and at the last tick of the run.
-class Probe final : public rt::Task {
- public:
-  explicit Probe(std::int64_t last) : last_(last) {}
-  void update(const rt::TickContext& c) noexcept override {
-    if (c.tick == kWarmUpTicks) before = budget_now();
-    if (c.tick == last_) after = budget_now();
-  }
-  Budget before, after;
-
- private:
-  std::int64_t last_;
-};
 
 /// Runs `seconds` of the scenario (its whole duration when 0).
 void expect_no_allocation(const std::string& scenario_name, double seconds = 0.0) {
@@ -54,7 +29,7 @@ void expect_no_allocation(const std::string& scenario_name, double seconds = 0.0
   session::ScenarioRun run(rig, *loaded.scenario);
   const std::int64_t ticks =
       seconds > 0.0 ? static_cast<std::int64_t>(seconds * 4000) : run.ticks();
-  Probe probe(ticks - 1);
+  hil::testing::BudgetProbe probe(kWarmUpTicks, ticks - 1);
   rt::TickPlan plan;
   run.add_tasks(plan);
   plan.add(rt::Slot::fmu, "probe", probe);  // the last of the update phase

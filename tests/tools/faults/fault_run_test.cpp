@@ -3,93 +3,17 @@
 // faults did — frames lost, timeouts, counter and CRC errors — and faults start at
 // ceil(at_s / period) or one tick after their condition holds for its debounce.
 
-#include <gtest/gtest.h>
+#include <fstream>
+#include <iterator>
 
-#include <cmath>
-#include <string>
-
-#include "config/rig_runtime.hpp"
-#include "rt_core/clock.hpp"
-#include "rt_core/executive.hpp"
-#include "tools/faults/fault_engine.hpp"
-#include "tools/scenario/scenario_settings.hpp"
-#include "tools/session/rig_setup.hpp"
-#include "tools/session/scenario_run.hpp"
+#include "tests/tools/faults/fault_run.hpp"
 
 namespace hil::faults {
 namespace {
 
-const std::string kRig = HIL_SOURCE_DIR "/tests/tools/faults/e2e/rig.pbtxt";
-
-/// Watches a channel after the models (and after fault_out: `faulted`), per tick.
-class Probe final : public rt::Task {
- public:
-  Probe(const rt::ChannelTable& table, const std::string& channel, const std::string& truth)
-      : table_(table), channel_(table.resolve(channel)), truth_(table.find(truth)) {}
-  void update(const rt::TickContext& /*c*/) noexcept override {}
-  void write(const rt::TickContext& c) noexcept override {
-    const double v = table_.get(channel_);
-    if (first_above < 0 && v > threshold) first_above = c.tick;
-    if (truth_) {
-      const double t = table_.get(*truth_);
-      max_difference = std::max(max_difference, std::abs(v - t));
-      if (c.tick == at_tick) {
-        value_at = v;
-        truth_at = t;
-      }
-    }
-  }
-  double threshold = 1e300;
-  std::int64_t first_above = -1;
-  std::int64_t at_tick = -1;
-  double value_at = NAN, truth_at = NAN, max_difference = 0.0;
-
- private:
-  const rt::ChannelTable& table_;
-  rt::ChannelId channel_;
-  std::optional<rt::ChannelId> truth_;
-};
-
-struct FaultRun {
-  explicit FaultRun(const std::string& faults, const std::string& scenario_extra = "") {
-    const std::string text = R"(description: "faults"
-duration_s: 3
-drive { straight { speeds { at_s: 0 speed: 1 } } }
-)" + faults + scenario_extra;
-    loaded = scenario::load_scenario_text({"faults.pbtxt", text}, kRig);
-    for (const config::ConfigError& e : loaded.errors) ADD_FAILURE() << e.to_string();
-    if (!loaded.ok()) return;
-    static int n = 0;
-    loaded.rig->can[0].uri = "virtual:fault_run_" + std::to_string(n++);
-    std::vector<config::FaultSettings> all = session::run_faults(*loaded.rig, loaded.scenario);
-    runtime = std::make_unique<config::RigRuntime>(
-        *loaded.rig, config::RuntimeOptions{.extra_output_channels = FaultEngine::channels(all)});
-    scenario = std::make_unique<session::ScenarioRun>(*runtime, *loaded.scenario);
-    scenario->add_tasks(plan);
-    engine = std::make_unique<FaultEngine>(std::move(all), *runtime, 1);
-    engine->add_tasks(plan);
-  }
-  void go() {
-    rt::VirtualClock clock;
-    rt::Executive exec(loaded.rig->executive, plan.entries(), clock);
-    (void)exec.run(scenario->ticks());
-  }
-  /// The ECU's counters of a message the rig sends.
-  const io::can::MessageCounters& ecu(const std::string& message) const {
-    const ecu::VirtualEcu& e = *scenario->ecu();
-    for (std::size_t i = 0; i < e.spec().rx.size(); ++i) {
-      if (e.spec().rx[i].message == message) return e.bus().rx_counters(i);
-    }
-    throw std::runtime_error("no message " + message);
-  }
-  static std::uint64_t get(const std::atomic<std::uint64_t>& a) { return a.load(); }
-
-  scenario::ScenarioLoadResult loaded;
-  std::unique_ptr<config::RigRuntime> runtime;
-  std::unique_ptr<session::ScenarioRun> scenario;
-  std::unique_ptr<FaultEngine> engine;
-  rt::TickPlan plan;
-};
+using fault_testing::FaultRun;
+using fault_testing::kRig;
+using fault_testing::Probe;
 
 TEST(FaultsInTheLoop, ADroppedMessageIsExactlyItsFramesAndOneTimeout) {
   FaultRun clean("");
@@ -141,6 +65,33 @@ TEST(FaultsInTheLoop, ABadCrcIsCrcErrorsOnly) {
   EXPECT_EQ(FaultRun::get(c.counter_errors), 0U);
   // the refused frames' counters never reached the ECU: it sees the counter jump once
   EXPECT_EQ(FaultRun::get(c.counter_jumps), 1U);
+}
+
+// The scenario the cross-process test runs (fault_cannelloni_test.py), in process: the same
+// counts the ECU process reports over cannelloni.
+TEST(FaultsInTheLoop, TheCrossProcessScenarioInProcess) {
+  std::ifstream in(HIL_SOURCE_DIR "/tests/tools/faults/e2e/counter_and_crc.pbtxt");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  text = text.substr(text.find("faults {"));  // its faults on FaultRun's 3 s straight run
+  FaultRun run(text);
+  run.go();
+  const auto& c = run.ecu("HIL_SteerFeedback");
+  EXPECT_EQ(FaultRun::get(c.counter_errors), 7U);
+  EXPECT_EQ(FaultRun::get(c.crc_errors), 5U);
+  EXPECT_EQ(FaultRun::get(c.length_errors), 0U);
+}
+
+// The shipped scenario with a fault: the ECU notices the loss once, holds, and the vehicle
+// still drives the course within its gates.
+TEST(FaultsInTheLoop, TheShippedLaneChangeWithLostWheelSpeeds) {
+  FaultRun run(HIL_SOURCE_DIR "/hil_rigs/scenarios/lane_change_lost_wheel_speeds.pbtxt",
+               HIL_SOURCE_DIR "/hil_rigs/ravon/rig.pbtxt");
+  run.go();
+  EXPECT_EQ(FaultRun::get(run.ecu("HIL_WheelSpeeds").timeouts), 1U);
+  EXPECT_EQ(run.engine->report().at(0).count, 50U);  // 0.5 s of a 10 ms message
+  EXPECT_GT(run.scenario->ecu()->holding_cycles(), 1U);
+  const scenario::ScenarioVerdict v = run.scenario->verdict();
+  for (const scenario::GateResult& g : v.gates) EXPECT_TRUE(g.passed) << g.name << ": " << g.detail;
 }
 
 TEST(FaultsInTheLoop, CounterContinuesAsCanoeSays) {

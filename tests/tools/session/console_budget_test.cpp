@@ -10,7 +10,7 @@
 
 #include "config/loader.hpp"
 #include "config/rig_runtime.hpp"
-#include "tests/support/allocation_counter.hpp"
+#include "tests/support/budget_probe.hpp"
 #include "tests/support/console_client.hpp"
 #include "tools/session/console_feed.hpp"
 #include "tools/session/harness.hpp"
@@ -21,34 +21,16 @@ namespace {
 constexpr std::int64_t kWarmUpTicks = 4'000;  // 1 s at RAVON's 250 µs
 constexpr std::int64_t kTicks = 40'000;
 
-struct Budget {
-  std::uint64_t allocations = 0;
-  long faults = 0;
-};
-
-/// In the record slot, after the console's tap: the budget after the warm-up and at the end.
-class Probe final : public rt::Task {
- public:
-  void update(const rt::TickContext& /*c*/) noexcept override {}
-  void write(const rt::TickContext& c) noexcept override {
-    if (c.tick == kWarmUpTicks) before = now();
-    if (c.tick == kTicks - 1) after = now();
-  }
-  Budget before, after;
-
- private:
-  static Budget now() noexcept {
-    return {.allocations = hil::testing::thread_allocation_count(),
-            .faults = hil::testing::thread_minor_faults()};
-  }
-};
+/// In the record slot, after the console's tap: the budget after the warm-up and at the end
+/// (this thread's allocations: the console's thread allocates, by design).
+using Probe = hil::testing::BudgetProbe;
 
 void expect_free_tick(int clients) {
   config::LoadResult loaded = config::load_rig_config(HIL_SOURCE_DIR "/hil_rigs/ravon/rig.pbtxt");
   ASSERT_TRUE(loaded.ok());
   loaded.settings->can.clear();  // the tick of the rig's models and helpers; no ECU
   config::RigRuntime rig(*loaded.settings, {.live_bus = false});
-  Probe probe;
+  Probe probe{kWarmUpTicks, kTicks - 1, /*thread_only=*/true};
   rt::TickPlan plan;
   rig.add_tasks(plan);
   plan.add(rt::Slot::record, "probe", probe);

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
@@ -18,6 +19,7 @@
 #include "io/can/transport/replay_transport.hpp"
 #include "io/record/mapped_file.hpp"
 #include "io/record/telemetry_reader.hpp"
+#include "tools/commands/recorded_commands.hpp"
 #include "tools/scenario/scenario_settings.hpp"
 #include "tools/session/config_errors.hpp"
 #include "tools/session/console_feed.hpp"
@@ -123,6 +125,9 @@ int replay(const ReplayOptions& o) {
   Comparison result;
   FrameChecker frames(log, result);
   std::vector<config::FaultSettings> fault_settings = run_faults(settings, loaded.scenario);
+  const std::set<std::string> without(o.without_faults.begin(), o.without_faults.end());
+  std::erase_if(fault_settings,
+                [&](const config::FaultSettings& f) { return without.contains(f.name); });
   config::RigRuntime rig(
       settings,
       {.extra_input_channels =
@@ -173,7 +178,21 @@ int replay(const ReplayOptions& o) {
   }
   // The faults as in the run: the frames it sent were faulted, so must the replay's be
   faults::FaultEngine fault_engine(std::move(fault_settings), rig, run_seed(settings));
-  fault_engine.add_tasks(plan);
+  fault_engine.add_tasks(plan, /*always=*/true);
+  // The run's commands (writes, faults) at the ticks it applied them
+  std::unique_ptr<commands::RecordedCommands> recorded_commands;
+  if (const std::filesystem::path path = dir / "commands.log"; std::filesystem::exists(path)) {
+    std::ifstream in(path);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    try {
+      recorded_commands =
+          std::make_unique<commands::RecordedCommands>(text, rig, fault_engine, without);
+    } catch (const std::invalid_argument& e) {
+      fmt::print(stderr, "{}: {}\n", dir.string(), e.what());
+      return 2;
+    }
+    plan.add(rt::Slot::commands, "commands", *recorded_commands);
+  }
   if (o.extra_tasks) o.extra_tasks(plan, rig);
   Harness harness(settings.executive, std::move(plan),
                   {.speed = o.speed,

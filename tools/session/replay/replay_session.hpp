@@ -28,6 +28,8 @@ struct ReplayOptions {
   std::optional<std::string> rig;         ///< external log: the rig to replay it into
   std::optional<std::string> record_dir;  ///< external log: where the outputs go
   bool lenient = false;  ///< skip (and count) malformed log lines instead of failing
+  /// Faults (of the rig, the scenario or commands.log) the replay leaves out: what-if.
+  std::vector<std::string> without_faults;
   /// Tests: more tasks for the replayed tick, as the run had them (e.g. a decimated one).
   std::function<void(rt::TickPlan&, config::RigRuntime&)> extra_tasks;
   bool quiet = false;

@@ -1,0 +1,205 @@
+#include "tools/commands/command_queue.hpp"
+
+#include <fmt/format.h>
+#include <google/protobuf/text_format.h>
+
+#include <cstring>
+#include <stdexcept>
+
+#include "config/fault_settings.hpp"
+
+namespace hil::commands {
+
+CommandApplier::CommandApplier(rt::ChannelTable& table, faults::FaultEngine& faults)
+    : table_(table), faults_(faults), values_(table.size()), is_forced_(table.size()) {
+  forced_.reserve(table.size());
+}
+
+bool CommandApplier::apply(const Command& c, faults::PreparedFault*& garbage) noexcept {
+  garbage = nullptr;
+  switch (c.kind) {
+    case Command::Kind::write:
+      values_[c.channel.index] = c.value;
+      if (!is_forced_[c.channel.index]) {
+        is_forced_[c.channel.index] = true;
+        forced_.push_back(c.channel);  // within the capacity: every channel
+      }
+      table_.set(c.channel, c.value);
+      return true;
+    case Command::Kind::release:
+      if (!is_forced_[c.channel.index]) return false;
+      is_forced_[c.channel.index] = false;
+      std::erase(forced_, c.channel);
+      return true;
+    case Command::Kind::fault: {
+      std::unique_ptr<faults::PreparedFault> prepared(c.fault);
+      const bool ok = faults_.inject(prepared);
+      garbage = prepared.release();  // the shell (or the refused fault): freed off the RT thread
+      return ok;
+    }
+    case Command::Kind::clear:
+      return faults_.clear(std::string_view(c.name.data(), strnlen(c.name.data(), c.name.size())));
+  }
+  return false;
+}
+
+void CommandApplier::hold() noexcept {
+  for (const rt::ChannelId id : forced_) table_.set(id, values_[id.index]);
+}
+
+class CommandQueue::Task final : public rt::Task {
+ public:
+  explicit Task(CommandQueue& q) : q_(q) {}
+  void read(const rt::TickContext& c) noexcept override {
+    Command command;
+    while (q_.commands_.try_pop(command)) {
+      Ack ack{.id = command.id, .tick = c.tick};
+      ack.ok = q_.applier_.apply(command, ack.garbage);
+      (void)q_.acks_.try_push(ack);  // sized as the command ring: never full
+    }
+    q_.applier_.hold();
+  }
+  void update(const rt::TickContext& /*c*/) noexcept override {}
+
+ private:
+  CommandQueue& q_;
+};
+
+CommandQueue::CommandQueue(config::RigRuntime& rig, faults::FaultEngine& faults,
+                           std::size_t capacity)
+    : rig_(rig),
+      faults_(faults),
+      applier_(rig.table(), faults),
+      commands_(capacity),
+      acks_(capacity),
+      capacity_(capacity),
+      task_(std::make_unique<Task>(*this)) {}
+
+CommandQueue::~CommandQueue() {
+  Command c;
+  while (commands_.try_pop(c)) delete c.fault;  // never applied
+  Ack a;
+  while (acks_.try_pop(a)) delete a.garbage;
+}
+
+rt::Task& CommandQueue::task() noexcept { return *task_; }
+
+std::uint64_t CommandQueue::submit(Command c, std::string line) {
+  const std::lock_guard lock(submit_mutex_);
+  c.id = next_id_;
+  {  // at most `capacity` commands in flight, so their acks always fit
+    const std::lock_guard ack_lock(ack_mutex_);
+    if (in_flight_ >= capacity_) {
+      delete c.fault;
+      throw std::invalid_argument("the command queue is full: the loop is not taking commands");
+    }
+    ++in_flight_;
+    lines_[c.id] = std::move(line);
+  }
+  if (!commands_.try_push(c)) {  // cannot happen: in_flight_ bounds it
+    delete c.fault;
+    const std::lock_guard ack_lock(ack_mutex_);
+    --in_flight_;
+    lines_.erase(c.id);
+    throw std::invalid_argument("the command queue is full");
+  }
+  return next_id_++;
+}
+
+namespace {
+
+rt::ChannelId input_channel(const rt::ChannelTable& table, const std::string& name) {
+  const std::optional<rt::ChannelId> id = table.find(name);
+  if (!id) throw std::invalid_argument(fmt::format("no channel {}", name));
+  if (table.spec(*id).direction != rt::Direction::input) {
+    throw std::invalid_argument(
+        fmt::format("{} is an output: only input channels can be written (a fault changes "
+                    "an output)",
+                    name));
+  }
+  return *id;
+}
+
+}  // namespace
+
+std::uint64_t CommandQueue::write(const std::string& channel, double value) {
+  const rt::ChannelId id = input_channel(rig_.table(), channel);
+  return submit({.kind = Command::Kind::write, .channel = id, .value = value},
+                fmt::format("write {} {}", channel, value));
+}
+
+std::uint64_t CommandQueue::release(const std::string& channel) {
+  const rt::ChannelId id = input_channel(rig_.table(), channel);
+  return submit({.kind = Command::Kind::release, .channel = id},
+                fmt::format("release {}", channel));
+}
+
+std::uint64_t CommandQueue::add_fault(const config::Fault& fault) {
+  google::protobuf::RepeatedPtrField<config::Fault> one;
+  *one.Add() = fault;
+  std::vector<config::FaultSettings> out;
+  const config::ConfigErrors errors = config::check_faults(
+      one, rig_.table(), {}, rig_.settings().can, "fault", config::SourceMap(), out);
+  if (!errors.empty()) {
+    std::string why;
+    for (const config::ConfigError& e : errors) why += (why.empty() ? "" : "; ") + e.to_string();
+    throw std::invalid_argument(why);
+  }
+  std::unique_ptr<faults::PreparedFault> prepared = faults_.prepare(std::move(out.front()));
+  return submit({.kind = Command::Kind::fault, .fault = prepared.release()},
+                "fault " + single_line(fault));
+}
+
+std::uint64_t CommandQueue::clear_fault(const std::string& name) {
+  Command c{.kind = Command::Kind::clear};
+  if (name.empty() || name.size() >= c.name.size()) {
+    throw std::invalid_argument(fmt::format("\"{}\": a fault name of 1 to 63 bytes", name));
+  }
+  std::memcpy(c.name.data(), name.data(), name.size());
+  return submit(c, "clear " + name);
+}
+
+std::vector<AppliedCommand> CommandQueue::take_applied() {
+  std::vector<AppliedCommand> out;
+  const std::lock_guard lock(ack_mutex_);
+  Ack a;
+  while (acks_.try_pop(a)) {
+    delete a.garbage;
+    --in_flight_;
+    const auto line = lines_.find(a.id);
+    out.push_back({.id = a.id,
+                   .tick = a.tick,
+                   .ok = a.ok,
+                   .line = line != lines_.end() ? std::move(line->second) : std::string()});
+    if (line != lines_.end()) lines_.erase(line);
+  }
+  if (!log_file_.empty() && !out.empty()) {
+    if (!log_) log_ = std::make_unique<CommandLog>(log_file_);
+    log_->append(out);
+  }
+  return out;
+}
+
+void CommandQueue::set_log(std::filesystem::path file) { log_file_ = std::move(file); }
+
+CommandLog::CommandLog(const std::filesystem::path& file) : out_(file, std::ios::app) {
+  if (!out_) throw std::runtime_error(fmt::format("cannot write {}", file.string()));
+}
+
+void CommandLog::append(const std::vector<AppliedCommand>& applied) {
+  for (const AppliedCommand& a : applied) {
+    if (a.ok) out_ << a.tick << ' ' << a.line << '\n';
+  }
+  out_.flush();
+}
+
+std::string single_line(const config::Fault& fault) {
+  google::protobuf::TextFormat::Printer printer;
+  printer.SetSingleLineMode(true);
+  std::string out;
+  (void)printer.PrintToString(fault, &out);
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
+}  // namespace hil::commands
