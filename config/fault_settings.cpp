@@ -164,6 +164,16 @@ MessageFaultSettings message_fault(const Fault::MessageFault& m, const std::stri
         out.transmitted = false;
       }
     }
+    for (const io::can::TxMessageSpec& t : bus->tx) {  // what a counter or CRC fault needs
+      if (t.message != m.name()) continue;
+      if (m.has_counter() && t.alive_counter.empty()) {
+        check.fail(at + ".counter",
+                   fmt::format("{} has no alive_counter in the rig's mapping", m.name()));
+      }
+      if (m.has_crc() && t.crc.empty()) {
+        check.fail(at + ".crc", fmt::format("{} has no crc in the rig's mapping", m.name()));
+      }
+    }
     if (!found) {
       const std::optional<std::string> near = closest_name(m.name(), mapped);
       check.fail(

@@ -61,8 +61,8 @@ class RigRuntime::PublishTask final : public rt::Task {
 
 RigRuntime::~RigRuntime() = default;
 
-RigRuntime::RigRuntime(const RigSettings& settings, const RuntimeOptions& options)
-    : settings_(settings) {
+RigRuntime::RigRuntime(RigSettings settings, const RuntimeOptions& options)
+    : settings_(std::move(settings)) {
   // The same channel universe `hilsim check` resolved the mapping against
   vehicle_channels_ = add_rig_channels(table_, settings_.vehicle);
   if (settings_.vehicle) {

@@ -52,7 +52,7 @@ class RigRuntime {
  public:
   /// Builds everything; throws std::runtime_error naming what failed (a transport that
   /// cannot open, a mapping the rig file check missed). Freezes the channel table.
-  RigRuntime(const RigSettings& settings, const RuntimeOptions& options = {});
+  RigRuntime(RigSettings settings, const RuntimeOptions& options = {});
   ~RigRuntime();
   RigRuntime(const RigRuntime&) = delete;
   RigRuntime& operator=(const RigRuntime&) = delete;

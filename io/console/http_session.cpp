@@ -81,7 +81,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     handle(parser_->release());
   }
 
-  void handle(Request req) {
+  void handle(const Request& req) {
     const std::string_view target{req.target().data(), req.target().size()};
     const std::string_view path = target_path(target);
     if (const std::string why = origin_problem(req, core_.bound_loopback, core_.port);
@@ -97,7 +97,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
                                 "Authorization: Bearer …): it is bound to a non-loopback address",
                     req.version());
     }
-    if (websocket::is_upgrade(req)) return upgrade(std::move(req), path, role);
+    if (websocket::is_upgrade(req)) return upgrade(req, path, role);
     if (req.method() == http::verb::post && path == "/api/stop") {
       if (role != Role::operator_) {
         return refuse(http::status::forbidden, "stop needs the operator token", req.version());

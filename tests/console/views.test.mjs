@@ -63,6 +63,10 @@ test('the console page\'s views', { skip: !existsSync(CHROMIUM) && 'no chromium'
     // a gate decided during the run is in the event log with its time
     await page.waitForFunction(() => /gate 'holds 1 m\/s' passed at \d/.test(document.getElementById('events').textContent));
 
+    // a fault's start and stop are in the event log
+    await page.waitForFunction(() => /fault 'imu lost' off/.test(document.getElementById('events').textContent));
+    assert.match(await page.textContent('#events'), /tick 24000: fault 'imu lost' on: drop of HIL_Imu on ecu/);
+
     // a 60 s backfill on subscribing and the live stream: nothing dropped for a page that reads
     assert.equal(await page.textContent('#console-drops'), 'console drops 0');
 

@@ -74,9 +74,9 @@ int check_scenario(const std::filesystem::path& scenario, const std::filesystem:
     print_rig(*result.rig, fmt::format("{} with {}'s rig block", rig.string(), scenario.string()));
   }
   const scenario::ScenarioSettings& s = *result.scenario;
-  fmt::print("OK {} on {}: \"{}\", {} s, {} path points, {} events, {} gates\n", scenario.string(),
-             rig.string(), s.description, s.duration_s, s.drive.path.size(), s.events.size(),
-             s.gates.size());
+  fmt::print("OK {} on {}: \"{}\", {} s, {} path points, {} events, {} gates, {} faults\n",
+             scenario.string(), rig.string(), s.description, s.duration_s, s.drive.path.size(),
+             s.events.size(), s.gates.size(), s.faults.size());
   return 0;
 }
 
@@ -107,6 +107,7 @@ int run_check(const CheckOptions& o) {
     fmt::print("  CAN {} ({}): {} messages received, {} sent\n", bus.name, bus.uri, bus.rx.size(),
                bus.tx.size());
   }
+  if (!rig.faults.empty()) fmt::print("  faults: {}\n", rig.faults.size());
   // The scenario `hilsim run` drives by default must load on this rig too
   const std::string& scenario = rig.message.default_scenario();
   if (scenario.empty() || scenario == "none") return 0;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <bit>
 #include <cmath>
 #include <limits>
@@ -129,8 +130,13 @@ class FaultEngine::Impl {
     }
     for (const std::unique_ptr<Fault>& f : faults_) {
       resolve_fault(*f);
+      if (f->hook != nullptr && !f->hook->has_room()) {
+        throw std::runtime_error(fmt::format("fault \"{}\": more than {} faults on one message",
+                                             f->settings.name, detail::MessageFaults::kMaxFaults));
+      }
       attach(*f);
     }
+    published_.store(faults_.size(), std::memory_order_release);
   }
 
   void add_tasks(rt::TickPlan& plan, bool always) {
@@ -168,8 +174,22 @@ class FaultEngine::Impl {
     if (faults_.size() == faults_.capacity()) return false;
     if (f->hook != nullptr && !f->hook->has_room()) return false;
     attach(*f);
-    faults_.push_back(std::move(f));
+    faults_.push_back(std::move(f));  // within the capacity: data() stays where it was
+    published_.store(faults_.size(), std::memory_order_release);
     return true;
+  }
+
+  void marks(std::vector<FaultMark>& out) const {
+    out.clear();
+    const std::size_t n = published_.load(std::memory_order_acquire);
+    const std::unique_ptr<Fault>* all = faults_.data();
+    for (std::size_t i = 0; i < n; ++i) {
+      const Fault& f = *all[i];
+      out.push_back({.name = &f.settings.name,
+                     .what = &f.what,
+                     .started_at = f.started_at.load(std::memory_order_relaxed),
+                     .stopped_at = f.stopped_at.load(std::memory_order_relaxed)});
+    }
   }
 
   /// RT: the fault named `name` stops at the next decision; false if none is running.
@@ -366,11 +386,13 @@ class FaultEngine::Impl {
         f.last_active = tick;
         if (!std::holds_alternative<config::MessageFaultSettings>(f.settings.target)) ++f.count;
       }
-      if (events_ != nullptr && f.active && f.first_active == tick) {
-        (void)events_->push_event(tick, "fault", event_text("start", f));
+      if (f.active && f.first_active == tick) {
+        f.started_at.store(tick, std::memory_order_relaxed);
+        if (events_ != nullptr) (void)events_->push_event(tick, "fault", event_text("start", f));
       }
       if (f.stopped && !f.stop_reported) {
         f.stop_reported = true;
+        f.stopped_at.store(tick, std::memory_order_relaxed);
         if (events_ != nullptr) (void)events_->push_event(tick, "fault", event_text("stop", f));
       }
     }
@@ -387,6 +409,35 @@ class FaultEngine::Impl {
     const auto out = fmt::format_to_n(event_text_.data(), event_text_.size(), "{} {}: {}", verb,
                                       f.settings.name, f.what);
     return {event_text_.data(), std::min(out.size, event_text_.size())};
+  }
+
+  /// RT: what channel fault `f` makes of the true value `v` at `tick`.
+  double faulted(Fault& f, const config::ChannelFaultSettings& c, double v, double delayed,
+                 std::int64_t tick) noexcept {
+    switch (c.op) {
+      case config::ChannelOp::force:
+        return c.value;
+      case config::ChannelOp::stuck:
+        if (!f.stuck_captured) {
+          f.stuck = c.has_value ? c.value : v;
+          f.stuck_captured = true;
+        }
+        return f.stuck;
+      case config::ChannelOp::offset:
+        return v + c.value;
+      case config::ChannelOp::gain:
+        return v * c.value;
+      case config::ChannelOp::noise:
+        return v + c.value * f.normal(f.rng);
+      case config::ChannelOp::drift:
+        return v +
+               c.value * static_cast<double>(tick - f.onset) * static_cast<double>(period_) * 1e-9;
+      case config::ChannelOp::delay:
+        return delayed;
+      case config::ChannelOp::nan:
+        return std::numeric_limits<double>::quiet_NaN();
+    }
+    return v;
   }
 
   void apply(Fault& f, std::int64_t tick) noexcept {
@@ -410,37 +461,7 @@ class FaultEngine::Impl {
       f.stuck_captured = false;
       return;
     }
-    double w = v;
-    switch (c.op) {
-      case config::ChannelOp::force:
-        w = c.value;
-        break;
-      case config::ChannelOp::stuck:
-        if (!f.stuck_captured) {
-          f.stuck = c.has_value ? c.value : v;
-          f.stuck_captured = true;
-        }
-        w = f.stuck;
-        break;
-      case config::ChannelOp::offset:
-        w = v + c.value;
-        break;
-      case config::ChannelOp::gain:
-        w = v * c.value;
-        break;
-      case config::ChannelOp::noise:
-        w = v + c.value * f.normal(f.rng);
-        break;
-      case config::ChannelOp::drift:
-        w = v + c.value * static_cast<double>(tick - f.onset) * static_cast<double>(period_) * 1e-9;
-        break;
-      case config::ChannelOp::delay:
-        w = delayed;
-        break;
-      case config::ChannelOp::nan:
-        w = std::numeric_limits<double>::quiet_NaN();
-        break;
-    }
+    const double w = faulted(f, c, v, delayed, tick);
     table_.set(f.target, w);
     f.applied = w;
     f.wrote = true;
@@ -465,6 +486,7 @@ class FaultEngine::Impl {
   rt::Nanoseconds period_;
   std::uint64_t seed_;
   std::vector<std::unique_ptr<Fault>> faults_;  // capacity reserved: no allocation on the tick
+  std::atomic<std::size_t> published_{0};       ///< faults_ other threads may read
   std::vector<Fault*> inputs_, outputs_;
   std::map<std::size_t, std::unique_ptr<detail::MessageFaults>> hooks_;
   std::unique_ptr<bool[]> silent_;
@@ -515,6 +537,7 @@ void FaultEngine::set_event_sink(io::record::TelemetryRecorder* events) noexcept
 }
 bool FaultEngine::empty() const noexcept { return impl_->empty(); }
 std::vector<FaultReport> FaultEngine::report() const { return impl_->report(); }
+void FaultEngine::marks(std::vector<FaultMark>& out) const { impl_->marks(out); }
 
 std::string format_faults(const std::vector<FaultReport>& report) {
   std::string out;

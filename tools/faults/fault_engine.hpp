@@ -31,6 +31,14 @@ struct FaultReport {
   bool frames = false;      ///< count is frames
 };
 
+/// What another thread may know of a fault while the run goes on (the console's event log).
+struct FaultMark {
+  const std::string* name = nullptr;  ///< lives as long as the engine
+  const std::string* what = nullptr;
+  std::int64_t started_at = -1;  ///< first tick on, −1: not yet
+  std::int64_t stopped_at = -1;  ///< the tick it stopped, −1: not (yet)
+};
+
 namespace detail {
 struct Fault;
 }
@@ -75,6 +83,8 @@ class FaultEngine {
 
   /// After the run.
   [[nodiscard]] std::vector<FaultReport> report() const;
+  /// Any thread, any time: every fault so far (commands' included) with its start and stop.
+  void marks(std::vector<FaultMark>& out) const;
 
  private:
   class Impl;

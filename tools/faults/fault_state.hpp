@@ -2,6 +2,7 @@
 // One fault's run-time state, shared by the engine (triggers, channel faults) and the message
 // hooks (tools/faults/message_faults.hpp). Internal to tools/faults; RT-safe after setup.
 
+#include <atomic>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -49,7 +50,9 @@ struct Fault {
   bool has_channels = false;  ///< fault.<name>.* exist (faults of the files, not commands)
   std::int64_t onset = -1;
   std::int64_t first_active = -1, last_active = -1;
-  std::uint64_t count = 0;  ///< frames affected (message faults) or ticks active
+  std::uint64_t count = 0;  ///< frames affected (message faults) or ticks on
+  /// For other threads (FaultEngine::marks): the first tick on and the tick it stopped, −1.
+  std::atomic<std::int64_t> started_at{-1}, stopped_at{-1};
 
   // channels
   rt::ChannelId active_channel{}, count_channel{}, original_channel{};

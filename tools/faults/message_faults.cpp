@@ -79,21 +79,19 @@ std::uint32_t MessageFaults::counter(std::uint32_t correct, std::uint32_t modulo
       continue_ = m.after;
     }
     const std::uint32_t natural = (correct + shift_) % modulo;
-    std::uint32_t out = natural;
-    switch (m.mode) {
-      case ByteMode::value:
-        out = static_cast<std::uint32_t>(m.value % modulo);
-        break;
-      case ByteMode::offset:
-        out = static_cast<std::uint32_t>((natural + m.value) % modulo);
-        break;
-      case ByteMode::random:
-        out = static_cast<std::uint32_t>(rng_() % modulo);
-        break;
-      case ByteMode::freeze:
-        out = frozen_;
-        break;
-    }
+    const std::uint32_t out = [&]() -> std::uint32_t {
+      switch (m.mode) {
+        case ByteMode::value:
+          return static_cast<std::uint32_t>(m.value % modulo);
+        case ByteMode::offset:
+          return static_cast<std::uint32_t>((natural + m.value) % modulo);
+        case ByteMode::random:
+          return static_cast<std::uint32_t>(rng_() % modulo);
+        case ByteMode::freeze:
+          return frozen_;
+      }
+      return natural;
+    }();
     ++f->count;
     last_sent_ = out;
     return out;

@@ -133,8 +133,8 @@ class CanView {
 class EventWatch {
  public:
   EventWatch(config::RigRuntime& rig, const Recording* recording,
-             const scenario::ScenarioJudge* judge)
-      : rig_(rig), recording_(recording), judge_(judge) {
+             const scenario::ScenarioJudge* judge, const faults::FaultEngine* faults)
+      : rig_(rig), recording_(recording), judge_(judge), faults_(faults) {
     if (judge_ != nullptr) marked_.assign(judge_->gate_count(), false);
   }
 
@@ -170,6 +170,27 @@ class EventWatch {
                      .text = fmt::format("gate '{}' {} at {:.3f} s", judge_->gate_name(i),
                                          passed ? "passed" : "failed", m.time)});
     }
+    if (faults_ != nullptr) {  // each fault's start and stop, once
+      faults_->marks(marks_);
+      seen_.resize(marks_.size());
+      for (std::size_t i = 0; i < marks_.size(); ++i) {
+        const faults::FaultMark& m = marks_[i];
+        if (m.started_at >= 0 && !seen_[i].started) {
+          seen_[i].started = true;
+          out.push_back({.tick = m.started_at,
+                         .level = "warn",
+                         .kind = "fault",
+                         .text = fmt::format("fault '{}' on: {}", *m.name, *m.what)});
+        }
+        if (m.stopped_at >= 0 && !seen_[i].stopped) {
+          seen_[i].stopped = true;
+          out.push_back({.tick = m.stopped_at,
+                         .level = "info",
+                         .kind = "fault",
+                         .text = fmt::format("fault '{}' off", *m.name)});
+        }
+      }
+    }
     if (recording_ != nullptr && !recorder_error_) {
       const RecordingCounters c = recording_->counters();
       if (!c.errors.empty()) {
@@ -183,6 +204,12 @@ class EventWatch {
   config::RigRuntime& rig_;
   const Recording* recording_;
   const scenario::ScenarioJudge* judge_;
+  const faults::FaultEngine* faults_;
+  std::vector<faults::FaultMark> marks_;
+  struct Seen {
+    bool started = false, stopped = false;
+  };
+  std::vector<Seen> seen_;
   std::vector<bool> marked_;
   std::vector<std::uint64_t> timeouts_;
   bool recorder_error_ = false;
@@ -232,7 +259,7 @@ io::console::ConsoleFeed console_feed(config::RigRuntime& rig, const ConsoleRun&
   const Recording* recording = run.recording;
   feed.counters = [&rig, recording] { return counters_json(rig, recording); };
   if (!rig.buses().empty()) feed.can_view = CanView(rig);
-  feed.poll_events = EventWatch(rig, recording, run.judge);
+  feed.poll_events = EventWatch(rig, recording, run.judge, run.faults);
   if (const scenario::ScenarioJudge* judge = run.judge) {
     feed.final_events = [judge](std::vector<io::console::ConsoleEvent>& out) {
       for (const scenario::GateResult& g : judge->verdict().gates) {

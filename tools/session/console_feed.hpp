@@ -10,6 +10,7 @@
 
 #include "config/rig_runtime.hpp"
 #include "io/console/console_feed.hpp"
+#include "tools/faults/fault_engine.hpp"
 #include "tools/scenario/scenario_judge.hpp"
 #include "tools/scenario/scenario_settings.hpp"
 #include "tools/session/run_recording.hpp"
@@ -25,6 +26,7 @@ struct ConsoleRun {
   const scenario::ScenarioSettings* scenario = nullptr;  ///< or none
   const Recording* recording = nullptr;                  ///< or not recorded
   const scenario::ScenarioJudge* judge = nullptr;        ///< the scenario's gates, or none
+  const faults::FaultEngine* faults = nullptr;           ///< the run's faults, or none
 };
 
 /// The feed of a run of `rig` (which, like the scenario and recording, must outlive it).

@@ -118,21 +118,22 @@ int run_rig(const RunOptions& o) {
   }
   const std::string run_id = report.run_dir ? report.run_dir->filename().string()
                                             : fmt::format("{}-{}", report.rig, epoch_ns);
-  Harness harness(settings.executive, std::move(plan),
-                  {.rt = rt_options,
-                   .speed = o.speed,
-                   .quiet = o.quiet,
-                   .notify = true,
-                   .name = fmt::format("rig {}", report.rig),
-                   .console = o.console,
-                   .console_feed = console_feed(
-                       rig, {.rig = report.rig,
-                             .run_id = run_id,
-                             .speed = o.speed,
-                             .start_epoch_ns = epoch_ns,
-                             .scenario = setup->scenario ? &*setup->scenario : nullptr,
-                             .recording = recording.get(),
-                             .judge = scenario_run ? &scenario_run->judge() : nullptr})});
+  Harness harness(
+      settings.executive, std::move(plan),
+      {.rt = rt_options,
+       .speed = o.speed,
+       .quiet = o.quiet,
+       .notify = true,
+       .name = fmt::format("rig {}", report.rig),
+       .console = o.console,
+       .console_feed = console_feed(rig, {.rig = report.rig,
+                                          .run_id = run_id,
+                                          .speed = o.speed,
+                                          .start_epoch_ns = epoch_ns,
+                                          .scenario = setup->scenario ? &*setup->scenario : nullptr,
+                                          .recording = recording.get(),
+                                          .judge = scenario_run ? &scenario_run->judge() : nullptr,
+                                          .faults = setup->faults.get()})});
   if (harness.console() != nullptr && report.run_dir) report.console_url = harness.console()->url();
   if (o.selection.can_uri) {
     fmt::print(stderr,

@@ -45,7 +45,7 @@ std::string thirty_two_faults() {
   add(at, R"(message { bus: "ecu" name: "ECU_SpeedRef" delay { ms: 12 } })");
   add(at, R"(message { bus: "ecu" name: "ECU_Steer" drop {} } stop { count: 30 })");
   add("condition { channel: \"vehicle.body.forward_speed\" above: 0.2 for_s: 0.5 }",
-      R"(message { bus: "ecu" name: "HIL_Imu" counter { mode: "random" } })");
+      R"(message { bus: "ecu" name: "HIL_SteerFeedback" counter { mode: "random" } })");
   add(at + " } pulse { on_s: 0.02 off_s: 0.2", R"(bus { name: "ecu" silence {} })");
   add("after: \"f31\"", R"(channel { name: "vehicle.wheel.fl.speed" offset { value: 1 } })");
   add(at,

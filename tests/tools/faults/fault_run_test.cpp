@@ -164,6 +164,7 @@ drive { straight { speeds { at_s: 0 speed: 1 } } }
 faults { name: "a" message { bus: "ecu" name: "HIL_WheelSpeed" drop {} } }
 faults { name: "a" channel { name: "vehicle.imu.gyro.z" } }
 faults { name: "b" start { after: "c" } message { bus: "ecu" name: "ECU_Steer" crc {} } }
+faults { name: "d" message { bus: "ecu" name: "HIL_WheelSpeeds" counter { mode: "freeze" } } }
 )"},
                                    kRig);
   std::string all;
@@ -175,6 +176,9 @@ faults { name: "b" start { after: "c" } message { bus: "ecu" name: "ECU_Steer" c
   EXPECT_NE(all.find("faults[2].start.after: \"c\" is not another fault"), std::string::npos)
       << all;
   EXPECT_NE(all.find("only drop and delay apply to what it receives"), std::string::npos) << all;
+  EXPECT_NE(all.find("faults[3].message.counter: HIL_WheelSpeeds has no alive_counter"),
+            std::string::npos)
+      << all;
 }
 
 }  // namespace

@@ -125,6 +125,8 @@ int replay(const ReplayOptions& o) {
   Comparison result;
   FrameChecker frames(log, result);
   std::vector<config::FaultSettings> fault_settings = run_faults(settings, loaded.scenario);
+  // a fault left out keeps its channels (they stay 0): the run's channels, compared as recorded
+  const std::vector<rt::ChannelSpec> fault_channels = faults::FaultEngine::channels(fault_settings);
   const std::set<std::string> without(o.without_faults.begin(), o.without_faults.end());
   std::erase_if(fault_settings,
                 [&](const config::FaultSettings& f) { return without.contains(f.name); });
@@ -132,7 +134,7 @@ int replay(const ReplayOptions& o) {
       settings,
       {.extra_input_channels =
            loaded.scenario ? loaded.scenario->marker_channels : std::vector<std::string>{},
-       .extra_output_channels = faults::FaultEngine::channels(fault_settings),
+       .extra_output_channels = fault_channels,
        .transport_for_bus = [&](std::size_t bus,
                                 const std::string& name) { return frames.transport(bus, name); },
        .live_bus = false});
