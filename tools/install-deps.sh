@@ -10,7 +10,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   nlohmann-json3-dev zlib1g-dev libsodium-dev
   rt-tests clang libclang-rt-14-dev clang-format clang-tidy
-  can-utils python3-can python3-canmatrix python3-serial
+  can-utils python3-can python3-canmatrix python3-websockets python3-pytest python3-serial
   systemd python3
   chromium fonts-dejavu-core
 )

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "io/console/console_protocol.hpp"
 #include "rt_core/channel_table.hpp"
 
 namespace hil::io::console {
@@ -48,6 +49,10 @@ struct ConsoleFeed {
   /// Appends what is known once the run is over (every gate's verdict); called once, after
   /// the RT thread is done.
   std::function<void(std::vector<ConsoleEvent>&)> final_events;
+  /// Submits an operator's command to the loop (on the console thread): the ids of the loop
+  /// commands it became, the last acknowledged last; throws std::invalid_argument saying what
+  /// is wrong. Unset: the run takes no commands (replay, timing).
+  std::function<std::vector<std::uint64_t>(const Command&)> submit;
 };
 
 }  // namespace hil::io::console

@@ -44,7 +44,11 @@ Json Core::info_json(Role role) const {
             {"role", to_string(role)},
             {"realtime", r.realtime},
             {"speed", r.speed},
-            {"capabilities", role == Role::operator_ ? Json{"stop"} : Json::array()}}},
+            {"capabilities", role != Role::operator_
+                                 ? Json::array()
+                                 : (feed.submit ? Json::array({"stop", "write", "release", "fault",
+                                                               "clear_fault", "marker"})
+                                                : Json::array({"stop"}))}}},
           {"channels", {{"type", "channels"}, {"channels", std::move(channels)}}}};
 }
 
@@ -130,6 +134,32 @@ void Core::on_console_message(WsSession& s, std::string_view text) {
     }
   } else if (std::holds_alternative<Stop>(request)) {
     request_stop(s, m.req);
+  } else if (const auto* command = std::get_if<Command>(&request)) {
+    submit_command(s, m.req, *command);
+  } else if (const auto* read = std::get_if<Read>(&request)) {
+    // one snapshot: every value of one tick
+    feed.table->read_snapshot(snapshot);
+    const auto specs = feed.table->specs();
+    Json values = Json::object();
+    for (const std::string& pattern : read->channels) {
+      const std::size_t before = values.size();
+      for (std::size_t i = 0; i < specs.size(); ++i) {
+        if (wildcard_match(pattern, specs[i].name)) {
+          values[specs[i].name] = number_or_null(snapshot.values()[i]);
+        }
+      }
+      if (values.size() == before && !values.contains(pattern)) {
+        counters.bad_messages.fetch_add(1, std::memory_order_relaxed);
+        s.send_control(
+            error_message(m.req, fmt::format("no channel matches '{}'", pattern)).dump());
+        return;
+      }
+    }
+    s.send_control(Json{{"type", "read"},
+                        {"req", m.req ? Json(*m.req) : Json()},
+                        {"tick", snapshot.tick()},
+                        {"values", std::move(values)}}
+                       .dump());
   } else {
     s.send_control(Json{{"type", "pong"}, {"req", m.req ? Json(*m.req) : Json()}}.dump());
   }

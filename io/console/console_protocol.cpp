@@ -85,8 +85,60 @@ std::optional<ClientRequest> request_of(const std::string& type, const json& m,
   }
   if (type == "stop") return Stop{};
   if (type == "ping") return Ping{};
+  if (type == "write") {
+    const auto it = m.find("values");
+    if (it == m.end() || !it->is_object() || it->empty() || it->size() > 4096) {
+      error = "'values' must be an object of 1 to 4096 channel: number pairs";
+      return std::nullopt;
+    }
+    Command c{.kind = Command::Kind::write};
+    for (const auto& [name, value] : it->items()) {
+      if (!value.is_number() || !std::isfinite(value.get<double>())) {
+        error = fmt::format("'values.{}' must be a finite number", name);
+        return std::nullopt;
+      }
+      c.values.emplace_back(name, value.get<double>());
+    }
+    return c;
+  }
+  if (type == "release") {
+    const auto channels = field<std::vector<std::string>>(m, "channels", true, error);
+    if (!channels) return std::nullopt;
+    return Command{.kind = Command::Kind::release, .channels = *channels};
+  }
+  if (type == "fault") {
+    const auto it = m.find("fault");
+    if (it == m.end() || !it->is_object()) {
+      error = "'fault' must be an object (config/fault.proto as JSON, docs/faults.md)";
+      return std::nullopt;
+    }
+    return Command{.kind = Command::Kind::fault, .fault_json = it->dump()};
+  }
+  if (type == "marker") {
+    const auto it = m.find("text");
+    if (it == m.end() || !it->is_string() || it->get_ref<const std::string&>().empty()) {
+      error = "'text' must be the marker's text";
+      return std::nullopt;
+    }
+    return Command{.kind = Command::Kind::marker, .name = it->get<std::string>()};
+  }
+  if (type == "read") {
+    const auto channels = field<std::vector<std::string>>(m, "channels", true, error);
+    if (!channels) return std::nullopt;
+    return Read{*channels};
+  }
+  if (type == "clear_fault") {
+    const auto it = m.find("name");
+    if (it == m.end() || !it->is_string() || it->get_ref<const std::string&>().empty()) {
+      error = "'name' must be the fault's name";
+      return std::nullopt;
+    }
+    return Command{.kind = Command::Kind::clear_fault, .name = it->get<std::string>()};
+  }
   error = fmt::format(
-      "unknown message type '{}' (known: subscribe, unsubscribe, can_view, stop, ping)", type);
+      "unknown message type '{}' (known: subscribe, unsubscribe, can_view, stop, ping, read, "
+      "write, release, fault, clear_fault, marker)",
+      type);
   return std::nullopt;
 }
 

@@ -8,6 +8,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -26,8 +27,22 @@ struct CanView {
 };
 struct Stop {};
 struct Ping {};
+/// An operator's command for the loop (docs/api.md): applied at a tick, acknowledged with it.
+struct Command {
+  enum class Kind : std::uint8_t { write, release, fault, clear_fault, marker };
+  Kind kind = Kind::write;
+  std::vector<std::pair<std::string, double>> values;  ///< write: channel → value
+  std::vector<std::string> channels;                   ///< release
+  std::string fault_json;                              ///< fault: the fault as JSON text
+  std::string name;                                    ///< clear_fault; marker: its text
+};
 
-using ClientRequest = std::variant<Subscribe, Unsubscribe, CanView, Stop, Ping>;
+/// The values of channels (names or wildcard patterns) at the latest tick, all of one tick.
+struct Read {
+  std::vector<std::string> channels;
+};
+
+using ClientRequest = std::variant<Subscribe, Unsubscribe, CanView, Stop, Ping, Command, Read>;
 
 /// A parsed client message: the request, or why it was refused; `req` echoed either way.
 struct ClientMessage {

@@ -289,6 +289,46 @@ void Core::request_stop(WsSession& s, std::optional<std::int64_t> req) {
   if (stop) stop();
 }
 
+void Core::submit_command(WsSession& s, std::optional<std::int64_t> req, const Command& c) {
+  const auto refuse = [&](const std::string& why) {
+    counters.bad_messages.fetch_add(1, std::memory_order_relaxed);
+    s.send_control(
+        Json{{"type", "error"}, {"req", req ? Json(*req) : Json()}, {"message", why}}.dump());
+  };
+  if (s.role != Role::operator_) {
+    return refuse("commands need the operator token (open the console's URL with ?token=…)");
+  }
+  if (!feed.submit) return refuse("this run takes no commands (a replay or a timing run)");
+  if (ending) return refuse("the run has ended");
+  std::vector<std::uint64_t> ids;
+  try {
+    ids = feed.submit(c);
+  } catch (const std::invalid_argument& e) {
+    return refuse(e.what());
+  }
+  if (ids.empty()) return refuse("nothing to do");
+  pending_commands[ids.back()] = {.session = s.weak_from_this(), .req = req, .peer = s.peer};
+}
+
+void Core::command_applied(std::uint64_t id, std::int64_t tick, bool ok, const std::string& line) {
+  // every client's event log: what the operator did, at which tick
+  add_event({.tick = tick,
+             .level = ok ? "info" : "warn",
+             .kind = "operator",
+             .text = ok ? fmt::format("operator: {}", line)
+                        : fmt::format("operator: {} (no effect)", line)});
+  const auto it = pending_commands.find(id);
+  if (it == pending_commands.end()) return;
+  if (const std::shared_ptr<WsSession> session = it->second.session.lock()) {
+    session->send_control(Json{
+        {"type", "ack"},
+        {"req", it->second.req ? Json(*it->second.req) : Json()},
+        {"tick", tick},
+        {"applied", ok}}.dump());
+  }
+  pending_commands.erase(it);
+}
+
 void Core::run_ended(const std::string& how, std::int64_t ticks) {
   if (ending) return;
   drain_tap();
@@ -392,6 +432,13 @@ void ConsoleServer::start(const rt::Executive& executive, std::function<void()> 
   impl_->thread = std::thread([&c] {
     pthread_setname_np(pthread_self(), "hilsim-console");
     c.io.run();
+  });
+}
+
+void ConsoleServer::command_applied(std::uint64_t id, std::int64_t tick, bool ok,
+                                    std::string line) {
+  boost::asio::post(impl_->core.io, [this, id, tick, ok, line = std::move(line)] {
+    impl_->core.command_applied(id, tick, ok, line);
   });
 }
 

@@ -57,6 +57,10 @@ class ConsoleServer {
   /// The run is over: `ending` is how ("completed", "stopped by the operator (console)").
   /// Clients get a final status; an operator's stop is acknowledged with the last tick.
   void ended(const std::string& ending, std::int64_t ticks);
+  /// Any thread: loop command `id` (ConsoleFeed::submit) was applied at `tick` (`ok`: it took
+  /// effect); `line` says what it was. Every client's event log shows it; the operator who sent
+  /// it gets its `ack`.
+  void command_applied(std::uint64_t id, std::int64_t tick, bool ok, std::string line);
 
   [[nodiscard]] ServerCounters counters() const;
 

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <deque>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -154,6 +155,8 @@ class Core {
   [[nodiscard]] Json status_json(const WsSession& s) const;
   void add_event(ConsoleEvent e);
   void request_stop(WsSession& s, std::optional<std::int64_t> req);
+  void submit_command(WsSession& s, std::optional<std::int64_t> req, const Command& c);
+  void command_applied(std::uint64_t id, std::int64_t tick, bool ok, const std::string& line);
   void run_ended(const std::string& how, std::int64_t ticks);
 
   ConsoleOptions options;
@@ -182,6 +185,13 @@ class Core {
   std::optional<std::string> ending;
   std::int64_t final_ticks = -1;
   std::vector<std::pair<std::weak_ptr<WsSession>, std::optional<std::int64_t>>> pending_stops;
+  /// An operator's command waiting for the loop: by the id of its last loop command.
+  struct PendingCommand {
+    std::weak_ptr<WsSession> session;
+    std::optional<std::int64_t> req;
+    std::string peer;
+  };
+  std::map<std::uint64_t, PendingCommand> pending_commands;
   Clock::time_point started_at{};
   rt::TimingSnapshot timing;  ///< refreshed every status period
   std::uint64_t overruns_seen = 0;

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import WebSocket from 'ws';
-import { startHilsim } from './hilsim_run.mjs';
+import { startHilsim, until } from './hilsim_run.mjs';
 
 /// Sends `chunks` (with `gapMs` between them) on a raw connection; resolves with what came
 /// back when the server closed (or after `waitMs`) and when that was.
@@ -42,13 +42,6 @@ function consoleClient(url, protocols = ['hilsim.console.v1'], headers = {}) {
   ws.on('error', () => {});
   return { ws, got };
 }
-const until = async (what, ms = 10000) => {
-  const end = Date.now() + ms;
-  while (!what()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
 const lastStatus = (got) => got.json.filter((m) => m.type === 'status').at(-1);
 
 test('bad input is refused, counted, and the console goes on', async () => {

@@ -9,7 +9,7 @@ import foxglove from '@foxglove/ws-protocol';
 import protobuf from 'protobufjs';
 import 'protobufjs/ext/descriptor/index.js';
 import WebSocket from 'ws';
-import { startHilsim } from './hilsim_run.mjs';
+import { startHilsim, until } from './hilsim_run.mjs';
 
 function connect(url, subprotocol) {
   const ws = new WebSocket(url, [subprotocol]);
@@ -22,13 +22,6 @@ function connect(url, subprotocol) {
   return { ws, client, got };
 }
 
-const until = async (what, ms = 10000) => {
-  const end = Date.now() + ms;
-  while (!what()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
 
 test('a Foxglove client sees the live rig with the recording\'s schemas', async () => {
   const run = startHilsim(['run', '--no-rt', '--duration', '40s', '--no-record', '-q']);

@@ -26,3 +26,12 @@ export function percentile(values, q) {
   const s = [...values].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor(q * s.length))];
 }
+
+/// Resolves once `what()` is true; rejects after `ms`.
+export async function until(what, ms = 10000) {
+  const end = Date.now() + ms;
+  while (!what()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

@@ -9,7 +9,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { existsSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import WebSocket from 'ws';
-import { percentile, startHilsim } from './hilsim_run.mjs';
+import { percentile, startHilsim, until } from './hilsim_run.mjs';
 
 const CLIENTS = 32, CHANNELS = 32, SECONDS = Number(process.env.LOAD_SECONDS ?? 20);
 const TICKS_PER_S = 100; // /proc clock ticks (USER_HZ)
@@ -50,13 +50,6 @@ function client(url, pick) {
   ws.on('error', () => {});
   return c;
 }
-const until = async (what, ms = 15000) => {
-  const end = Date.now() + ms;
-  while (!what()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
 
 test(`${CLIENTS} clients × ${CHANNELS} channels and a stalled one`, { timeout: 180000 }, async () => {
   const run = startHilsim(['run', '--duration', `${SECONDS + 40}s`, '--no-record', '-q']);
@@ -66,7 +59,7 @@ test(`${CLIENTS} clients × ${CHANNELS} channels and a stalled one`, { timeout: 
     const clients = Array.from({ length: CLIENTS }, (_, k) =>
       client(url, (names) => Array.from({ length: CHANNELS }, (_, j) => names[(k * 7 + j) % names.length])));
     const stalled = client(url, (names) => names);
-    await until(() => clients.every((c) => c.ready) && stalled.ready);
+    await until(() => clients.every((c) => c.ready) && stalled.ready, 15000);
     stalled.ws._socket.pause();  // stops reading: the kernel buffers fill, then the server's queue
     const browser = existsSync('/usr/bin/chromium')
       ? await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] }) : null;

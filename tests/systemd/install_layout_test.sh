@@ -31,6 +31,8 @@ expected="usr/bin/hilsim
 usr/include/hilbus.h
 usr/lib/libhilbus.so.1.0.0
 usr/lib/pkgconfig/hilbus.pc
+usr/lib/python3/dist-packages/hilsim/__init__.py
+usr/lib/python3/dist-packages/hilsim/client.py
 usr/share/hilsim/python/hilbus.py
 usr/lib/systemd/system/hilsim-timing.service
 usr/lib/systemd/system/hilsim@.service

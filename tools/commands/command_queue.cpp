@@ -37,6 +37,8 @@ bool CommandApplier::apply(const Command& c, faults::PreparedFault*& garbage) no
       garbage = prepared.release();  // the shell (or the refused fault): freed off the RT thread
       return ok;
     }
+    case Command::Kind::marker:
+      return true;
     case Command::Kind::clear:
       return faults_.clear(std::string_view(c.name.data(), strnlen(c.name.data(), c.name.size())));
   }
@@ -157,6 +159,13 @@ std::uint64_t CommandQueue::clear_fault(const std::string& name) {
   }
   std::memcpy(c.name.data(), name.data(), name.size());
   return submit(c, "clear " + name);
+}
+
+std::uint64_t CommandQueue::marker(const std::string& text) {
+  if (text.empty() || text.size() > 200 || text.find('\n') != std::string::npos) {
+    throw std::invalid_argument("a marker is one line of 1 to 200 bytes");
+  }
+  return submit({.kind = Command::Kind::marker}, "marker " + text);
 }
 
 std::vector<AppliedCommand> CommandQueue::take_applied() {

@@ -28,7 +28,7 @@ namespace hil::commands {
 
 /// A command as the RT side applies it (trivially copyable: it crosses a ring).
 struct Command {
-  enum class Kind : std::uint8_t { write, release, fault, clear };
+  enum class Kind : std::uint8_t { write, release, fault, clear, marker };
   std::uint64_t id = 0;
   Kind kind = Kind::write;
   rt::ChannelId channel{};
@@ -78,10 +78,12 @@ class CommandQueue {
   std::uint64_t release(const std::string& channel);
   std::uint64_t add_fault(const config::Fault& fault);
   std::uint64_t clear_fault(const std::string& name);
+  /// A note at the tick it is applied (no effect on the run; in the log and the events).
+  std::uint64_t marker(const std::string& text);
 
   /// Commands applied since the last call, in the order applied; those that took effect are
   /// appended to the log first (set_log). Someone must call this regularly (the run does, every
-  /// 20 ms): at most `capacity` commands wait to be taken, then submitting is refused.
+  /// 2 ms): at most `capacity` commands wait to be taken, then submitting is refused.
   std::vector<AppliedCommand> take_applied();
   /// Setup: where applied commands are logged ("<tick> <line>", created at the first).
   void set_log(std::filesystem::path file);

@@ -84,8 +84,10 @@ RecordedCommands::RecordedCommands(std::string_view log, config::RigRuntime& rig
       if (name.empty() || name.size() >= c.name.size()) throw bad("expected a fault's name");
       c = {.kind = Command::Kind::clear};
       std::memcpy(c.name.data(), name.data(), name.size());
+    } else if (kind == "marker") {
+      continue;  // a note: nothing to apply
     } else {
-      throw bad("expected write, release, fault or clear after the tick");
+      throw bad("expected write, release, fault, clear or marker after the tick");
     }
     commands_.push_back({.tick = tick, .command = c});
   }

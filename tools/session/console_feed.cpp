@@ -1,6 +1,7 @@
 #include "tools/session/console_feed.hpp"
 
 #include <fmt/format.h>
+#include <google/protobuf/util/json_util.h>
 
 #include <cmath>
 #include <memory>
@@ -242,6 +243,39 @@ json course_json(const scenario::ScenarioSettings& s) {
           {"cones", std::move(cones)},
           {"x_channel", "vehicle.body.position.x"},
           {"y_channel", "vehicle.body.position.y"}};
+}
+
+std::function<std::vector<std::uint64_t>(const io::console::Command&)> console_commands(
+    commands::CommandQueue& queue) {
+  return [&queue](const io::console::Command& c) {
+    using Kind = io::console::Command::Kind;
+    std::vector<std::uint64_t> ids;
+    switch (c.kind) {
+      case Kind::write:
+        for (const auto& [channel, value] : c.values) ids.push_back(queue.write(channel, value));
+        break;
+      case Kind::release:
+        for (const std::string& channel : c.channels) ids.push_back(queue.release(channel));
+        break;
+      case Kind::fault: {
+        config::Fault fault;
+        const auto status = google::protobuf::util::JsonStringToMessage(c.fault_json, &fault);
+        if (!status.ok()) {
+          throw std::invalid_argument(
+              fmt::format("'fault' is not a fault (docs/faults.md): {}", status.ToString()));
+        }
+        ids.push_back(queue.add_fault(fault));
+        break;
+      }
+      case Kind::clear_fault:
+        ids.push_back(queue.clear_fault(c.name));
+        break;
+      case Kind::marker:
+        ids.push_back(queue.marker(c.name));
+        break;
+    }
+    return ids;
+  };
 }
 
 io::console::ConsoleFeed console_feed(config::RigRuntime& rig, const ConsoleRun& run) {

@@ -10,6 +10,7 @@
 
 #include "config/rig_runtime.hpp"
 #include "io/console/console_feed.hpp"
+#include "tools/commands/command_queue.hpp"
 #include "tools/faults/fault_engine.hpp"
 #include "tools/scenario/scenario_judge.hpp"
 #include "tools/scenario/scenario_settings.hpp"
@@ -28,6 +29,10 @@ struct ConsoleRun {
   const scenario::ScenarioJudge* judge = nullptr;        ///< the scenario's gates, or none
   const faults::FaultEngine* faults = nullptr;           ///< the run's faults, or none
 };
+
+/// The console's operator commands (docs/api.md) as commands of the loop's queue.
+[[nodiscard]] std::function<std::vector<std::uint64_t>(const io::console::Command&)>
+console_commands(commands::CommandQueue& queue);
 
 /// The feed of a run of `rig` (which, like the scenario and recording, must outlive it).
 [[nodiscard]] io::console::ConsoleFeed console_feed(config::RigRuntime& rig, const ConsoleRun& run);

@@ -118,22 +118,24 @@ int run_rig(const RunOptions& o) {
   }
   const std::string run_id = report.run_dir ? report.run_dir->filename().string()
                                             : fmt::format("{}-{}", report.rig, epoch_ns);
-  Harness harness(
-      settings.executive, std::move(plan),
-      {.rt = rt_options,
-       .speed = o.speed,
-       .quiet = o.quiet,
-       .notify = true,
-       .name = fmt::format("rig {}", report.rig),
-       .console = o.console,
-       .console_feed = console_feed(rig, {.rig = report.rig,
-                                          .run_id = run_id,
-                                          .speed = o.speed,
-                                          .start_epoch_ns = epoch_ns,
-                                          .scenario = setup->scenario ? &*setup->scenario : nullptr,
-                                          .recording = recording.get(),
-                                          .judge = scenario_run ? &scenario_run->judge() : nullptr,
-                                          .faults = setup->faults.get()})});
+  io::console::ConsoleFeed feed =
+      console_feed(rig, {.rig = report.rig,
+                         .run_id = run_id,
+                         .speed = o.speed,
+                         .start_epoch_ns = epoch_ns,
+                         .scenario = setup->scenario ? &*setup->scenario : nullptr,
+                         .recording = recording.get(),
+                         .judge = scenario_run ? &scenario_run->judge() : nullptr,
+                         .faults = setup->faults.get()});
+  feed.submit = console_commands(commands);
+  Harness harness(settings.executive, std::move(plan),
+                  {.rt = rt_options,
+                   .speed = o.speed,
+                   .quiet = o.quiet,
+                   .notify = true,
+                   .name = fmt::format("rig {}", report.rig),
+                   .console = o.console,
+                   .console_feed = std::move(feed)});
   if (harness.console() != nullptr && report.run_dir) report.console_url = harness.console()->url();
   if (o.selection.can_uri) {
     fmt::print(stderr,
@@ -142,11 +144,19 @@ int run_rig(const RunOptions& o) {
                *o.selection.can_uri);
   }
   if (o.with_commands) o.with_commands(commands);
-  // The applied commands go to commands.log as they come back from the loop
-  std::jthread command_pump([&commands](const std::stop_token& stop) {
+  // The applied commands go to commands.log as they come back from the loop, every 2 ms
+  // (and to the console: its event log, the operator's ack)
+  const auto take_applied = [&commands, &harness] {
+    for (commands::AppliedCommand& a : commands.take_applied()) {
+      if (harness.console() != nullptr) {
+        harness.console()->command_applied(a.id, a.tick, a.ok, std::move(a.line));
+      }
+    }
+  };
+  std::jthread command_pump([&take_applied](const std::stop_token& stop) {
     while (!stop.stop_requested()) {
-      (void)commands.take_applied();
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      take_applied();
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));  // an ack's latency
     }
   });
   const RunOutcome outcome =
@@ -165,7 +175,7 @@ int run_rig(const RunOptions& o) {
                        }});
   command_pump.request_stop();
   command_pump.join();
-  (void)commands.take_applied();
+  take_applied();
   report.status = outcome.status;
   report.result = outcome.result;
   report.wall = outcome.wall;

@@ -30,6 +30,22 @@ TEST(ConsoleMessage, EveryKnownType) {
       std::get<CanView>(*parse_client_message(R"({"type":"can_view","on":true})").request).on);
   EXPECT_TRUE(std::holds_alternative<Stop>(*parse_client_message(R"({"type":"stop"})").request));
   EXPECT_TRUE(std::holds_alternative<Ping>(*parse_client_message(R"({"type":"ping"})").request));
+  const Command write = std::get<Command>(
+      *parse_client_message(R"({"type":"write","values":{"a.b":1.5,"c.d":-2}})").request);
+  EXPECT_EQ(write.kind, Command::Kind::write);
+  ASSERT_EQ(write.values.size(), 2U);
+  EXPECT_EQ(write.values[0], std::pair(std::string("a.b"), 1.5));
+  EXPECT_EQ(
+      std::get<Command>(*parse_client_message(R"({"type":"release","channels":["a.b"]})").request)
+          .channels,
+      std::vector<std::string>{"a.b"});
+  const Command fault = std::get<Command>(
+      *parse_client_message(R"({"type":"fault","fault":{"name":"f","bus":{}}})").request);
+  EXPECT_EQ(fault.kind, Command::Kind::fault);
+  EXPECT_EQ(fault.fault_json, R"({"bus":{},"name":"f"})");
+  EXPECT_EQ(
+      std::get<Command>(*parse_client_message(R"({"type":"clear_fault","name":"f"})").request).name,
+      "f");
 }
 
 TEST(ConsoleMessage, RefusesWhatItCannotRead) {
@@ -46,6 +62,12 @@ TEST(ConsoleMessage, RefusesWhatItCannotRead) {
       {R"({"type":"subscribe","id":1.5,"channels":["a"]})", "'id' must be an integer"},
       {R"({"type":"subscribe","id":1,"channels":["a"],"backfill_s":"x"})", "'backfill_s'"},
       {R"({"type":"can_view","on":1})", "'on' must be true or false"},
+      {R"({"type":"write","values":[1]})", "'values' must be an object"},
+      {R"({"type":"write","values":{}})", "'values' must be an object"},
+      {R"({"type":"write","values":{"a":"1"}})", "'values.a' must be a finite number"},
+      {R"({"type":"release","channels":"a"})", "'channels'"},
+      {R"({"type":"fault","fault":"drop"})", "'fault' must be an object"},
+      {R"({"type":"clear_fault","name":""})", "'name' must be the fault's name"},
   };
   for (const auto& [text, why] : cases) {
     const ClientMessage m = parse_client_message(text);

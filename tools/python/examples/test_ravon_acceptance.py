@@ -1,0 +1,68 @@
+"""Acceptance tests a test engineer writes against a running RAVON rig (docs/api.md): run with
+    PYTHONPATH=tools/python HILSIM=build/release/tools/hilsim python3 -m pytest tools/python/examples
+"""
+import pytest
+
+import hilsim
+
+TICKS_PER_S = 4000  # RAVON's executive: 250 µs
+
+
+def test_the_rig_says_what_it_is(rig):
+    info = rig.info()
+    assert info["rig"] == "ravon"
+    assert info["role"] == "operator"
+    wheels = rig.channels("vehicle.wheel.*.speed")
+    assert [c["name"] for c in wheels] == [f"vehicle.wheel.{w}.speed" for w in ("fl", "fr", "rl", "rr")]
+    assert all(c["unit"] == "rad/s" for c in wheels)
+
+
+def test_it_reaches_1_m_s_within_4_s(rig):
+    tick, speed = rig.wait_for("vehicle.body.forward_speed > 0.98", timeout=8)
+    assert tick <= 4 * TICKS_PER_S, f"1 m/s at {tick / TICKS_PER_S:.2f} s"
+
+
+def test_a_forced_input_holds_until_released(rig):
+    applied = rig.write({"env.wind.speed": 4.5})
+    tick, values = rig.read(["env.wind.speed"])
+    assert tick >= applied and values["env.wind.speed"] == 4.5
+    released = rig.release(["env.wind.speed"])
+    assert released >= applied
+
+
+def test_a_lost_ecu_message_brings_the_safe_state_within_3_cycles(rig):
+    applied = rig.inject_fault({"name": "lost speed refs", "stop": {"duration_s": 0.5},
+                                "message": {"bus": "ecu", "name": "ECU_SpeedRef", "drop": {}}})
+    tick, _ = rig.wait_for("can.ecu.ecu_speed_ref.timeout > 0.5", timeout=2)
+    # 3 cycles of 20 ms after the last frame; the poll sees it within ~100 ms more
+    assert 3 * 80 <= tick - applied <= 3 * 80 + 400, tick - applied
+    rig.marker("speed refs lost and noticed")
+
+
+def test_a_viewer_cannot_steer(run):
+    url, _ = run
+    with hilsim.connect(url) as viewer:
+        assert viewer.info()["role"] == "viewer"
+        with pytest.raises(hilsim.HilsimError, match="operator token"):
+            viewer.write({"env.wind.speed": 1})
+
+
+def test_mistakes_get_the_servers_words(rig):
+    with pytest.raises(hilsim.HilsimError, match="is an output"):
+        rig.write({"vehicle.body.speed": 1})
+    with pytest.raises(hilsim.HilsimError, match="did you mean HIL_WheelSpeeds"):
+        rig.inject_fault({"name": "typo", "message": {"bus": "ecu", "name": "HIL_WheelSpeed",
+                                                      "drop": {}}})
+    with pytest.raises(hilsim.HilsimError, match="expected CHANNEL OP VALUE"):
+        rig.wait_for("speed is high")
+
+
+def test_a_capture_has_every_sample(rig):
+    data = rig.capture(["vehicle.body.forward_speed", "vehicle.wheel.*.speed"], seconds=0.5)
+    ticks = data["tick"]
+    assert len(ticks) > 300  # the console's 1 kHz for half a second of wall time
+    assert all(b - a == 4 for a, b in zip(ticks, ticks[1:])), "no sample lost"
+    assert len(data["vehicle.wheel.fl.speed"]) == len(ticks)
+    assert all(lo <= v <= hi for v, lo, hi in zip(data["vehicle.body.forward_speed"],
+                                                  data["vehicle.body.forward_speed.min"],
+                                                  data["vehicle.body.forward_speed.max"]))

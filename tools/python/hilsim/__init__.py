@@ -1,0 +1,15 @@
+"""hilsim: drive a running rig from Python (docs/api.md).
+
+    import hilsim
+    with hilsim.connect() as rig:                  # the rig running on this machine
+        rig.write({"env.wind.speed": 8.0})         # -> the tick it took effect at
+        tick, speed = rig.wait_for("vehicle.body.forward_speed > 0.9", timeout=10)
+        data = rig.capture(["vehicle.body.speed"], seconds=2)
+
+The client speaks the console's WebSocket protocol (hilsim.console.v1), so a script and the
+console page see the same rig; state-changing calls need the operator token.
+"""
+
+from .client import HilsimError, Rig, connect, find_console
+
+__all__ = ["HilsimError", "Rig", "connect", "find_console"]
