@@ -53,6 +53,15 @@ struct ConsoleFeed {
   /// commands it became, the last acknowledged last; throws std::invalid_argument saying what
   /// is wrong. Unset: the run takes no commands (replay, timing).
   std::function<std::vector<std::uint64_t>(const Command&)> submit;
+  /// A paused run's gate (console thread): step `ticks` → the tick the loop will wait before
+  /// (ticks let through); pause/resume; where it waits (the next tick), or −1 while running.
+  /// Unset: the run is not paused.
+  struct LockStep {
+    std::function<std::int64_t(std::int64_t ticks)> step;
+    std::function<void(bool pause)> pause;
+    std::function<std::int64_t()> waiting_at;
+  };
+  std::optional<LockStep> lock_step;
 };
 
 }  // namespace hil::io::console

@@ -44,12 +44,19 @@ Json Core::info_json(Role role) const {
             {"role", to_string(role)},
             {"realtime", r.realtime},
             {"speed", r.speed},
-            {"capabilities", role != Role::operator_
-                                 ? Json::array()
-                                 : (feed.submit ? Json::array({"stop", "write", "release", "fault",
-                                                               "clear_fault", "marker"})
-                                                : Json::array({"stop"}))}}},
+            {"capabilities", role != Role::operator_ ? Json::array() : capabilities()}}},
           {"channels", {{"type", "channels"}, {"channels", std::move(channels)}}}};
+}
+
+Json Core::capabilities() const {
+  Json out = Json::array({"stop"});
+  if (feed.submit) {
+    for (const char* c : {"write", "release", "fault", "clear_fault", "marker"}) out.push_back(c);
+  }
+  if (feed.lock_step) {
+    for (const char* c : {"step", "pause", "resume"}) out.push_back(c);
+  }
+  return out;
 }
 
 std::string Core::snapshot_json() {
@@ -136,6 +143,8 @@ void Core::on_console_message(WsSession& s, std::string_view text) {
     request_stop(s, m.req);
   } else if (const auto* command = std::get_if<Command>(&request)) {
     submit_command(s, m.req, *command);
+  } else if (const auto* step = std::get_if<Step>(&request)) {
+    lock_step(s, m.req, *step);
   } else if (const auto* read = std::get_if<Read>(&request)) {
     // one snapshot: every value of one tick
     feed.table->read_snapshot(snapshot);

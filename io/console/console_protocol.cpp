@@ -122,6 +122,21 @@ std::optional<ClientRequest> request_of(const std::string& type, const json& m,
     }
     return Command{.kind = Command::Kind::marker, .name = it->get<std::string>()};
   }
+  if (type == "step") {
+    const auto ticks = field<std::int64_t>(m, "ticks", false, error);
+    const auto seconds = field<double>(m, "seconds", false, error);
+    if (!error.empty()) return std::nullopt;
+    if (ticks.has_value() == seconds.has_value() ||
+        (ticks && (*ticks < 1 || *ticks > 1'000'000'000)) ||
+        (seconds && (*seconds <= 0.0 || *seconds > 86'400.0))) {
+      error = "step takes 'ticks' (1..1e9) or 'seconds' (> 0, ≤ 86400)";
+      return std::nullopt;
+    }
+    return Step{
+        .kind = Step::Kind::step, .ticks = ticks.value_or(0), .seconds = seconds.value_or(0.0)};
+  }
+  if (type == "pause") return Step{.kind = Step::Kind::pause};
+  if (type == "resume") return Step{.kind = Step::Kind::resume};
   if (type == "read") {
     const auto channels = field<std::vector<std::string>>(m, "channels", true, error);
     if (!channels) return std::nullopt;
@@ -137,7 +152,7 @@ std::optional<ClientRequest> request_of(const std::string& type, const json& m,
   }
   error = fmt::format(
       "unknown message type '{}' (known: subscribe, unsubscribe, can_view, stop, ping, read, "
-      "write, release, fault, clear_fault, marker)",
+      "write, release, fault, clear_fault, marker, step, pause, resume)",
       type);
   return std::nullopt;
 }

@@ -37,12 +37,22 @@ struct Command {
   std::string name;                                    ///< clear_fault; marker: its text
 };
 
+/// Lock-step of a paused run (`hilsim run --speed max --paused`): step `ticks` (or `seconds`),
+/// pause, resume.
+struct Step {
+  enum class Kind : std::uint8_t { step, pause, resume };
+  Kind kind = Kind::step;
+  std::int64_t ticks = 0;  ///< step: > 0, or 0 with seconds
+  double seconds = 0.0;
+};
+
 /// The values of channels (names or wildcard patterns) at the latest tick, all of one tick.
 struct Read {
   std::vector<std::string> channels;
 };
 
-using ClientRequest = std::variant<Subscribe, Unsubscribe, CanView, Stop, Ping, Command, Read>;
+using ClientRequest =
+    std::variant<Subscribe, Unsubscribe, CanView, Stop, Ping, Command, Read, Step>;
 
 /// A parsed client message: the request, or why it was refused; `req` echoed either way.
 struct ClientMessage {

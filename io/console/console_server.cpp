@@ -175,6 +175,7 @@ void Core::pump() {
     if (status_due) s->send_control(status_json(*s).dump());
     if (can_due && s->can_view) s->send_control(can);
   }
+  ack_steps();  // after the frames of the ticks it ran
 }
 
 void Core::session_opened(const std::shared_ptr<WsSession>& s) {
@@ -310,6 +311,59 @@ void Core::submit_command(WsSession& s, std::optional<std::int64_t> req, const C
   pending_commands[ids.back()] = {.session = s.weak_from_this(), .req = req, .peer = s.peer};
 }
 
+void Core::lock_step(WsSession& s, std::optional<std::int64_t> req, const Step& step) {
+  const auto refuse = [&](const std::string& why) {
+    counters.bad_messages.fetch_add(1, std::memory_order_relaxed);
+    s.send_control(
+        Json{{"type", "error"}, {"req", req ? Json(*req) : Json()}, {"message", why}}.dump());
+  };
+  if (s.role != Role::operator_) {
+    return refuse("step, pause and resume need the operator token");
+  }
+  if (!feed.lock_step) {
+    return refuse("this run is not paused: start it with hilsim run --speed max --paused");
+  }
+  if (ending) return refuse("the run has ended");
+  const Json r = req ? Json(*req) : Json();
+  switch (step.kind) {
+    case Step::Kind::pause:
+      feed.lock_step->pause(true);
+      s.send_control(Json{{"type", "ack"}, {"req", r}, {"tick", timing.ticks}}.dump());
+      break;
+    case Step::Kind::resume:
+      feed.lock_step->pause(false);
+      s.send_control(Json{{"type", "ack"}, {"req", r}, {"tick", timing.ticks}}.dump());
+      break;
+    case Step::Kind::step: {
+      const std::int64_t ticks =
+          step.ticks > 0
+              ? step.ticks
+              : std::max<std::int64_t>(
+                    1, std::llround(step.seconds * 1e9 / static_cast<double>(feed.run.period_ns)));
+      pending_steps.push_back(
+          {.session = s.weak_from_this(), .req = req, .through = feed.lock_step->step(ticks)});
+      ack_steps();
+      break;
+    }
+  }
+}
+
+void Core::ack_steps() {
+  if (!feed.lock_step || pending_steps.empty()) return;
+  const std::int64_t at = feed.lock_step->waiting_at();
+  std::erase_if(pending_steps, [&](const PendingStep& p) {
+    if (at < p.through && !ending) return false;
+    if (const std::shared_ptr<WsSession> session = p.session.lock()) {
+      // the last tick the step ran
+      session->send_control(Json{{"type", "ack"},
+                                 {"req", p.req ? Json(*p.req) : Json()},
+                                 {"tick", ending ? final_ticks - 1 : p.through - 1}}
+                                .dump());
+    }
+    return true;
+  });
+}
+
 void Core::command_applied(std::uint64_t id, std::int64_t tick, bool ok, const std::string& line) {
   // every client's event log: what the operator did, at which tick
   add_event({.tick = tick,
@@ -349,6 +403,7 @@ void Core::run_ended(const std::string& how, std::int64_t ticks) {
     }
   }
   pending_stops.clear();
+  ack_steps();
   for (const std::shared_ptr<WsSession>& s : sessions) {
     if (s->protocol != Protocol::console) continue;
     send_console_frames(*s);

@@ -156,6 +156,9 @@ class Core {
   void add_event(ConsoleEvent e);
   void request_stop(WsSession& s, std::optional<std::int64_t> req);
   void submit_command(WsSession& s, std::optional<std::int64_t> req, const Command& c);
+  void lock_step(WsSession& s, std::optional<std::int64_t> req, const Step& step);
+  void ack_steps();
+  [[nodiscard]] Json capabilities() const;
   void command_applied(std::uint64_t id, std::int64_t tick, bool ok, const std::string& line);
   void run_ended(const std::string& how, std::int64_t ticks);
 
@@ -192,6 +195,13 @@ class Core {
     std::string peer;
   };
   std::map<std::uint64_t, PendingCommand> pending_commands;
+  /// Steps waiting for the loop to reach the gate: (client, req, ticks through at the end).
+  struct PendingStep {
+    std::weak_ptr<WsSession> session;
+    std::optional<std::int64_t> req;
+    std::int64_t through = 0;
+  };
+  std::vector<PendingStep> pending_steps;
   Clock::time_point started_at{};
   rt::TimingSnapshot timing;  ///< refreshed every status period
   std::uint64_t overruns_seen = 0;

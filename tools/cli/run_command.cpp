@@ -65,9 +65,18 @@ void add_run_command(CLI::App& app) {
                    "time (0.5, 2). Only realtime with a transport that is not virtual:; the "
                    "results are the same bits at any speed");
   cmd->add_flag("-q,--quiet", o->quiet, "No progress lines");
+  cmd->add_flag("--paused", o->paused,
+                "With --speed max: start paused; the loop runs only as far as the console or "
+                "the API (step, resume) lets it: deterministic lock-step for CI (docs/api.md)");
   add_console_option(*cmd, o->console);
   cmd->callback([o, cmd] {
     if (o->no_record && o->record_dir) throw CLI::ValidationError("--record", "and --no-record");
+    if (o->paused && o->speed.mode != session::Speed::Mode::max) {
+      throw CLI::ValidationError("--paused", "needs --speed max (a paced loop cannot wait)");
+    }
+    if (o->paused && !o->console.enabled) {
+      throw CLI::ValidationError("--paused", "needs the console (--console): it is what steps");
+    }
     if (cmd->count("--can") > 0 && cmd->count("--ecu") == 0) o->selection.ecu = "none";
     const int code = session::run_rig(*o);
     if (code != 0) throw CLI::RuntimeError(code);

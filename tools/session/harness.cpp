@@ -84,7 +84,9 @@ bool run_watched(const rt::RtOptions& rt, rt::RtStatus& status, const std::funct
 Harness::Harness(rt::ExecutiveConfig config, rt::TickPlan plan, HarnessOptions options)
     : options_(std::move(options)),
       console_(open_console(options_)),
-      clock_(options_.speed.make_clock()),
+      clock_(options_.paused ? std::make_unique<rt::LockStepClock>(true)
+                             : options_.speed.make_clock()),
+      lock_step_(dynamic_cast<rt::LockStepClock*>(clock_.get())),
       executive_(for_run(config, options_),
                  with_helpers(std::move(plan), console_.get(), tick_counter_).entries(), *clock_,
                  options_.speed.realtime() ? &log_ : nullptr) {  // a slow tick is no
@@ -93,6 +95,7 @@ Harness::Harness(rt::ExecutiveConfig config, rt::TickPlan plan, HarnessOptions o
     console_->start(executive_, [this] {
       console_stop_.store(true, std::memory_order_relaxed);
       executive_.request_stop();
+      if (lock_step_ != nullptr) lock_step_->resume();  // a paused loop must get to the stop
     });
   }
 }
@@ -137,7 +140,11 @@ RunOutcome Harness::run(std::int64_t max_ticks, const RunHooks& hooks) {
   std::optional<RunNotifierThread> notifying;
   auto last_report = std::chrono::steady_clock::now();
   const auto loop_start = std::chrono::steady_clock::now();
-  const LoopWatch watch{.stop = [&] { executive_.request_stop(); },
+  const LoopWatch watch{.stop =
+                            [&] {
+                              executive_.request_stop();
+                              if (lock_step_ != nullptr) lock_step_->resume();
+                            },
                         .started =
                             [&] {
                               if (hooks.started) hooks.started(out.status);

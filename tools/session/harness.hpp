@@ -22,6 +22,7 @@
 #include "io/console/console_server.hpp"
 #include "rt_core/clock.hpp"
 #include "rt_core/executive.hpp"
+#include "rt_core/lock_step_clock.hpp"
 #include "rt_core/rt_log.hpp"
 #include "rt_core/rt_options.hpp"
 #include "rt_core/rt_setup.hpp"
@@ -59,6 +60,8 @@ struct HarnessOptions {
   /// The operator console (docs/console.md): where it listens (off: none) and what it shows.
   io::console::ConsoleOptions console{.enabled = false};
   io::console::ConsoleFeed console_feed;
+  /// --paused (with --speed max): the loop runs only as far as the console or the API steps it.
+  bool paused = false;
 };
 
 /// What a run hands the harness; every member is optional.
@@ -114,6 +117,8 @@ class Harness {
   void finish(const std::string& ending);
   /// The console, or nullptr (off, or it could not listen).
   [[nodiscard]] io::console::ConsoleServer* console() noexcept { return console_.get(); }
+  /// The gate of a paused run (HarnessOptions::paused), or nullptr.
+  [[nodiscard]] rt::LockStepClock* lock_step() noexcept { return lock_step_; }
 
  private:
   /// The RT options the loop thread gets: the rig's at real-time speed, a normal thread
@@ -124,6 +129,7 @@ class Harness {
   std::unique_ptr<io::console::ConsoleServer> console_;  // before the plan: its tap is in it
   std::atomic<bool> console_stop_{false};
   std::unique_ptr<rt::Clock> clock_;
+  rt::LockStepClock* lock_step_ = nullptr;  ///< clock_ when paused
   TickCounterTask tick_counter_;
   rt::RtLog log_{64};
   rt::Executive executive_;

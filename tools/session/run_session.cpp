@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <atomic>
 #include <chrono>
 #include <memory>
 #include <stop_token>
@@ -128,6 +129,22 @@ int run_rig(const RunOptions& o) {
                          .judge = scenario_run ? &scenario_run->judge() : nullptr,
                          .faults = setup->faults.get()});
   feed.submit = console_commands(commands);
+  std::atomic<rt::LockStepClock*> gate{nullptr};  // the harness's, once it exists
+  if (o.paused) {
+    feed.lock_step = io::console::ConsoleFeed::LockStep{
+        .step = [&gate](std::int64_t ticks) -> std::int64_t {
+          rt::LockStepClock* g = gate.load();
+          return g != nullptr ? g->step(ticks) : ticks;
+        },
+        .pause =
+            [&gate](bool pause) {
+              if (rt::LockStepClock* g = gate.load()) pause ? g->pause() : g->resume();
+            },
+        .waiting_at = [&gate]() -> std::int64_t {
+          rt::LockStepClock* g = gate.load();
+          return g != nullptr && g->waiting() ? g->ticks_through() : -1;
+        }};
+  }
   Harness harness(settings.executive, std::move(plan),
                   {.rt = rt_options,
                    .speed = o.speed,
@@ -135,7 +152,9 @@ int run_rig(const RunOptions& o) {
                    .notify = true,
                    .name = fmt::format("rig {}", report.rig),
                    .console = o.console,
-                   .console_feed = std::move(feed)});
+                   .console_feed = std::move(feed),
+                   .paused = o.paused});
+  gate.store(harness.lock_step());
   if (harness.console() != nullptr && report.run_dir) report.console_url = harness.console()->url();
   if (o.selection.can_uri) {
     fmt::print(stderr,

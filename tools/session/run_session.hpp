@@ -25,6 +25,8 @@ struct RunOptions {
   Speed speed;                          ///< realtime, max (SIL, as fast as possible) or a factor
   bool quiet = false;                   ///< no progress lines
   io::console::ConsoleOptions console;  ///< --console
+  /// --paused (with --speed max): the loop waits for step/resume from the console or the API.
+  bool paused = false;
   /// Tests: more tasks in the tick (e.g. a decimated one, to show that replay runs it alike).
   std::function<void(rt::TickPlan&, config::RigRuntime&)> extra_tasks;
   /// Tests (and later the automation API): the run's command queue, before the run starts.

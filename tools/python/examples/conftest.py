@@ -1,5 +1,6 @@
 """A running rig for the example suite: `hilsim run` with its console on a free port (the
-binary from $HILSIM, else `hilsim` on PATH), the straight acceleration scenario, real time."""
+binary from $HILSIM, else `hilsim` on PATH), the straight acceleration scenario — once in real
+time, once as fast as possible in lock-step (`--speed max --paused`, stepped by the client)."""
 import os
 import re
 import subprocess
@@ -10,11 +11,14 @@ import pytest
 import hilsim
 
 
-@pytest.fixture(scope="module")
-def run():
+MODES = {"realtime": ["--no-rt"], "paused": ["--speed", "max", "--paused"]}
+
+
+@pytest.fixture(scope="module", params=list(MODES))
+def run(request):
     binary = os.environ.get("HILSIM", "hilsim")
     process = subprocess.Popen(
-        [binary, "run", "--rig", "ravon", "--scenario", "straight_accel_brake", "--no-rt",
+        [binary, "run", "--rig", "ravon", "--scenario", "straight_accel_brake", *MODES[request.param],
          "--no-record", "-q", "--console", "127.0.0.1:0"],
         stderr=subprocess.PIPE, text=True)
     url = token = None

@@ -79,6 +79,7 @@ class Rig:
         self._thread.start()
         self._ready = threading.Event()
         self._ws = self._run(self._open())
+        self._paused = None  # known once the console says what this run can do
 
     # ---- the event loop's side ----
     def _run(self, coroutine, timeout=None):
@@ -128,27 +129,36 @@ class Rig:
         await self._ws.send(json.dumps(message))
 
     # ---- calls ----
-    def _call(self, message, timeout=None):
+    def _post(self, message):
+        """Sends `message` with a new request number; returns the number."""
         with self._lock:
             req = next(self._req)
             message["req"] = req
             if self._closed:
                 raise HilsimError(self._closed)
             self._run(self._send(message))
-            wait = timeout if timeout is not None else self._timeout
-            with self._arrived:
-                if not self._arrived.wait_for(lambda: req in self._replies or self._closed, wait):
-                    raise HilsimError(f"no answer to {message['type']} in time")
-                if req not in self._replies:
-                    raise HilsimError(self._closed)
-                reply = self._replies.pop(req)
+            return req
+
+    def _reply(self, req, what, timeout=None):
+        wait = timeout if timeout is not None else self._timeout
+        with self._arrived:
+            if not self._arrived.wait_for(lambda: req in self._replies or self._closed, wait):
+                raise HilsimError(f"no answer to {what} in time")
+            if req not in self._replies:
+                raise HilsimError(self._closed)
+            reply = self._replies.pop(req)
         if reply["type"] == "error":
             raise HilsimError(reply["message"])
         return reply
 
+    def _call(self, message, timeout=None):
+        return self._reply(self._post(message), message["type"], timeout)
+
     def _wait_ready(self):
         if not self._ready.wait(self._timeout) or self._channels is None:
             raise HilsimError(self._closed or "the console sent no channel list")
+        if self._paused is None:
+            self._paused = "step" in self._info.get("capabilities", [])
 
     def info(self):
         """The rig, scenario, run id, period, speed mode and your role (viewer or operator)."""
@@ -167,8 +177,15 @@ class Rig:
         return reply["tick"], reply["values"]
 
     def _command(self, message):
-        reply = self._call(message)
-        return reply["tick"]
+        """A call applied at a tick: in a paused run that is the next tick, which this runs."""
+        self._wait_ready()
+        req = self._post(message)
+        if self._paused:
+            try:
+                self.step(ticks=1)
+            except HilsimError:
+                pass  # the command's own refusal says more
+        return self._reply(req, message["type"])["tick"]
 
     def write(self, values):
         """Forces input channels ({name: value}) until released: the tick it took effect."""
@@ -190,13 +207,41 @@ class Rig:
         """A note in the run's commands.log and every console's event log, at a tick."""
         return self._command({"type": "marker", "text": text})
 
+    def step(self, seconds=None, ticks=None, timeout=60.0):
+        """A paused run (`hilsim run --speed max --paused`) runs `seconds` (or `ticks`) more and
+        waits again: the last tick it ran."""
+        if (seconds is None) == (ticks is None):
+            raise HilsimError("step(seconds=…) or step(ticks=…)")
+        message = {"type": "step"}
+        message.update({"seconds": float(seconds)} if seconds is not None else {"ticks": int(ticks)})
+        return self._call(message, timeout=timeout)["tick"]
+
+    def pause(self):
+        """A paused run stops letting ticks through (resume() or step() go on)."""
+        self._paused = True
+        return self._call({"type": "pause"})["tick"]
+
+    def resume(self):
+        """A paused run runs as fast as it can again."""
+        self._paused = False
+        return self._call({"type": "resume"})["tick"]
+
+    def _advance(self, seconds):
+        """Lets time pass: a step in a paused run, a sleep in a running one."""
+        self._wait_ready()
+        if self._paused:
+            self.step(seconds=seconds)
+        else:
+            time.sleep(seconds)
+
     def stop(self):
         """Ends the run; returns the tick it ended at."""
         return self._command({"type": "stop"})
 
     def wait_for(self, condition, timeout=10.0, poll=0.01):
         """Waits until `condition` ("vehicle.body.speed > 0.9") holds: (tick, value). Polls
-        read(); raises HilsimError after `timeout` seconds of wall time."""
+        read() every `poll` seconds (of simulated time, stepped, in a paused run); raises
+        HilsimError after `timeout` seconds of wall time."""
         m = re.fullmatch(r"\s*([\w.]+)\s*(>=|<=|==|!=|>|<)\s*(\S+)\s*", condition)
         if not m:
             raise HilsimError(f"'{condition}': expected CHANNEL OP VALUE, e.g. 'x.y > 0.9'")
@@ -210,10 +255,10 @@ class Rig:
                 return tick, last
             if time.monotonic() > end:
                 raise HilsimError(f"{condition}: not within {timeout} s (last {last} at tick {tick})")
-            time.sleep(poll)
+            self._advance(poll)
 
     def capture(self, names, seconds):
-        """The console's samples of `names` for `seconds` of wall time, from now:
+        """The console's samples of `names` for `seconds` (stepped in a paused run), from now:
         {"tick": [...], name: [...], ...} (the console's 1 kHz grid, min/max kept apart in
         "<name>.min" and "<name>.max")."""
         self._wait_ready()
@@ -221,7 +266,8 @@ class Rig:
         self._frames.clear()
         reply = self._call({"type": "subscribe", "id": sub, "channels": list(names)})
         indices = reply["channels"]
-        time.sleep(seconds)
+        self._advance(seconds)
+        time.sleep(0.05)  # the last frames of the ticks just run
         self._run(self._send({"type": "unsubscribe", "id": sub}))
         order = [self._channels[i]["name"] for i in indices]
         out = {"tick": []}
