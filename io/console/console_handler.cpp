@@ -143,6 +143,8 @@ void Core::on_console_message(WsSession& s, std::string_view text) {
     request_stop(s, m.req);
   } else if (const auto* command = std::get_if<Command>(&request)) {
     submit_command(s, m.req, *command);
+  } else if (const auto* l = std::get_if<Lock>(&request)) {
+    lock(s, m.req, l->take);
   } else if (const auto* step = std::get_if<Step>(&request)) {
     lock_step(s, m.req, *step);
   } else if (const auto* read = std::get_if<Read>(&request)) {

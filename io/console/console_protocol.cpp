@@ -135,6 +135,8 @@ std::optional<ClientRequest> request_of(const std::string& type, const json& m,
     return Step{
         .kind = Step::Kind::step, .ticks = ticks.value_or(0), .seconds = seconds.value_or(0.0)};
   }
+  if (type == "lock") return Lock{.take = true};
+  if (type == "unlock") return Lock{.take = false};
   if (type == "pause") return Step{.kind = Step::Kind::pause};
   if (type == "resume") return Step{.kind = Step::Kind::resume};
   if (type == "read") {
@@ -152,7 +154,7 @@ std::optional<ClientRequest> request_of(const std::string& type, const json& m,
   }
   error = fmt::format(
       "unknown message type '{}' (known: subscribe, unsubscribe, can_view, stop, ping, read, "
-      "write, release, fault, clear_fault, marker, step, pause, resume)",
+      "write, release, fault, clear_fault, marker, step, pause, resume, lock, unlock)",
       type);
   return std::nullopt;
 }

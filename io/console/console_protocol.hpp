@@ -27,6 +27,10 @@ struct CanView {
 };
 struct Stop {};
 struct Ping {};
+/// The operator lock: one operator steers at a time (docs/api.md "Access").
+struct Lock {
+  bool take = true;  ///< false: give it back
+};
 /// An operator's command for the loop (docs/api.md): applied at a tick, acknowledged with it.
 struct Command {
   enum class Kind : std::uint8_t { write, release, fault, clear_fault, marker };
@@ -52,7 +56,7 @@ struct Read {
 };
 
 using ClientRequest =
-    std::variant<Subscribe, Unsubscribe, CanView, Stop, Ping, Command, Read, Step>;
+    std::variant<Subscribe, Unsubscribe, CanView, Stop, Ping, Command, Read, Step, Lock>;
 
 /// A parsed client message: the request, or why it was refused; `req` echoed either way.
 struct ClientMessage {

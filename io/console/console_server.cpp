@@ -184,6 +184,13 @@ void Core::session_opened(const std::shared_ptr<WsSession>& s) {
 }
 
 void Core::session_closed(WsSession* s) {
+  if (const std::shared_ptr<WsSession> holder = lock_holder.lock(); holder.get() == s) {
+    lock_holder.reset();
+    add_event({.tick = timing.ticks,
+               .level = "info",
+               .kind = "operator",
+               .text = fmt::format("operator lock free: {} left", s->peer)});
+  }
   std::erase_if(sessions, [s](const std::shared_ptr<WsSession>& p) { return p.get() == s; });
   counters.clients.store(sessions.size(), std::memory_order_relaxed);
   update_armed();
@@ -249,6 +256,7 @@ Json Core::status_json(const WsSession& s) const {
          {"tasks", std::move(tasks)},
          {"can", Json::array()},
          {"recorder", Json()},
+         {"operator_lock", lock_json()},
          {"console",
           {{"clients", sessions.size()},
            {"tap_drops", tap.dropped()},
@@ -282,6 +290,7 @@ void Core::request_stop(WsSession& s, std::optional<std::int64_t> req) {
                        .dump());
     return;
   }
+  if (!hold_lock(s, req)) return;
   add_event({.tick = timing.ticks,
              .level = "warn",
              .kind = "console",
@@ -301,6 +310,7 @@ void Core::submit_command(WsSession& s, std::optional<std::int64_t> req, const C
   }
   if (!feed.submit) return refuse("this run takes no commands (a replay or a timing run)");
   if (ending) return refuse("the run has ended");
+  if (!hold_lock(s, req)) return;
   std::vector<std::uint64_t> ids;
   try {
     ids = feed.submit(c);
@@ -309,6 +319,57 @@ void Core::submit_command(WsSession& s, std::optional<std::int64_t> req, const C
   }
   if (ids.empty()) return refuse("nothing to do");
   pending_commands[ids.back()] = {.session = s.weak_from_this(), .req = req, .peer = s.peer};
+}
+
+Json Core::lock_json() const {
+  const std::shared_ptr<WsSession> holder = lock_holder.lock();
+  if (holder == nullptr || !holder->open()) return nullptr;
+  return {{"peer", holder->peer}, {"since_tick", locked_at}};
+}
+
+bool Core::hold_lock(WsSession& s, std::optional<std::int64_t> req) {
+  const std::shared_ptr<WsSession> holder = lock_holder.lock();
+  if (holder == nullptr || !holder->open()) {
+    lock_holder = s.weak_from_this();
+    locked_at = timing.ticks;
+    add_event({.tick = locked_at,
+               .level = "info",
+               .kind = "operator",
+               .text = fmt::format("operator lock taken by {}", s.peer)});
+    return true;
+  }
+  if (holder.get() == &s) return true;
+  counters.bad_messages.fetch_add(1, std::memory_order_relaxed);
+  s.send_control(Json{{"type", "error"},
+                      {"req", req ? Json(*req) : Json()},
+                      {"message", fmt::format("the operator lock is held by {} (since tick {}): "
+                                              "wait for its unlock",
+                                              holder->peer, locked_at)}}
+                     .dump());
+  return false;
+}
+
+void Core::lock(WsSession& s, std::optional<std::int64_t> req, bool take) {
+  if (s.role != Role::operator_) {
+    counters.bad_messages.fetch_add(1, std::memory_order_relaxed);
+    s.send_control(Json{{"type", "error"},
+                        {"req", req ? Json(*req) : Json()},
+                        {"message", "the operator lock needs the operator token"}}
+                       .dump());
+    return;
+  }
+  if (take && !hold_lock(s, req)) return;
+  if (!take) {
+    if (lock_holder.lock().get() == &s) {
+      lock_holder.reset();
+      add_event({.tick = timing.ticks,
+                 .level = "info",
+                 .kind = "operator",
+                 .text = fmt::format("operator lock given back by {}", s.peer)});
+    }
+  }
+  s.send_control(
+      Json{{"type", "ack"}, {"req", req ? Json(*req) : Json()}, {"tick", timing.ticks}}.dump());
 }
 
 void Core::lock_step(WsSession& s, std::optional<std::int64_t> req, const Step& step) {
@@ -323,6 +384,7 @@ void Core::lock_step(WsSession& s, std::optional<std::int64_t> req, const Step& 
   if (!feed.lock_step) {
     return refuse("this run is not paused: start it with hilsim run --speed max --paused");
   }
+  if (!hold_lock(s, req)) return;
   if (ending) return refuse("the run has ended");
   const Json r = req ? Json(*req) : Json();
   switch (step.kind) {

@@ -158,6 +158,10 @@ class Core {
   void submit_command(WsSession& s, std::optional<std::int64_t> req, const Command& c);
   void lock_step(WsSession& s, std::optional<std::int64_t> req, const Step& step);
   void ack_steps();
+  /// The operator lock: true when `s` holds it (taking it when nobody does); else refuses.
+  bool hold_lock(WsSession& s, std::optional<std::int64_t> req);
+  void lock(WsSession& s, std::optional<std::int64_t> req, bool take);
+  [[nodiscard]] Json lock_json() const;
   [[nodiscard]] Json capabilities() const;
   void command_applied(std::uint64_t id, std::int64_t tick, bool ok, const std::string& line);
   void run_ended(const std::string& how, std::int64_t ticks);
@@ -202,6 +206,8 @@ class Core {
     std::int64_t through = 0;
   };
   std::vector<PendingStep> pending_steps;
+  std::weak_ptr<WsSession> lock_holder;  ///< the operator steering, if any
+  std::int64_t locked_at = -1;           ///< the tick they took it
   Clock::time_point started_at{};
   rt::TimingSnapshot timing;  ///< refreshed every status period
   std::uint64_t overruns_seen = 0;

@@ -91,6 +91,21 @@ test('operator commands: acked with their tick, in every event log, replayed', {
     op.send({ type: 'release', req: 9, channels: ['env.wind.speed'] });
     assert.equal((await op.reply(9)).applied, true);
 
+    // one operator at a time: a second one waits for the lock, which every client sees
+    const op2 = client(url, token);
+    await op2.ready;
+    op2.send({ type: 'write', req: 30, values: { 'env.wind.speed': 1 } });
+    assert.match((await op2.reply(30)).message, /operator lock is held by 127\.0\.0\.1:\d+ \(since tick \d+\)/);
+    await until(() => viewer.json.some((m) => m.type === 'status' && m.operator_lock !== null));
+    op.send({ type: 'unlock', req: 31 });
+    await op.reply(31);
+    op2.send({ type: 'write', req: 32, values: { 'env.wind.speed': 2 } });
+    assert.equal((await op2.reply(32)).type, 'ack');
+    op2.send({ type: 'release', req: 33, channels: ['env.wind.speed'] });
+    await op2.reply(33);
+    op2.send({ type: 'unlock', req: 34 });
+    await op2.reply(34);
+
     // the viewer saw what the operator did, with the ticks
     const events = viewer.json.filter((m) => m.type === 'event' && m.kind === 'operator');
     assert.ok(events.some((e) => e.tick === write.tick && /write env.wind.speed 6.5/.test(e.text)),
@@ -101,7 +116,7 @@ test('operator commands: acked with their tick, in every event log, replayed', {
     const end = await run.ended;
     assert.equal(end.code, 0, end.err);
     const log = readFileSync(join(dir, 'run', 'commands.log'), 'utf8').trim().split('\n');
-    assert.equal(log.length, 4, log.join('\n'));  // write, marker, fault, release (not the clear)
+    assert.equal(log.length, 6, log.join('\n'));  // write, marker, fault, release, op2's write and release (not the clear)
     assert.equal(log[0], `${write.tick} write env.wind.speed 6.5`);
     assert.equal(log[1], `${marker.tick} marker gust test starts`);
     const replay = execFileSync(HILSIM, ['replay', join(dir, 'run'), '--console', 'off', '-q']).toString();

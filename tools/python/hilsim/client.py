@@ -234,6 +234,15 @@ class Rig:
         else:
             time.sleep(seconds)
 
+    def lock(self):
+        """Takes the operator lock (the first state-changing call takes it too): one operator
+        steers at a time; others get an error naming the holder until it is given back."""
+        return self._call({"type": "lock"})["tick"]
+
+    def unlock(self):
+        """Gives the operator lock back (closing the connection does too)."""
+        return self._call({"type": "unlock"})["tick"]
+
     def stop(self):
         """Ends the run; returns the tick it ended at."""
         return self._command({"type": "stop"})
