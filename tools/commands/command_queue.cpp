@@ -11,7 +11,11 @@
 namespace hil::commands {
 
 CommandApplier::CommandApplier(rt::ChannelTable& table, faults::FaultEngine& faults)
-    : table_(table), faults_(faults), values_(table.size()), is_forced_(table.size()) {
+    : table_(table),
+      faults_(faults),
+      values_(table.size()),
+      before_(table.size()),
+      is_forced_(table.size()) {
   forced_.reserve(table.size());
 }
 
@@ -22,6 +26,7 @@ bool CommandApplier::apply(const Command& c, faults::PreparedFault*& garbage) no
       values_[c.channel.index] = c.value;
       if (!is_forced_[c.channel.index]) {
         is_forced_[c.channel.index] = true;
+        before_[c.channel.index] = table_.get(c.channel);
         forced_.push_back(c.channel);  // within the capacity: every channel
       }
       table_.set(c.channel, c.value);
@@ -30,6 +35,10 @@ bool CommandApplier::apply(const Command& c, faults::PreparedFault*& garbage) no
       if (!is_forced_[c.channel.index]) return false;
       is_forced_[c.channel.index] = false;
       std::erase(forced_, c.channel);
+      // nothing else writes it (no frame, no event since): it is what it was before the force
+      if (table_.get(c.channel) == values_[c.channel.index]) {
+        table_.set(c.channel, before_[c.channel.index]);
+      }
       return true;
     case Command::Kind::fault: {
       std::unique_ptr<faults::PreparedFault> prepared(c.fault);

@@ -44,7 +44,8 @@ class CommandApplier {
   /// RT: applies `c`; a prepared fault the engine took or refused goes to `garbage` (freed
   /// off the RT thread). False when it could not be applied (no room, no such fault).
   bool apply(const Command& c, faults::PreparedFault*& garbage) noexcept;
-  /// RT, every tick after the commands: forced channels get their values again.
+  /// RT, every tick after the commands: forced channels get their values again. A released
+  /// channel nothing else writes gets back the value it had before it was forced.
   void hold() noexcept;
 
  private:
@@ -52,6 +53,7 @@ class CommandApplier {
   faults::FaultEngine& faults_;
   std::vector<rt::ChannelId> forced_;  ///< capacity: every channel
   std::vector<double> values_;         ///< by channel index
+  std::vector<double> before_;         ///< the value when first forced
   std::vector<bool> is_forced_;
 };
 

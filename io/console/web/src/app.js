@@ -19,6 +19,7 @@ let layout = emptyLayout(), active = 0, views = [];
 let subscribed = [], buffers = new Map(), fresh = false;
 let paused = false, frozen = null, zoom = null, dirty = false, lastWall = 0;
 let tab = 'events';
+const forced = new Set();  // inputs this page forced
 const xy = new XyView($('xy'));
 const pauseAtTick = Number(params.get('pause_at_tick') ?? NaN);
 
@@ -118,10 +119,35 @@ function buildChannelTable() {
     const tr = document.createElement('tr');
     tr.dataset.name = c.name;
     tr.title = `${c.description} (${c.direction}); click: add to the active panel`;
-    tr.innerHTML = `<td></td><td class="v" id="v${i}">—</td><td class="u"></td>`;
+    tr.innerHTML = `<td></td><td class="v" id="v${i}">—</td><td class="u"></td><td class="op"></td>`;
     tr.cells[0].textContent = c.name;
     tr.cells[2].textContent = c.unit;
     tr.onclick = () => togglePlotted(c.name);
+    // the operator forces an input (docs/api.md "write"), and gives it back
+    if (c.direction === 'input' && (info?.capabilities ?? []).includes('write')) {
+      const force = document.createElement('button');
+      force.className = 'force';
+      force.textContent = 'force';
+      force.title = `force ${c.name} to a value until released`;
+      force.onclick = (e) => {
+        e.stopPropagation();
+        const text = prompt(`Force ${c.name} [${c.unit}] to`, '0');
+        if (text === null || text.trim() === '' || !Number.isFinite(Number(text))) return;
+        send({ type: 'write', req: Date.now(), values: { [c.name]: Number(text) } });
+        forced.add(c.name);
+        tr.classList.add('forced');
+      };
+      const release = document.createElement('button');
+      release.className = 'release';
+      release.textContent = 'release';
+      release.onclick = (e) => {
+        e.stopPropagation();
+        send({ type: 'release', req: Date.now(), channels: [c.name] });
+        forced.delete(c.name);
+        tr.classList.remove('forced');
+      };
+      tr.cells[3].append(force, release);
+    }
     return tr;
   }));
   applyFilter();
