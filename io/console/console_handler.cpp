@@ -15,11 +15,38 @@ constexpr std::size_t kMaxSamplesPerFrame = 1024;
 
 Json number_or_null(double v) { return std::isfinite(v) ? Json(v) : Json(); }
 
+}  // namespace
+
 Json error_message(std::optional<std::int64_t> req, std::string_view message) {
   return {{"type", "error"}, {"req", req ? Json(*req) : Json()}, {"message", message}};
 }
 
-}  // namespace
+Json ack_message(std::optional<std::int64_t> req, std::int64_t tick) {
+  return {{"type", "ack"}, {"req", req ? Json(*req) : Json()}, {"tick", tick}};
+}
+
+std::optional<std::vector<std::uint32_t>> Core::matching(WsSession& s,
+                                                         std::optional<std::int64_t> req,
+                                                         const std::vector<std::string>& patterns) {
+  std::vector<std::uint32_t> out;
+  const auto specs = feed.table->specs();
+  for (const std::string& pattern : patterns) {
+    const std::size_t before = out.size();
+    for (std::size_t i = 0; i < specs.size(); ++i) {
+      if (wildcard_match(pattern, specs[i].name)) out.push_back(static_cast<std::uint32_t>(i));
+    }
+    if (out.size() == before) {
+      refuse(s, req, fmt::format("no channel matches '{}'", pattern));
+      return std::nullopt;
+    }
+  }
+  return out;
+}
+
+void Core::refuse(WsSession& s, std::optional<std::int64_t> req, std::string_view why) {
+  counters.bad_messages.fetch_add(1, std::memory_order_relaxed);
+  s.send_control(error_message(req, why).dump());
+}
 
 Json Core::info_json(Role role) const {
   const RunDescription& r = feed.run;
@@ -90,21 +117,9 @@ void Core::on_console_message(WsSession& s, std::string_view text) {
   const ClientRequest& request = *m.request;
   if (const auto* sub = std::get_if<Subscribe>(&request)) {
     Subscription out{.id = sub->id};
-    const auto specs = feed.table->specs();
-    for (const std::string& pattern : sub->channels) {
-      const std::size_t before = out.channels.size();
-      for (std::size_t i = 0; i < specs.size(); ++i) {
-        if (wildcard_match(pattern, specs[i].name)) {
-          out.channels.push_back(static_cast<std::uint32_t>(i));
-        }
-      }
-      if (out.channels.size() == before) {
-        counters.bad_messages.fetch_add(1, std::memory_order_relaxed);
-        s.send_control(
-            error_message(m.req, fmt::format("no channel matches '{}'", pattern)).dump());
-        return;
-      }
-    }
+    std::optional<std::vector<std::uint32_t>> channels = matching(s, m.req, sub->channels);
+    if (!channels) return;
+    out.channels = std::move(*channels);
     if (out.channels.size() > 65535) {
       s.send_control(error_message(m.req, "more than 65535 channels in one subscription").dump());
       return;
@@ -149,22 +164,13 @@ void Core::on_console_message(WsSession& s, std::string_view text) {
     lock_step(s, m.req, *step);
   } else if (const auto* read = std::get_if<Read>(&request)) {
     // one snapshot: every value of one tick
+    const std::optional<std::vector<std::uint32_t>> channels = matching(s, m.req, read->channels);
+    if (!channels) return;
     feed.table->read_snapshot(snapshot);
     const auto specs = feed.table->specs();
     Json values = Json::object();
-    for (const std::string& pattern : read->channels) {
-      const std::size_t before = values.size();
-      for (std::size_t i = 0; i < specs.size(); ++i) {
-        if (wildcard_match(pattern, specs[i].name)) {
-          values[specs[i].name] = number_or_null(snapshot.values()[i]);
-        }
-      }
-      if (values.size() == before && !values.contains(pattern)) {
-        counters.bad_messages.fetch_add(1, std::memory_order_relaxed);
-        s.send_control(
-            error_message(m.req, fmt::format("no channel matches '{}'", pattern)).dump());
-        return;
-      }
+    for (const std::uint32_t i : *channels) {
+      values[specs[i].name] = number_or_null(snapshot.values()[i]);
     }
     s.send_control(Json{{"type", "read"},
                         {"req", m.req ? Json(*m.req) : Json()},

@@ -275,19 +275,10 @@ Json Core::status_json(const WsSession& s) const {
 
 void Core::request_stop(WsSession& s, std::optional<std::int64_t> req) {
   if (s.role != Role::operator_) {
-    counters.bad_messages.fetch_add(1, std::memory_order_relaxed);
-    s.send_control(Json{{"type", "error"},
-                        {"req", req ? Json(*req) : Json()},
-                        {"message",
-                         "stop needs the operator token (open the console's "
-                         "URL with ?token=…)"}}
-                       .dump());
-    return;
+    return refuse(s, req, "stop needs the operator token (open the console's URL with ?token=…)");
   }
-  if (ending) {
-    s.send_control(Json{
-        {"type", "error"}, {"req", req ? Json(*req) : Json()}, {"message", "the run has ended"}}
-                       .dump());
+  if (ending) {  // not a mistake: the run ended first
+    s.send_control(error_message(req, "the run has ended").dump());
     return;
   }
   if (!hold_lock(s, req)) return;
@@ -300,24 +291,20 @@ void Core::request_stop(WsSession& s, std::optional<std::int64_t> req) {
 }
 
 void Core::submit_command(WsSession& s, std::optional<std::int64_t> req, const Command& c) {
-  const auto refuse = [&](const std::string& why) {
-    counters.bad_messages.fetch_add(1, std::memory_order_relaxed);
-    s.send_control(
-        Json{{"type", "error"}, {"req", req ? Json(*req) : Json()}, {"message", why}}.dump());
-  };
   if (s.role != Role::operator_) {
-    return refuse("commands need the operator token (open the console's URL with ?token=…)");
+    return refuse(s, req,
+                  "commands need the operator token (open the console's URL with ?token=…)");
   }
-  if (!feed.submit) return refuse("this run takes no commands (a replay or a timing run)");
-  if (ending) return refuse("the run has ended");
+  if (!feed.submit) return refuse(s, req, "this run takes no commands (a replay or a timing run)");
+  if (ending) return refuse(s, req, "the run has ended");
   if (!hold_lock(s, req)) return;
   std::vector<std::uint64_t> ids;
   try {
     ids = feed.submit(c);
   } catch (const std::invalid_argument& e) {
-    return refuse(e.what());
+    return refuse(s, req, e.what());
   }
-  if (ids.empty()) return refuse("nothing to do");
+  if (ids.empty()) return refuse(s, req, "nothing to do");
   pending_commands[ids.back()] = {.session = s.weak_from_this(), .req = req, .peer = s.peer};
 }
 
@@ -339,24 +326,15 @@ bool Core::hold_lock(WsSession& s, std::optional<std::int64_t> req) {
     return true;
   }
   if (holder.get() == &s) return true;
-  counters.bad_messages.fetch_add(1, std::memory_order_relaxed);
-  s.send_control(Json{{"type", "error"},
-                      {"req", req ? Json(*req) : Json()},
-                      {"message", fmt::format("the operator lock is held by {} (since tick {}): "
-                                              "wait for its unlock",
-                                              holder->peer, locked_at)}}
-                     .dump());
+  refuse(s, req,
+         fmt::format("the operator lock is held by {} (since tick {}): wait for its unlock",
+                     holder->peer, locked_at));
   return false;
 }
 
 void Core::lock(WsSession& s, std::optional<std::int64_t> req, bool take) {
   if (s.role != Role::operator_) {
-    counters.bad_messages.fetch_add(1, std::memory_order_relaxed);
-    s.send_control(Json{{"type", "error"},
-                        {"req", req ? Json(*req) : Json()},
-                        {"message", "the operator lock needs the operator token"}}
-                       .dump());
-    return;
+    return refuse(s, req, "the operator lock needs the operator token");
   }
   if (take && !hold_lock(s, req)) return;
   if (!take) {
@@ -368,33 +346,23 @@ void Core::lock(WsSession& s, std::optional<std::int64_t> req, bool take) {
                  .text = fmt::format("operator lock given back by {}", s.peer)});
     }
   }
-  s.send_control(
-      Json{{"type", "ack"}, {"req", req ? Json(*req) : Json()}, {"tick", timing.ticks}}.dump());
+  s.send_control(ack_message(req, timing.ticks).dump());
 }
 
 void Core::lock_step(WsSession& s, std::optional<std::int64_t> req, const Step& step) {
-  const auto refuse = [&](const std::string& why) {
-    counters.bad_messages.fetch_add(1, std::memory_order_relaxed);
-    s.send_control(
-        Json{{"type", "error"}, {"req", req ? Json(*req) : Json()}, {"message", why}}.dump());
-  };
   if (s.role != Role::operator_) {
-    return refuse("step, pause and resume need the operator token");
+    return refuse(s, req, "step, pause and resume need the operator token");
   }
   if (!feed.lock_step) {
-    return refuse("this run is not paused: start it with hilsim run --speed max --paused");
+    return refuse(s, req, "this run is not paused: start it with hilsim run --speed max --paused");
   }
   if (!hold_lock(s, req)) return;
-  if (ending) return refuse("the run has ended");
-  const Json r = req ? Json(*req) : Json();
+  if (ending) return refuse(s, req, "the run has ended");
   switch (step.kind) {
     case Step::Kind::pause:
-      feed.lock_step->pause(true);
-      s.send_control(Json{{"type", "ack"}, {"req", r}, {"tick", timing.ticks}}.dump());
-      break;
     case Step::Kind::resume:
-      feed.lock_step->pause(false);
-      s.send_control(Json{{"type", "ack"}, {"req", r}, {"tick", timing.ticks}}.dump());
+      feed.lock_step->pause(step.kind == Step::Kind::pause);
+      s.send_control(ack_message(req, timing.ticks).dump());
       break;
     case Step::Kind::step: {
       const std::int64_t ticks =
@@ -417,10 +385,7 @@ void Core::ack_steps() {
     if (at < p.through && !ending) return false;
     if (const std::shared_ptr<WsSession> session = p.session.lock()) {
       // the last tick the step ran
-      session->send_control(Json{{"type", "ack"},
-                                 {"req", p.req ? Json(*p.req) : Json()},
-                                 {"tick", ending ? final_ticks - 1 : p.through - 1}}
-                                .dump());
+      session->send_control(ack_message(p.req, ending ? final_ticks - 1 : p.through - 1).dump());
     }
     return true;
   });
@@ -436,11 +401,9 @@ void Core::command_applied(std::uint64_t id, std::int64_t tick, bool ok, const s
   const auto it = pending_commands.find(id);
   if (it == pending_commands.end()) return;
   if (const std::shared_ptr<WsSession> session = it->second.session.lock()) {
-    session->send_control(Json{
-        {"type", "ack"},
-        {"req", it->second.req ? Json(*it->second.req) : Json()},
-        {"tick", tick},
-        {"applied", ok}}.dump());
+    Json ack = ack_message(it->second.req, tick);
+    ack["applied"] = ok;
+    session->send_control(ack.dump());
   }
   pending_commands.erase(it);
 }
@@ -460,8 +423,7 @@ void Core::run_ended(const std::string& how, std::int64_t ticks) {
   add_event({.tick = ticks, .level = "info", .kind = "run", .text = fmt::format("run {}", how)});
   for (auto& [weak, req] : pending_stops) {
     if (const std::shared_ptr<WsSession> s = weak.lock()) {
-      s->send_control(
-          Json{{"type", "ack"}, {"req", req ? Json(*req) : Json()}, {"tick", ticks}}.dump());
+      s->send_control(ack_message(req, ticks).dump());
     }
   }
   pending_stops.clear();

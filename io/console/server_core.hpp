@@ -78,6 +78,10 @@ struct FoxgloveSubscription {
 
 class Core;
 
+/// `{"type": "error", "req", "message"}` and `{"type": "ack", "req", "tick"}`.
+[[nodiscard]] Json error_message(std::optional<std::int64_t> req, std::string_view message);
+[[nodiscard]] Json ack_message(std::optional<std::int64_t> req, std::int64_t tick);
+
 /// One WebSocket client: a control queue (JSON, lossless) and a data queue (frames, filled only
 /// up to its cap; a client that falls behind the live edge loses the oldest samples, counted),
 /// one write in flight.
@@ -155,6 +159,12 @@ class Core {
   [[nodiscard]] Json status_json(const WsSession& s) const;
   void add_event(ConsoleEvent e);
   void request_stop(WsSession& s, std::optional<std::int64_t> req);
+  /// The indices of the channels `patterns` name (wildcards; in order), or nullopt after
+  /// refusing `req` for a pattern that matches none.
+  [[nodiscard]] std::optional<std::vector<std::uint32_t>> matching(
+      WsSession& s, std::optional<std::int64_t> req, const std::vector<std::string>& patterns);
+  /// Answers `req` with an error saying `why`, counted as a refused message.
+  void refuse(WsSession& s, std::optional<std::int64_t> req, std::string_view why);
   void submit_command(WsSession& s, std::optional<std::int64_t> req, const Command& c);
   void lock_step(WsSession& s, std::optional<std::int64_t> req, const Step& step);
   void ack_steps();

@@ -5,13 +5,12 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
-#include <bit>
 #include <cmath>
-#include <limits>
 #include <map>
 #include <mutex>
 #include <stdexcept>
 
+#include "tools/faults/channel_faults.hpp"
 #include "tools/faults/fault_state.hpp"
 #include "tools/faults/message_faults.hpp"
 
@@ -411,69 +410,13 @@ class FaultEngine::Impl {
     return {event_text_.data(), std::min(out.size, event_text_.size())};
   }
 
-  /// RT: what channel fault `f` makes of the true value `v` at `tick`.
-  double faulted(Fault& f, const config::ChannelFaultSettings& c, double v, double delayed,
-                 std::int64_t tick) noexcept {
-    switch (c.op) {
-      case config::ChannelOp::force:
-        return c.value;
-      case config::ChannelOp::stuck:
-        if (!f.stuck_captured) {
-          f.stuck = c.has_value ? c.value : v;
-          f.stuck_captured = true;
-        }
-        return f.stuck;
-      case config::ChannelOp::offset:
-        return v + c.value;
-      case config::ChannelOp::gain:
-        return v * c.value;
-      case config::ChannelOp::noise:
-        return v + c.value * f.normal(f.rng);
-      case config::ChannelOp::drift:
-        return v +
-               c.value * static_cast<double>(tick - f.onset) * static_cast<double>(period_) * 1e-9;
-      case config::ChannelOp::delay:
-        return delayed;
-      case config::ChannelOp::nan:
-        return std::numeric_limits<double>::quiet_NaN();
-    }
-    return v;
-  }
-
-  void apply(Fault& f, std::int64_t tick) noexcept {
-    double v = table_.get(f.target);
-    // nobody wrote the channel since the fault did: the truth is still what it was
-    if (f.wrote && std::bit_cast<std::uint64_t>(v) == std::bit_cast<std::uint64_t>(f.applied)) {
-      v = f.original;
-    }
-    f.original = v;
-    if (f.has_channels) table_.set(f.original_channel, v);
-    const auto& c = std::get<config::ChannelFaultSettings>(f.settings.target);
-    double delayed = v;
-    if (!f.delay_ring.empty()) {  // fed every tick: at the onset it already holds the past
-      f.delay_ring[f.delay_pos] = v;
-      f.delay_pos = (f.delay_pos + 1) % f.delay_ring.size();
-      delayed = f.delay_ring[f.delay_pos];
-    }
-    if (!f.active) {
-      if (f.wrote) table_.set(f.target, v);  // the fault is off: the truth again
-      f.wrote = false;
-      f.stuck_captured = false;
-      return;
-    }
-    const double w = faulted(f, c, v, delayed, tick);
-    table_.set(f.target, w);
-    f.applied = w;
-    f.wrote = true;
-  }
-
   void fault_in(std::int64_t tick) noexcept {
     decide(tick);
-    for (Fault* f : inputs_) apply(*f, tick);
+    for (Fault* f : inputs_) detail::apply_channel_fault(*f, table_, tick, period_);
   }
 
   void fault_out(std::int64_t tick) noexcept {
-    for (Fault* f : outputs_) apply(*f, tick);
+    for (Fault* f : outputs_) detail::apply_channel_fault(*f, table_, tick, period_);
     for (const std::unique_ptr<Fault>& f : faults_) {
       if (!f->has_channels) continue;
       table_.set(f->active_channel, f->active ? 1.0 : 0.0);

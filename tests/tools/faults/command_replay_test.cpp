@@ -35,16 +35,32 @@ std::vector<std::string> lines_of(const std::filesystem::path& file) {
   return out;
 }
 
-TEST(Commands, AppliedAtATickLoggedAndReplayedIdentically) {
-  const config::testing::TempDir tmp;
-  const auto dir = tmp.path() / "run";
+/// A recorded run of `duration` into `dir`, without RT setup or console.
+RunOptions recorded_run(const std::filesystem::path& dir, const std::string& duration,
+                        Speed speed) {
   RunOptions o;
-  o.duration = "2s";
+  o.duration = duration;
   o.record_dir = dir.string();
   o.no_rt = true;
   o.quiet = true;
-  o.speed = {.mode = Speed::Mode::factor, .factor = 1.0};
+  o.speed = speed;
   o.console.enabled = false;
+  return o;
+}
+
+/// A quiet replay of `dir` without console.
+ReplayOptions replay_of(const std::filesystem::path& dir) {
+  ReplayOptions r;
+  r.source = dir.string();
+  r.quiet = true;
+  r.console.enabled = false;
+  return r;
+}
+
+TEST(Commands, AppliedAtATickLoggedAndReplayedIdentically) {
+  const config::testing::TempDir tmp;
+  const auto dir = tmp.path() / "run";
+  RunOptions o = recorded_run(dir, "2s", {.mode = Speed::Mode::factor, .factor = 1.0});
   std::thread sender;
   std::vector<std::string> refused;
   o.with_commands = [&](commands::CommandQueue& q) {
@@ -105,10 +121,7 @@ TEST(Commands, AppliedAtATickLoggedAndReplayedIdentically) {
             std::string::npos)
       << manifest.dump();
 
-  ReplayOptions r;
-  r.source = dir.string();
-  r.quiet = true;
-  r.console.enabled = false;
+  ReplayOptions r = replay_of(dir);
   EXPECT_EQ(replay(r), 0) << "the commands, applied again at their ticks, replay identically";
 
   r.without_faults = {"lost"};
@@ -124,20 +137,11 @@ TEST(Commands, AppliedAtATickLoggedAndReplayedIdentically) {
 TEST(Commands, ThirtyTwoFileFaultsReplayIdentically) {
   const config::testing::TempDir tmp;
   const auto dir = tmp.path() / "run";
-  RunOptions o;
-  o.duration = "3s";
-  o.record_dir = dir.string();
-  o.no_rt = true;
-  o.quiet = true;
-  o.speed = {.mode = Speed::Mode::max};
-  o.console.enabled = false;
+  RunOptions o = recorded_run(dir, "3s", {.mode = Speed::Mode::max});
   o.selection.overlays = {HIL_SOURCE_DIR "/tests/bench/faults_32.pbtxt"};
   const int status = run_rig(o);
   ASSERT_TRUE(status == 0 || status == 4) << status;
-  ReplayOptions r;
-  r.source = dir.string();
-  r.quiet = true;
-  r.console.enabled = false;
+  ReplayOptions r = replay_of(dir);
   EXPECT_EQ(replay(r), 0);
   r.without_faults = {"f18"};  // only every 3rd HIL_Imu from 1 s: fault.f18.active differs first
   r.report = (tmp.path() / "without.json").string();
