@@ -4,6 +4,7 @@
 // RT path only uses ids and the contiguous value array.
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <span>
 #include <string>
@@ -25,6 +26,9 @@ struct ChannelSpec {
   Direction direction = Direction::output;
   double initial = 0.0;
   std::string description;
+  /// An input's range: what an operator or a script may write (docs/api.md "write").
+  double min = -std::numeric_limits<double>::infinity();
+  double max = std::numeric_limits<double>::infinity();
 };
 
 struct ChannelId {

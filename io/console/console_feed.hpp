@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "io/console/console_protocol.hpp"
+#include "rt_core/channel_condition.hpp"
 #include "rt_core/channel_table.hpp"
 
 namespace hil::io::console {
@@ -53,13 +54,18 @@ struct ConsoleFeed {
   /// commands it became, the last acknowledged last; throws std::invalid_argument saying what
   /// is wrong. Unset: the run takes no commands (replay, timing).
   std::function<std::vector<std::uint64_t>(const Command&)> submit;
-  /// A paused run's gate (console thread): step `ticks` → the tick the loop will wait before
-  /// (ticks let through); pause/resume; where it waits (the next tick), or −1 while running.
-  /// Unset: the run is not paused.
+  /// A paused run's gate (console thread): step lets `ticks` more through (0: none) and returns
+  /// the tick the loop will wait before; with `watched` (a value in the loop's table) the loop
+  /// also stops after the first tick whose value meets `condition` (rt::LockStepClock::
+  /// step_until); pause/resume; where it waits (the next tick), or −1 while running; the tick it
+  /// will wait before (lowered by a watch that fired or a pause). Unset: the run is not paused.
   struct LockStep {
-    std::function<std::int64_t(std::int64_t ticks)> step;
+    std::function<std::int64_t(std::int64_t ticks, const double* watched,
+                               rt::ChannelCondition condition)>
+        step;
     std::function<void(bool pause)> pause;
     std::function<std::int64_t()> waiting_at;
+    std::function<std::int64_t()> limit;
   };
   std::optional<LockStep> lock_step;
 };

@@ -17,6 +17,10 @@ Json number_or_null(double v) { return std::isfinite(v) ? Json(v) : Json(); }
 
 }  // namespace
 
+Json reply(std::string_view type, std::optional<std::int64_t> req) {
+  return {{"type", type}, {"req", req ? Json(*req) : Json()}};
+}
+
 Json error_message(std::optional<std::int64_t> req, std::string_view message) {
   return {{"type", "error"}, {"req", req ? Json(*req) : Json()}, {"message", message}};
 }
@@ -48,15 +52,22 @@ void Core::refuse(WsSession& s, std::optional<std::int64_t> req, std::string_vie
   s.send_control(error_message(req, why).dump());
 }
 
+Json channel_json(const rt::ChannelSpec& c) {
+  Json out{{"name", c.name},
+           {"unit", c.unit},
+           {"direction", rt::to_string(c.direction)},
+           {"description", c.description}};
+  if (std::isfinite(c.min) || std::isfinite(c.max)) {
+    out["min"] = number_or_null(c.min);
+    out["max"] = number_or_null(c.max);
+  }
+  return out;
+}
+
 Json Core::info_json(Role role) const {
   const RunDescription& r = feed.run;
   Json channels = Json::array();
-  for (const rt::ChannelSpec& c : feed.table->specs()) {
-    channels.push_back({{"name", c.name},
-                        {"unit", c.unit},
-                        {"direction", rt::to_string(c.direction)},
-                        {"description", c.description}});
-  }
+  for (const rt::ChannelSpec& c : feed.table->specs()) channels.push_back(channel_json(c));
   return {{"server_info",
            {{"type", "server_info"},
             {"version", HIL_VERSION},
@@ -154,6 +165,30 @@ void Core::on_console_message(WsSession& s, std::string_view text) {
     if (view->on && feed.can_view) {
       s.send_control(Json{{"type", "can"}, {"buses", feed.can_view()}}.dump());
     }
+  } else if (const auto* capture = std::get_if<CaptureRequest>(&request)) {
+    start_capture(s, m.req, *capture);
+  } else if (const auto* cancel = std::get_if<CaptureCancel>(&request)) {
+    cancel_capture(s, m.req, cancel->id);
+  } else if (const auto* wait = std::get_if<WaitFor>(&request)) {
+    wait_for(s, m.req, *wait);
+  } else if (std::holds_alternative<Info>(request)) {
+    Json out = info_json(s.role)["server_info"];
+    out["type"] = "info";
+    out["req"] = m.req ? Json(*m.req) : Json();
+    out["tick"] = ticks_now();
+    out["state"] = state;
+    out["paused"] = feed.lock_step.has_value();
+    out["operator_lock"] = lock_json();
+    s.send_control(out.dump());
+  } else if (const auto* list = std::get_if<Channels>(&request)) {
+    Json out = reply("channels", m.req);
+    out["channels"] = Json::array();
+    for (const rt::ChannelSpec& c : feed.table->specs()) {
+      if (wildcard_match(list->pattern, c.name)) out["channels"].push_back(channel_json(c));
+    }
+    if (out["channels"].empty())
+      return refuse(s, m.req, fmt::format("no channel matches '{}'", list->pattern));
+    s.send_control(out.dump());
   } else if (std::holds_alternative<Stop>(request)) {
     request_stop(s, m.req);
   } else if (const auto* command = std::get_if<Command>(&request)) {

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -58,6 +59,100 @@ std::optional<std::uint16_t> subscription_id(const json& m, std::string& error) 
     return std::nullopt;
   }
   return static_cast<std::uint16_t>(*id);
+}
+
+/// `{"tick": N}` or `{"when": "x > 1", "on": "edge" | "level"}`.
+std::optional<TriggerRequest> trigger_of(const json& m, const char* name, bool edge_default,
+                                         std::string& error) {
+  const auto it = m.find(name);
+  if (it == m.end()) return std::nullopt;
+  const auto bad = [&] {
+    error = fmt::format(
+        "'{}' must be {{\"tick\": N}} or {{\"when\": \"CHANNEL OP VALUE\", \"on\": "
+        "\"edge\" | \"level\"}}",
+        name);
+    return std::nullopt;
+  };
+  if (!it->is_object()) return bad();
+  TriggerRequest t{.edge = edge_default};
+  if (const auto tick = it->find("tick"); tick != it->end()) {
+    if (!tick->is_number_integer() || tick->get<std::int64_t>() < 0 || it->size() != 1) {
+      return bad();
+    }
+    t.kind = TriggerRequest::Kind::tick;
+    t.tick = tick->get<std::int64_t>();
+    return t;
+  }
+  const auto when = it->find("when");
+  if (when == it->end() || !when->is_string()) return bad();
+  std::string why;
+  const std::optional<rt::ConditionText> c = rt::parse_condition(when->get<std::string>(), why);
+  if (!c) {
+    error = fmt::format("'{}.when': {}", name, why);
+    return std::nullopt;
+  }
+  t.kind = TriggerRequest::Kind::condition;
+  t.condition = *c;
+  if (const auto on = it->find("on"); on != it->end()) {
+    if (!on->is_string() || (*on != "edge" && *on != "level")) return bad();
+    t.edge = *on == "edge";
+  }
+  for (const auto& [key, _] : it->items()) {
+    if (key != "when" && key != "on") {
+      error = fmt::format("'{}.{}' is not a trigger field (tick, when, on)", name, key);
+      return std::nullopt;
+    }
+  }
+  return t;
+}
+
+std::optional<CaptureRequest> capture_of(const json& m, std::string& error) {
+  CaptureRequest c;
+  const auto id = subscription_id(m, error);
+  const auto channels = field<std::vector<std::string>>(m, "channels", true, error);
+  const auto decimation = field<std::int64_t>(m, "decimation", false, error);
+  const auto pre_s = field<double>(m, "pre_trigger_s", false, error);
+  const auto pre_ticks = field<std::int64_t>(m, "pre_trigger_ticks", false, error);
+  const auto duration_s = field<double>(m, "duration_s", false, error);
+  const auto ticks = field<std::int64_t>(m, "ticks", false, error);
+  if (!error.empty()) return std::nullopt;
+  c.id = *id;
+  c.channels = *channels;
+  c.decimation = decimation.value_or(1);
+  if (c.decimation < 1 || c.decimation > 1'000'000) {
+    error = "'decimation' must be 1..1000000 (one sample every that many ticks)";
+    return std::nullopt;
+  }
+  if ((pre_s && (*pre_s < 0 || *pre_s > 60)) ||
+      (pre_ticks && (*pre_ticks < 0 || *pre_ticks > 1'000'000)) || (pre_s && pre_ticks)) {
+    error = "'pre_trigger_s' (0..60) or 'pre_trigger_ticks' (0..1000000), not both";
+    return std::nullopt;
+  }
+  if ((duration_s && (*duration_s <= 0 || *duration_s > 604'800)) ||
+      (ticks && (*ticks < 1 || *ticks > 1'000'000'000'000)) || (duration_s && ticks)) {
+    error = "'duration_s' (> 0, ≤ 604800) or 'ticks' (≥ 1), not both";
+    return std::nullopt;
+  }
+  c.pre_trigger_s = pre_s.value_or(0.0);
+  c.pre_trigger_ticks = pre_ticks.value_or(0);
+  c.duration_s = duration_s.value_or(0.0);
+  c.duration_ticks = ticks.value_or(0);
+  if (auto start = trigger_of(m, "start", true, error)) c.start = *start;
+  if (!error.empty()) return std::nullopt;
+  c.stop = trigger_of(m, "stop", false, error);
+  if (!error.empty()) return std::nullopt;
+  if (const auto mode = m.find("mode"); mode != m.end()) {
+    if (!mode->is_string() || (*mode != "single" && *mode != "normal")) {
+      error = R"('mode' must be "single" (one shot) or "normal" (armed again after each))";
+      return std::nullopt;
+    }
+    c.repeat = *mode == "normal";
+  }
+  if (c.repeat && c.duration_s == 0 && c.duration_ticks == 0 && !c.stop) {
+    error = "a capture in normal mode needs a stop ('duration_s', 'ticks' or 'stop')";
+    return std::nullopt;
+  }
+  return c;
 }
 
 std::optional<ClientRequest> request_of(const std::string& type, const json& m,
@@ -152,9 +247,47 @@ std::optional<ClientRequest> request_of(const std::string& type, const json& m,
     }
     return Command{.kind = Command::Kind::clear_fault, .name = it->get<std::string>()};
   }
+  if (type == "info") return Info{};
+  if (type == "channels") {
+    const auto it = m.find("pattern");
+    if (it == m.end()) return Channels{};
+    if (!it->is_string() || it->get_ref<const std::string&>().empty()) {
+      error = "'pattern' must be a channel name or wildcard pattern";
+      return std::nullopt;
+    }
+    return Channels{it->get<std::string>()};
+  }
+  if (type == "capture") {
+    if (auto c = capture_of(m, error)) return *c;
+    return std::nullopt;
+  }
+  if (type == "capture_stop") {
+    const auto id = subscription_id(m, error);
+    if (!id) return std::nullopt;
+    return CaptureCancel{*id};
+  }
+  if (type == "wait_for") {
+    const auto it = m.find("condition");
+    if (it == m.end() || !it->is_string()) {
+      error = "'condition' must be CHANNEL OP VALUE, e.g. \"vehicle.body.speed > 0.9\"";
+      return std::nullopt;
+    }
+    const auto timeout = field<double>(m, "timeout_s", false, error);
+    const auto step = field<bool>(m, "step", false, error);
+    if (!error.empty()) return std::nullopt;
+    if (timeout && (*timeout <= 0 || *timeout > 604'800)) {
+      error = "'timeout_s' must be > 0 and ≤ 604800 (seconds of simulated time)";
+      return std::nullopt;
+    }
+    const std::optional<rt::ConditionText> c = rt::parse_condition(it->get<std::string>(), error);
+    if (!c) return std::nullopt;
+    return WaitFor{
+        .condition = *c, .timeout_s = timeout.value_or(10.0), .step = step.value_or(false)};
+  }
   error = fmt::format(
-      "unknown message type '{}' (known: subscribe, unsubscribe, can_view, stop, ping, read, "
-      "write, release, fault, clear_fault, marker, step, pause, resume, lock, unlock)",
+      "unknown message type '{}' (known: info, channels, read, subscribe, unsubscribe, capture, "
+      "capture_stop, wait_for, can_view, write, release, fault, clear_fault, marker, step, "
+      "pause, resume, lock, unlock, stop, ping)",
       type);
   return std::nullopt;
 }
@@ -241,6 +374,23 @@ std::optional<SampleFrameHeader> read_header(std::span<const std::uint8_t> frame
   h.wall_ms = get<double>(frame, 24);
   if (frame.size() != sample_frame_bytes(h.samples, h.channels)) return std::nullopt;
   return h;
+}
+
+std::string capture_block(const CaptureBlockHeader& h, std::span<const double> values) {
+  std::string out(capture_block_bytes(h.samples, h.channels), '\0');
+  const std::span<std::uint8_t> bytes(reinterpret_cast<std::uint8_t*>(out.data()), out.size());
+  put<std::uint8_t>(bytes, 0, kCaptureOp);
+  put<std::uint8_t>(bytes, 1, 0);
+  put<std::uint16_t>(bytes, 2, h.capture);
+  put<std::uint32_t>(bytes, 4, h.seq);
+  put<std::int64_t>(bytes, 8, h.first_tick);
+  put<std::uint32_t>(bytes, 16, h.decimation);
+  put<std::uint16_t>(bytes, 20, h.samples);
+  put<std::uint16_t>(bytes, 22, h.channels);
+  put<std::uint64_t>(bytes, 24, h.lost);
+  std::memcpy(out.data() + kSampleHeaderBytes, values.data(),
+              std::min(values.size(), std::size_t{h.samples} * h.channels) * sizeof(double));
+  return out;
 }
 
 double read_sample(std::span<const std::uint8_t> frame, const SampleFrameHeader& h,

@@ -12,6 +12,8 @@
 #include <variant>
 #include <vector>
 
+#include "rt_core/channel_condition.hpp"
+
 namespace hil::io::console {
 
 struct Subscribe {
@@ -55,8 +57,50 @@ struct Read {
   std::vector<std::string> channels;
 };
 
-using ClientRequest =
-    std::variant<Subscribe, Unsubscribe, CanView, Stop, Ping, Command, Read, Step, Lock>;
+/// `info`: the rig, its run and the caller's role, as a reply.
+struct Info {};
+/// `channels`: the channels a wildcard pattern names.
+struct Channels {
+  std::string pattern = "*";
+};
+
+/// A capture trigger as written: now, at a tick, or on a condition ("x > 1") — its edge (it
+/// becomes true) or its level (it holds).
+struct TriggerRequest {
+  enum class Kind : std::uint8_t { now, tick, condition };
+  Kind kind = Kind::now;
+  std::int64_t tick = 0;
+  rt::ConditionText condition;
+  bool edge = true;
+};
+
+/// `capture` (docs/api.md): channels, decimation, start and stop triggers, single or normal.
+struct CaptureRequest {
+  std::uint16_t id = 1;
+  std::vector<std::string> channels;
+  std::int64_t decimation = 1;
+  TriggerRequest start;
+  double pre_trigger_s = 0.0;
+  std::int64_t pre_trigger_ticks = 0;
+  double duration_s = 0.0;  ///< 0 with duration_ticks 0 and no stop: until cancelled
+  std::int64_t duration_ticks = 0;
+  std::optional<TriggerRequest> stop;
+  bool repeat = false;
+};
+struct CaptureCancel {
+  std::uint16_t id = 1;
+};
+
+/// `wait_for`: until a condition holds, at most `timeout_s` of simulated time; `step`: a paused
+/// run is stepped until then (the operator's).
+struct WaitFor {
+  rt::ConditionText condition;
+  double timeout_s = 10.0;
+  bool step = false;
+};
+
+using ClientRequest = std::variant<Subscribe, Unsubscribe, CanView, Stop, Ping, Command, Read, Step,
+                                   Lock, Info, Channels, CaptureRequest, CaptureCancel, WaitFor>;
 
 /// A parsed client message: the request, or why it was refused; `req` echoed either way.
 struct ClientMessage {
@@ -103,5 +147,25 @@ void put_sample(std::span<std::uint8_t> frame, const SampleFrameHeader& h, std::
 /// accepted.
 [[nodiscard]] double read_sample(std::span<const std::uint8_t> frame, const SampleFrameHeader& h,
                                  std::size_t part, std::size_t c, std::size_t i) noexcept;
+
+/// A capture's sample block (docs/api.md "capture"): a 32-byte header, then `samples` values
+/// per channel, channel after channel (little-endian doubles).
+inline constexpr std::uint8_t kCaptureOp = 2;
+struct CaptureBlockHeader {
+  std::uint16_t capture = 0;
+  std::uint32_t seq = 0;  ///< blocks of this capture: 0, 1, …
+  std::int64_t first_tick = 0;
+  std::uint32_t decimation = 1;
+  std::uint16_t samples = 0;
+  std::uint16_t channels = 0;
+  std::uint64_t lost = 0;  ///< samples of this capture lost so far
+};
+[[nodiscard]] constexpr std::size_t capture_block_bytes(std::size_t samples,
+                                                        std::size_t channels) noexcept {
+  return kSampleHeaderBytes + 8 * samples * channels;
+}
+/// A whole block: the header and `values` (channel-major, samples × channels).
+[[nodiscard]] std::string capture_block(const CaptureBlockHeader& h,
+                                        std::span<const double> values);
 
 }  // namespace hil::io::console

@@ -21,6 +21,7 @@ namespace detail {
 namespace {
 
 constexpr auto kPumpPeriod = std::chrono::milliseconds(10);
+constexpr auto kStepPumpPeriod = std::chrono::milliseconds(1);
 constexpr auto kValuesPeriod = std::chrono::milliseconds(100);
 constexpr auto kStatusPeriod = std::chrono::milliseconds(250);
 constexpr auto kIdleStatusPeriod = std::chrono::seconds(1);
@@ -90,7 +91,9 @@ Core::Core(const ConsoleOptions& o, ConsoleFeed f)
 }
 
 void Core::start_pump() {
-  timer.expires_after(kPumpPeriod);
+  // while a paused run is being stepped, its ticks come fast: taken off the tap every ms
+  timer.expires_after(step_granted < step_goal || !pending_steps.empty() ? kStepPumpPeriod
+                                                                         : kPumpPeriod);
   timer.async_wait([this](beast::error_code ec) {
     if (ec) return;
     pump();
@@ -109,7 +112,10 @@ void Core::drain_tap() {
                                  ? first_tick_wall_ms + static_cast<double>(tick) * period_ms
                                  : wall;
     history.add_tick(tick, row, tick_wall);
+    for (ActiveCapture& c : captures) c.capture.add_tick(tick, row);
+    if (!waits.empty()) check_waits(tick, row);
   }
+  if (last >= 0) drained_through = last + 1;
   if (last >= 0 && feed.run.realtime) {  // the earliest the last tick can have run
     const double t0 = wall - static_cast<double>(last) * period_ms;
     first_tick_wall_ms = have_first_tick_wall ? std::min(first_tick_wall_ms, t0) : t0;
@@ -119,6 +125,7 @@ void Core::drain_tap() {
 
 void Core::pump() {
   drain_tap();
+  serve_captures();
   const Clock::time_point now = Clock::now();
   // Nobody watching: only the events are kept up, once a second (their backlog is sent to
   // whoever connects)
@@ -175,7 +182,7 @@ void Core::pump() {
     if (status_due) s->send_control(status_json(*s).dump());
     if (can_due && s->can_view) s->send_control(can);
   }
-  ack_steps();  // after the frames of the ticks it ran
+  advance_steps();  // its acks after the frames of the ticks it ran
 }
 
 void Core::session_opened(const std::shared_ptr<WsSession>& s) {
@@ -192,6 +199,12 @@ void Core::session_closed(WsSession* s) {
                .text = fmt::format("operator lock free: {} left", s->peer)});
   }
   std::erase_if(sessions, [s](const std::shared_ptr<WsSession>& p) { return p.get() == s; });
+  std::erase_if(captures, [s](const ActiveCapture& c) {
+    return c.session.expired() || c.session.lock().get() == s;
+  });
+  std::erase_if(waits, [s](const PendingWait& w) {
+    return w.session.expired() || w.session.lock().get() == s;
+  });
   counters.clients.store(sessions.size(), std::memory_order_relaxed);
   update_armed();
 }
@@ -201,7 +214,13 @@ void Core::update_armed() {
   for (const std::shared_ptr<WsSession>& s : sessions) {
     armed = armed || !s->subscriptions.empty() || !s->foxglove.empty();
   }
+  armed = armed || !captures.empty() || !waits.empty();
+  if (armed && !tap.armed()) drained_through = std::max(drained_through, ticks_now());
   tap.arm(armed && !ending);
+}
+
+std::int64_t Core::ticks_now() const {
+  return executive != nullptr ? static_cast<std::int64_t>(executive->stats().ticks()) : 0;
 }
 
 void Core::add_event(ConsoleEvent e) {
@@ -273,141 +292,6 @@ Json Core::status_json(const WsSession& s) const {
   return m;
 }
 
-void Core::request_stop(WsSession& s, std::optional<std::int64_t> req) {
-  if (s.role != Role::operator_) {
-    return refuse(s, req, "stop needs the operator token (open the console's URL with ?token=…)");
-  }
-  if (ending) {  // not a mistake: the run ended first
-    s.send_control(error_message(req, "the run has ended").dump());
-    return;
-  }
-  if (!hold_lock(s, req)) return;
-  add_event({.tick = timing.ticks,
-             .level = "warn",
-             .kind = "console",
-             .text = fmt::format("stop requested by the operator at {}", s.peer)});
-  pending_stops.emplace_back(s.weak_from_this(), req);
-  if (stop) stop();
-}
-
-void Core::submit_command(WsSession& s, std::optional<std::int64_t> req, const Command& c) {
-  if (s.role != Role::operator_) {
-    return refuse(s, req,
-                  "commands need the operator token (open the console's URL with ?token=…)");
-  }
-  if (!feed.submit) return refuse(s, req, "this run takes no commands (a replay or a timing run)");
-  if (ending) return refuse(s, req, "the run has ended");
-  if (!hold_lock(s, req)) return;
-  std::vector<std::uint64_t> ids;
-  try {
-    ids = feed.submit(c);
-  } catch (const std::invalid_argument& e) {
-    return refuse(s, req, e.what());
-  }
-  if (ids.empty()) return refuse(s, req, "nothing to do");
-  pending_commands[ids.back()] = {.session = s.weak_from_this(), .req = req, .peer = s.peer};
-}
-
-Json Core::lock_json() const {
-  const std::shared_ptr<WsSession> holder = lock_holder.lock();
-  if (holder == nullptr || !holder->open()) return nullptr;
-  return {{"peer", holder->peer}, {"since_tick", locked_at}};
-}
-
-bool Core::hold_lock(WsSession& s, std::optional<std::int64_t> req) {
-  const std::shared_ptr<WsSession> holder = lock_holder.lock();
-  if (holder == nullptr || !holder->open()) {
-    lock_holder = s.weak_from_this();
-    locked_at = timing.ticks;
-    add_event({.tick = locked_at,
-               .level = "info",
-               .kind = "operator",
-               .text = fmt::format("operator lock taken by {}", s.peer)});
-    return true;
-  }
-  if (holder.get() == &s) return true;
-  refuse(s, req,
-         fmt::format("the operator lock is held by {} (since tick {}): wait for its unlock",
-                     holder->peer, locked_at));
-  return false;
-}
-
-void Core::lock(WsSession& s, std::optional<std::int64_t> req, bool take) {
-  if (s.role != Role::operator_) {
-    return refuse(s, req, "the operator lock needs the operator token");
-  }
-  if (take && !hold_lock(s, req)) return;
-  if (!take) {
-    if (lock_holder.lock().get() == &s) {
-      lock_holder.reset();
-      add_event({.tick = timing.ticks,
-                 .level = "info",
-                 .kind = "operator",
-                 .text = fmt::format("operator lock given back by {}", s.peer)});
-    }
-  }
-  s.send_control(ack_message(req, timing.ticks).dump());
-}
-
-void Core::lock_step(WsSession& s, std::optional<std::int64_t> req, const Step& step) {
-  if (s.role != Role::operator_) {
-    return refuse(s, req, "step, pause and resume need the operator token");
-  }
-  if (!feed.lock_step) {
-    return refuse(s, req, "this run is not paused: start it with hilsim run --speed max --paused");
-  }
-  if (!hold_lock(s, req)) return;
-  if (ending) return refuse(s, req, "the run has ended");
-  switch (step.kind) {
-    case Step::Kind::pause:
-    case Step::Kind::resume:
-      feed.lock_step->pause(step.kind == Step::Kind::pause);
-      s.send_control(ack_message(req, timing.ticks).dump());
-      break;
-    case Step::Kind::step: {
-      const std::int64_t ticks =
-          step.ticks > 0
-              ? step.ticks
-              : std::max<std::int64_t>(
-                    1, std::llround(step.seconds * 1e9 / static_cast<double>(feed.run.period_ns)));
-      pending_steps.push_back(
-          {.session = s.weak_from_this(), .req = req, .through = feed.lock_step->step(ticks)});
-      ack_steps();
-      break;
-    }
-  }
-}
-
-void Core::ack_steps() {
-  if (!feed.lock_step || pending_steps.empty()) return;
-  const std::int64_t at = feed.lock_step->waiting_at();
-  std::erase_if(pending_steps, [&](const PendingStep& p) {
-    if (at < p.through && !ending) return false;
-    if (const std::shared_ptr<WsSession> session = p.session.lock()) {
-      // the last tick the step ran
-      session->send_control(ack_message(p.req, ending ? final_ticks - 1 : p.through - 1).dump());
-    }
-    return true;
-  });
-}
-
-void Core::command_applied(std::uint64_t id, std::int64_t tick, bool ok, const std::string& line) {
-  // every client's event log: what the operator did, at which tick
-  add_event({.tick = tick,
-             .level = ok ? "info" : "warn",
-             .kind = "operator",
-             .text = ok ? fmt::format("operator: {}", line)
-                        : fmt::format("operator: {} (no effect)", line)});
-  const auto it = pending_commands.find(id);
-  if (it == pending_commands.end()) return;
-  if (const std::shared_ptr<WsSession> session = it->second.session.lock()) {
-    Json ack = ack_message(it->second.req, tick);
-    ack["applied"] = ok;
-    session->send_control(ack.dump());
-  }
-  pending_commands.erase(it);
-}
-
 void Core::run_ended(const std::string& how, std::int64_t ticks) {
   if (ending) return;
   drain_tap();
@@ -427,7 +311,8 @@ void Core::run_ended(const std::string& how, std::int64_t ticks) {
     }
   }
   pending_stops.clear();
-  ack_steps();
+  end_captures_and_waits();
+  ack_steps(-1);
   for (const std::shared_ptr<WsSession>& s : sessions) {
     if (s->protocol != Protocol::console) continue;
     send_console_frames(*s);

@@ -7,7 +7,10 @@ namespace hil::io::console {
 
 ConsoleTap::ConsoleTap(const rt::ChannelTable& table, std::size_t channels,
                        std::size_t capacity_ticks)
-    : table_(table), channels_(channels), ring_(capacity_ticks * (channels + 1)) {
+    : table_(table),
+      channels_(channels),
+      capacity_ticks_(capacity_ticks),
+      ring_(capacity_ticks * (channels + 1)) {
   // Touch every page of the ring now, not on the RT thread's first pass through it
   std::vector<double> zeros(4096);
   while (ring_.push(zeros.data(), zeros.size()) > 0) {

@@ -37,10 +37,13 @@ class ConsoleTap final : public rt::Task {
     return dropped_.load(std::memory_order_relaxed);
   }
   [[nodiscard]] std::size_t channels() const noexcept { return channels_; }
+  /// Ticks the ring holds when full.
+  [[nodiscard]] std::size_t capacity_ticks() const noexcept { return capacity_ticks_; }
 
  private:
   const rt::ChannelTable& table_;
   std::size_t channels_;
+  std::size_t capacity_ticks_;
   boost::lockfree::spsc_queue<double> ring_;
   std::atomic<bool> armed_{false};
   std::atomic<std::uint64_t> dropped_{0};

@@ -118,9 +118,22 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     }
     if (path == "/" && presented && role == Role::operator_ &&
         query_parameter(target, "token").has_value()) {
-      // the token leaves the address bar for a cookie the page cannot read
+      // the token leaves the address bar for a cookie the page cannot read; the page's own
+      // parameters (tab, theme) stay
+      std::string location = "/";
+      const std::string_view t = target;
+      const std::size_t q = t.find('?');
+      for (std::string_view rest = q == std::string_view::npos ? "" : t.substr(q + 1);
+           !rest.empty();) {
+        const std::size_t amp = rest.find('&');
+        const std::string_view p = rest.substr(0, amp);
+        rest = amp == std::string_view::npos ? "" : rest.substr(amp + 1);
+        if (p.empty() || p.starts_with("token=") || p == "token") continue;
+        location += location.size() == 1 ? "?" : "&";
+        location += p;
+      }
       Response res{http::status::found, req.version()};
-      res.set(http::field::location, "/");
+      res.set(http::field::location, location);
       res.set(http::field::set_cookie,
               fmt::format("hilsim_token={}; HttpOnly; SameSite=Strict; Path=/", *presented));
       return send(std::move(res), req.keep_alive());

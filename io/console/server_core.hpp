@@ -25,6 +25,7 @@
 #include <boost/beast/websocket/stream.hpp>
 #include <nlohmann/json.hpp>
 
+#include "io/console/capture.hpp"
 #include "io/console/console_auth.hpp"
 #include "io/console/console_feed.hpp"
 #include "io/console/console_options.hpp"
@@ -48,6 +49,7 @@ inline constexpr std::size_t kHeaderLimit = 8 * 1024;
 inline constexpr std::size_t kMessageLimit = 64 * 1024;
 inline constexpr std::size_t kControlQueueLimit = 1024 * 1024;
 inline constexpr std::size_t kMinDataQueue = 256 * 1024;
+inline constexpr std::size_t kCaptureQueueLimit = 64 * 1024 * 1024;
 inline constexpr std::size_t kMaxHttpConnections = 64;
 inline constexpr auto kIdleTimeout = std::chrono::seconds(10);
 inline constexpr auto kStallTimeout = std::chrono::seconds(10);
@@ -81,6 +83,8 @@ class Core;
 /// `{"type": "error", "req", "message"}` and `{"type": "ack", "req", "tick"}`.
 [[nodiscard]] Json error_message(std::optional<std::int64_t> req, std::string_view message);
 [[nodiscard]] Json ack_message(std::optional<std::int64_t> req, std::int64_t tick);
+/// `{"type": type, "req": req}`: the start of a call's reply.
+[[nodiscard]] Json reply(std::string_view type, std::optional<std::int64_t> req);
 
 /// One WebSocket client: a control queue (JSON, lossless) and a data queue (frames, filled only
 /// up to its cap; a client that falls behind the live edge loses the oldest samples, counted),
@@ -91,6 +95,9 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
   void accept(const Request& request, const std::string& subprotocol);
   void send_control(std::string text);
   void send_data(std::shared_ptr<const std::string> bytes, bool binary);
+  /// A capture's block or notice, in order after the control messages before it: false (not
+  /// queued) for a block when kCaptureQueueLimit bytes wait already; notices always go.
+  bool send_capture(std::shared_ptr<const std::string> bytes, bool binary);
   /// Room in the data queue: frames wait in the history while it is full.
   [[nodiscard]] bool data_room() const noexcept { return data_bytes_ < data_cap; }
   /// Counts `frames` of data dropped for this client and tells it (throttled `lag`).
@@ -122,8 +129,8 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
   Core& core_;
   websocket::stream<beast::tcp_stream> ws_;
   beast::flat_buffer buffer_;
-  std::deque<Out> control_, data_;
-  std::size_t control_bytes_ = 0, data_bytes_ = 0;
+  std::deque<Out> control_, capture_, data_;
+  std::size_t control_bytes_ = 0, capture_bytes_ = 0, data_bytes_ = 0;
   bool writing_ = false, open_ = false, closing_ = false;
   Clock::time_point write_started_{};
   std::optional<Clock::time_point> lagging_since_;
@@ -156,6 +163,8 @@ class Core {
   void session_opened(const std::shared_ptr<WsSession>& s);
   void session_closed(WsSession* s);
   void update_armed();
+  /// Ticks the loop has run (fresh; `timing.ticks` is the status period's).
+  [[nodiscard]] std::int64_t ticks_now() const;
   [[nodiscard]] Json status_json(const WsSession& s) const;
   void add_event(ConsoleEvent e);
   void request_stop(WsSession& s, std::optional<std::int64_t> req);
@@ -167,7 +176,33 @@ class Core {
   void refuse(WsSession& s, std::optional<std::int64_t> req, std::string_view why);
   void submit_command(WsSession& s, std::optional<std::int64_t> req, const Command& c);
   void lock_step(WsSession& s, std::optional<std::int64_t> req, const Step& step);
-  void ack_steps();
+  /// An operator of a paused run holding the lock may step; else refuses.
+  bool may_step(WsSession& s, std::optional<std::int64_t> req);
+  /// `ticks` more for the loop (granted by advance_steps()): the tick count it will have run.
+  std::int64_t ask_ticks(std::int64_t ticks);
+  /// Grants what is asked, never further ahead of the tap than half its room, and acks the
+  /// steps done.
+  void advance_steps();
+  /// `at`: where the loop waits (−1 running).
+  void ack_steps(std::int64_t at);
+
+  // ---- captures and waits (capture_handler.cpp) ----
+  [[nodiscard]] std::optional<rt::ChannelCondition> condition_of(WsSession& s,
+                                                                 std::optional<std::int64_t> req,
+                                                                 const rt::ConditionText& text);
+  [[nodiscard]] std::optional<CaptureTrigger> trigger_of(WsSession& s,
+                                                         std::optional<std::int64_t> req,
+                                                         const TriggerRequest& t);
+  void start_capture(WsSession& s, std::optional<std::int64_t> req, const CaptureRequest& r);
+  void cancel_capture(WsSession& s, std::optional<std::int64_t> req, std::uint16_t id);
+  /// Sends what the captures have ready; forgets the finished ones.
+  void serve_captures();
+  void wait_for(WsSession& s, std::optional<std::int64_t> req, const WaitFor& w);
+  /// Non-stepped waits against one tick off the tap.
+  void check_waits(std::int64_t tick, std::span<const double> values);
+  /// Stepped waits once the loop waits at `at`: met or timed out.
+  void finish_stepped_waits(std::int64_t at);
+  void end_captures_and_waits();
   /// The operator lock: true when `s` holds it (taking it when nobody does); else refuses.
   bool hold_lock(WsSession& s, std::optional<std::int64_t> req);
   void lock(WsSession& s, std::optional<std::int64_t> req, bool take);
@@ -216,6 +251,29 @@ class Core {
     std::int64_t through = 0;
   };
   std::vector<PendingStep> pending_steps;
+  std::int64_t step_goal = 0;     ///< ticks the loop should have run when the steps are done
+  std::int64_t step_granted = 0;  ///< … of which the gate lets through so far
+  std::optional<rt::ChannelCondition> step_watch;  ///< a stepped wait_for's condition
+  struct ActiveCapture {
+    std::weak_ptr<WsSession> session;
+    std::optional<std::int64_t> req;
+    Capture capture;
+    std::uint32_t blocks = 0;        ///< blocks sent: the next block's seq
+    std::uint64_t unsent = 0;        ///< samples of the shot the client's queue refused
+    std::uint64_t unsent_total = 0;  ///< … of the whole capture
+  };
+  std::vector<ActiveCapture> captures;
+  struct PendingWait {
+    std::weak_ptr<WsSession> session;
+    std::optional<std::int64_t> req;
+    rt::ChannelCondition condition;
+    std::string text;
+    double timeout_s = 0.0;
+    std::int64_t from_tick = 0;
+    std::int64_t deadline_tick = 0;
+    bool step = false;
+  };
+  std::vector<PendingWait> waits;
   std::weak_ptr<WsSession> lock_holder;  ///< the operator steering, if any
   std::int64_t locked_at = -1;           ///< the tick they took it
   Clock::time_point started_at{};
@@ -227,6 +285,7 @@ class Core {
 
   // pump scratch
   std::vector<double> row;
+  std::int64_t drained_through = 0;  ///< the tick after the last one taken off the tap
   rt::ChannelSnapshot snapshot;
   double first_tick_wall_ms = 0.0;  ///< realtime: wall clock of tick 0 (lower bound)
   bool have_first_tick_wall = false;

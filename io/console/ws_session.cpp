@@ -91,6 +91,15 @@ void WsSession::send_data(std::shared_ptr<const std::string> bytes, bool binary)
   write_next();
 }
 
+bool WsSession::send_capture(std::shared_ptr<const std::string> bytes, bool binary) {
+  if (!open_ || closing_) return false;
+  if (binary && capture_bytes_ + bytes->size() > kCaptureQueueLimit) return false;
+  capture_bytes_ += bytes->size();
+  capture_.push_back({std::move(bytes), binary});
+  write_next();
+  return true;
+}
+
 void WsSession::note_dropped(std::uint64_t frames) {
   if (frames == 0) return;
   dropped_frames += frames;
@@ -107,7 +116,7 @@ void WsSession::note_dropped(std::uint64_t frames) {
 
 void WsSession::write_next() {
   if (writing_ || !open_) return;
-  std::deque<Out>& queue = !control_.empty() ? control_ : data_;
+  std::deque<Out>& queue = !control_.empty() ? control_ : (!capture_.empty() ? capture_ : data_);
   if (queue.empty()) {
     lagging_since_.reset();
     if (closing_) finish();
@@ -115,7 +124,8 @@ void WsSession::write_next() {
   }
   Out out = std::move(queue.front());
   queue.pop_front();
-  (&queue == &control_ ? control_bytes_ : data_bytes_) -= out.bytes->size();
+  (&queue == &control_ ? control_bytes_ : (&queue == &capture_ ? capture_bytes_ : data_bytes_)) -=
+      out.bytes->size();
   writing_ = true;
   write_started_ = Clock::now();
   ws_.binary(out.binary);
@@ -134,8 +144,9 @@ void WsSession::close(websocket::close_code code) {
   if (!open_ || closing_) return;
   closing_ = true;
   control_.clear();
+  capture_.clear();
   data_.clear();
-  control_bytes_ = data_bytes_ = 0;
+  control_bytes_ = capture_bytes_ = data_bytes_ = 0;
   if (writing_) {  // a close frame cannot overtake the write in flight: cut the connection
     finish();
     return;

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <numbers>
 #include <utility>
 
 namespace hil::models {
@@ -33,12 +34,14 @@ std::string VehicleChannels::wheel_name(std::size_t wheel, std::size_t axle_coun
 
 void VehicleChannels::add_input(rt::ChannelTable& table, std::string name, std::string unit,
                                 double initial, InputField field, std::size_t index,
-                                std::string description) {
+                                std::string description, std::pair<double, double> range) {
   inputs_.push_back({table.add({.name = std::move(name),
                                 .unit = std::move(unit),
                                 .direction = Direction::input,
                                 .initial = initial,
-                                .description = std::move(description)}),
+                                .description = std::move(description),
+                                .min = range.first,
+                                .max = range.second}),
                      field, index});
 }
 
@@ -53,9 +56,10 @@ void VehicleChannels::add_output(rt::ChannelTable& table, std::string name, std:
 
 VehicleChannels::VehicleChannels(rt::ChannelTable& table, const VehicleParams& p) {
   const auto input = [&](std::string name, std::string unit, double initial, InputField field,
-                         std::size_t index, std::string description) {
+                         std::size_t index, std::string description,
+                         std::pair<double, double> range = kAnyValue) {
     add_input(table, std::move(name), std::move(unit), initial, field, index,
-              std::move(description));
+              std::move(description), range);
   };
   const auto output = [&](std::string name, std::string unit, OutputValue value, std::size_t index,
                           std::string description) {
@@ -66,33 +70,30 @@ VehicleChannels::VehicleChannels(rt::ChannelTable& table, const VehicleParams& p
   // ---- inputs ----
   for (std::size_t a = 0; a < axles; ++a) {
     if (!p.axles[a].steering.steered) continue;
-    input(
-        fmt::format("vehicle.steering.{}.command", axle_name(a, axles)), "rad", 0.0,
-        [](VehicleInputs& in, std::size_t i) -> double& { return in.steering_command[i]; }, a,
-        "central steering angle the servo follows, + left");
+    input(fmt::format("vehicle.steering.{}.command", axle_name(a, axles)), "rad", 0.0,
+          [](VehicleInputs& in, std::size_t i) -> double& { return in.steering_command[i]; }, a,
+          "central steering angle the servo follows, + left",
+          {-p.axles[a].steering.servo.max_angle, p.axles[a].steering.servo.max_angle});
   }
   for (std::size_t w = 0; w < p.wheel_count(); ++w) {
     const std::string W = wheel_name(w, axles);
-    input(
-        fmt::format("env.road.friction.{}", W), "-", 1.0,
-        [](VehicleInputs& in, std::size_t i) -> double& { return in.friction_scale[i]; }, w,
-        "friction scale of this wheel's contact (RAVON §3.2; 1e-4: off the ground)");
+    input(fmt::format("env.road.friction.{}", W), "-", 1.0,
+          [](VehicleInputs& in, std::size_t i) -> double& { return in.friction_scale[i]; }, w,
+          "friction scale of this wheel's contact (RAVON §3.2; 1e-4: off the ground)", {0.0, 2.0});
   }
-  input(
-      "vehicle.brake.command", "-", 0.0,
-      [](VehicleInputs& in, std::size_t) -> double& { return in.brake; }, 0,
-      "brake command 0..1 of each axle's max brake torque");
-  input(
-      "vehicle.brake.park", "-", 0.0,
-      [](VehicleInputs& in, std::size_t) -> double& { return in.park_brake; }, 0,
-      "parking brake 0..1");
+  input("vehicle.brake.command", "-", 0.0,
+        [](VehicleInputs& in, std::size_t) -> double& { return in.brake; }, 0,
+        "brake command 0..1 of each axle's max brake torque", {0.0, 1.0});
+  input("vehicle.brake.park", "-", 0.0,
+        [](VehicleInputs& in, std::size_t) -> double& { return in.park_brake; }, 0,
+        "parking brake 0..1", {0.0, 1.0});
   for (std::size_t c = 0; c < 3; ++c) {
-    input(
-        fmt::format("env.road.normal.{}", kAxes[c]), "-", c == 2 ? 1.0 : 0.0,
-        [](VehicleInputs& in, std::size_t i) -> double& {
-          return in.road_normal[static_cast<int>(i)];
-        },
-        c, "road normal in heading axes (RAVON §3.2), used when the rig takes it from channels");
+    input(fmt::format("env.road.normal.{}", kAxes[c]), "-", c == 2 ? 1.0 : 0.0,
+          [](VehicleInputs& in, std::size_t i) -> double& {
+            return in.road_normal[static_cast<int>(i)];
+          },
+          c, "road normal in heading axes (RAVON §3.2), used when the rig takes it from channels",
+          {-1.0, 1.0});
     input(
         fmt::format("env.disturbance.force.{}", kAxes[c]), "N", 0.0,
         [](VehicleInputs& in, std::size_t i) -> double& {
@@ -106,13 +107,13 @@ VehicleChannels::VehicleChannels(rt::ChannelTable& table, const VehicleParams& p
         },
         c, "co-simulated torque about the CG, body axes");
   }
-  input(
-      "env.wind.speed", "m/s", 0.0,
-      [](VehicleInputs& in, std::size_t) -> double& { return in.wind_speed; }, 0, "wind speed");
-  input(
-      "env.wind.direction", "rad", 0.0,
-      [](VehicleInputs& in, std::size_t) -> double& { return in.wind_direction; }, 0,
-      "direction the wind blows from, counter-clockwise from east");
+  input("env.wind.speed", "m/s", 0.0,
+        [](VehicleInputs& in, std::size_t) -> double& { return in.wind_speed; }, 0, "wind speed",
+        {0.0, 120.0});
+  input("env.wind.direction", "rad", 0.0,
+        [](VehicleInputs& in, std::size_t) -> double& { return in.wind_direction; }, 0,
+        "direction the wind blows from, counter-clockwise from east",
+        {-2.0 * std::numbers::pi, 2.0 * std::numbers::pi});
 
   add_drive_channels(table, p);
 

@@ -35,7 +35,9 @@
 //                            propshaft_speed, speed_ratio, coupling_torque, shaft_torque}
 
 #include <cstddef>
+#include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "models/vehicle/vehicle.hpp"
@@ -79,8 +81,12 @@ class VehicleChannels {
     std::size_t index;
   };
 
+  /// An input channel; `range`: what an operator may write (ChannelSpec::min, max).
   void add_input(rt::ChannelTable& table, std::string name, std::string unit, double initial,
-                 InputField field, std::size_t index, std::string description);
+                 InputField field, std::size_t index, std::string description,
+                 std::pair<double, double> range = kAnyValue);
+  static constexpr std::pair<double, double> kAnyValue{-std::numeric_limits<double>::infinity(),
+                                                       std::numeric_limits<double>::infinity()};
   void add_output(rt::ChannelTable& table, std::string name, std::string unit, OutputValue value,
                   std::size_t index, std::string description);
   /// The drive's channels (models/vehicle/vehicle_drive_channels.cpp): inputs and outputs of

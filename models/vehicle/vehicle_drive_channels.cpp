@@ -161,18 +161,15 @@ void VehicleChannels::add_drive_channels(rt::ChannelTable& table, const VehicleP
         "vehicle.battery.current");
   }
   if (kind == DriveKind::combustion) {
-    add_input(
-        table, "vehicle.powertrain.throttle", "-", 0.0,
-        [](VehicleInputs& in, std::size_t) -> double& { return in.throttle; }, 0,
-        "accelerator 0..1");
-    add_input(
-        table, "vehicle.powertrain.shift_up", "-", 0.0,
-        [](VehicleInputs& in, std::size_t) -> double& { return in.shift_up; }, 0,
-        "up-shift lever (> 0.5 pressed; a press shifts once)");
-    add_input(
-        table, "vehicle.powertrain.shift_down", "-", 0.0,
-        [](VehicleInputs& in, std::size_t) -> double& { return in.shift_down; }, 0,
-        "down-shift lever (> 0.5 pressed; a press shifts once)");
+    add_input(table, "vehicle.powertrain.throttle", "-", 0.0,
+              [](VehicleInputs& in, std::size_t) -> double& { return in.throttle; }, 0,
+              "accelerator 0..1", {0.0, 1.0});
+    add_input(table, "vehicle.powertrain.shift_up", "-", 0.0,
+              [](VehicleInputs& in, std::size_t) -> double& { return in.shift_up; }, 0,
+              "up-shift lever (> 0.5 pressed; a press shifts once)", {0.0, 1.0});
+    add_input(table, "vehicle.powertrain.shift_down", "-", 0.0,
+              [](VehicleInputs& in, std::size_t) -> double& { return in.shift_down; }, 0,
+              "down-shift lever (> 0.5 pressed; a press shifts once)", {0.0, 1.0});
     add_input(
         table, "vehicle.powertrain.gear_request", "-", std::numeric_limits<double>::quiet_NaN(),
         [](VehicleInputs& in, std::size_t) -> double& { return in.gear_request; }, 0,

@@ -1,5 +1,7 @@
 #include "tools/commands/command_queue.hpp"
 
+#include <cmath>
+
 #include <fmt/format.h>
 #include <google/protobuf/text_format.h>
 
@@ -133,10 +135,26 @@ rt::ChannelId input_channel(const rt::ChannelTable& table, const std::string& na
 
 }  // namespace
 
+void CommandQueue::check_write(const std::string& channel, double value) const {
+  const rt::ChannelSpec& spec = rig_.table().spec(input_channel(rig_.table(), channel));
+  if (!std::isfinite(value)) {
+    throw std::invalid_argument(fmt::format("{}: {} is not a finite number", channel, value));
+  }
+  if (value < spec.min || value > spec.max) {
+    throw std::invalid_argument(fmt::format("{} = {} {} is outside its range [{}, {}] {}", channel,
+                                            value, spec.unit, spec.min, spec.max, spec.unit));
+  }
+}
+
 std::uint64_t CommandQueue::write(const std::string& channel, double value) {
+  check_write(channel, value);
   const rt::ChannelId id = input_channel(rig_.table(), channel);
   return submit({.kind = Command::Kind::write, .channel = id, .value = value},
                 fmt::format("write {} {}", channel, value));
+}
+
+void CommandQueue::check_release(const std::string& channel) const {
+  (void)input_channel(rig_.table(), channel);
 }
 
 std::uint64_t CommandQueue::release(const std::string& channel) {

@@ -77,7 +77,12 @@ class CommandQueue {
   // ---- any non-RT thread; each returns the command's id, or throws std::invalid_argument
   // saying what is wrong (an unknown or output channel, a bad fault, a full queue) ----
   std::uint64_t write(const std::string& channel, double value);
+  /// What write() would refuse, without submitting: an unknown or output channel, a value
+  /// that is not finite or outside the channel's range (ChannelSpec::min, max).
+  void check_write(const std::string& channel, double value) const;
   std::uint64_t release(const std::string& channel);
+  /// What release() would refuse: an unknown or output channel.
+  void check_release(const std::string& channel) const;
   std::uint64_t add_fault(const config::Fault& fault);
   std::uint64_t clear_fault(const std::string& name);
   /// A note at the tick it is applied (no effect on the run; in the log and the events).

@@ -251,10 +251,12 @@ std::function<std::vector<std::uint64_t>(const io::console::Command&)> console_c
     using Kind = io::console::Command::Kind;
     std::vector<std::uint64_t> ids;
     switch (c.kind) {
-      case Kind::write:
+      case Kind::write:  // all or nothing: every value checked before the first is submitted
+        for (const auto& [channel, value] : c.values) queue.check_write(channel, value);
         for (const auto& [channel, value] : c.values) ids.push_back(queue.write(channel, value));
         break;
       case Kind::release:
+        for (const std::string& channel : c.channels) queue.check_release(channel);
         for (const std::string& channel : c.channels) ids.push_back(queue.release(channel));
         break;
       case Kind::fault: {

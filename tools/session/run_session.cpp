@@ -132,9 +132,11 @@ int run_rig(const RunOptions& o) {
   std::atomic<rt::LockStepClock*> gate{nullptr};  // the harness's, once it exists
   if (o.paused) {
     feed.lock_step = io::console::ConsoleFeed::LockStep{
-        .step = [&gate](std::int64_t ticks) -> std::int64_t {
+        .step = [&gate](std::int64_t ticks, const double* watched,
+                        rt::ChannelCondition condition) -> std::int64_t {
           rt::LockStepClock* g = gate.load();
-          return g != nullptr ? g->step(ticks) : ticks;
+          if (g == nullptr) return ticks;
+          return watched != nullptr ? g->step_until(ticks, watched, condition) : g->step(ticks);
         },
         .pause =
             [&gate](bool pause) {
@@ -143,6 +145,10 @@ int run_rig(const RunOptions& o) {
         .waiting_at = [&gate]() -> std::int64_t {
           rt::LockStepClock* g = gate.load();
           return g != nullptr && g->waiting() ? g->ticks_through() : -1;
+        },
+        .limit = [&gate]() -> std::int64_t {
+          rt::LockStepClock* g = gate.load();
+          return g != nullptr ? g->limit() : 0;
         }};
   }
   Harness harness(settings.executive, std::move(plan),

@@ -1,7 +1,8 @@
-"""A running rig for the example suite: `hilsim run` with its console on a free port (the
-binary from $HILSIM, else `hilsim` on PATH), the straight acceleration scenario — once in real
-time, once as fast as possible in lock-step (`--speed max --paused`, stepped by the client)."""
+"""Running rigs for the example suite: `hilsim run` with its console on a free port (the binary
+from $HILSIM, else `hilsim` on PATH) — once in real time, once as fast as possible in lock-step
+(`--speed max --paused`, stepped by the client)."""
 import os
+import pathlib
 import re
 import subprocess
 import time
@@ -10,16 +11,16 @@ import pytest
 
 import hilsim
 
-
+HERE = pathlib.Path(__file__).parent
 MODES = {"realtime": ["--no-rt"], "paused": ["--speed", "max", "--paused"]}
 
 
-@pytest.fixture(scope="module", params=list(MODES))
-def run(request):
+def start_rig(scenario, mode, duration="40s"):
+    """(process, url, token) of a RAVON run of `scenario` in `mode`, `duration` long."""
     binary = os.environ.get("HILSIM", "hilsim")
     process = subprocess.Popen(
-        [binary, "run", "--rig", "ravon", "--scenario", "straight_accel_brake", *MODES[request.param],
-         "--no-record", "-q", "--console", "127.0.0.1:0"],
+        [binary, "run", "--rig", "ravon", "--scenario", str(scenario), *MODES[mode],
+         "--duration", duration, "--no-record", "-q", "--console", "127.0.0.1:0"],
         stderr=subprocess.PIPE, text=True)
     url = token = None
     end = time.monotonic() + 20
@@ -31,9 +32,24 @@ def run(request):
             with open(m.group(1)) as f:
                 token = f.read().strip()
     assert url and token, "hilsim run did not name its console"
+    return process, url, token
+
+
+def stop_rig(process):
+    process.terminate()  # as Ctrl-C: the run ends cleanly and removes its token file
+    try:
+        process.wait(10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+@pytest.fixture(scope="module", params=list(MODES))
+def run(request):
+    """The straight acceleration scenario (braking at 10 s), running for 40 s."""
+    process, url, token = start_rig("straight_accel_brake", request.param)
     yield url, token
-    process.kill()
-    process.wait()
+    stop_rig(process)
 
 
 @pytest.fixture
@@ -41,3 +57,12 @@ def rig(run):
     url, token = run
     with hilsim.connect(url, token=token) as r:
         yield r
+
+
+@pytest.fixture(params=list(MODES))
+def parked(request):
+    """RAVON on a 15 % grade, asked for no speed (park_15_percent.pbtxt)."""
+    process, url, token = start_rig(HERE / "park_15_percent.pbtxt", request.param)
+    with hilsim.connect(url, token=token) as r:
+        yield r
+    stop_rig(process)

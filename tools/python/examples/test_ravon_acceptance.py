@@ -20,6 +20,7 @@ def test_the_rig_says_what_it_is(rig):
 def test_it_reaches_1_m_s_within_4_s(rig):
     tick, speed = rig.wait_for("vehicle.body.forward_speed > 0.98", timeout=8)
     assert tick <= 4 * TICKS_PER_S, f"1 m/s at {tick / TICKS_PER_S:.2f} s"
+    assert speed > 0.98
 
 
 def test_a_forced_input_holds_until_released(rig):
@@ -56,14 +57,31 @@ def test_mistakes_get_the_servers_words(rig):
                                                       "drop": {}}})
     with pytest.raises(hilsim.HilsimError, match="expected CHANNEL OP VALUE"):
         rig.wait_for("speed is high")
+    with pytest.raises(hilsim.HilsimError, match=r"outside its range \[0, 1\]"):
+        rig.write({"vehicle.brake.command": 2})
 
 
 def test_a_capture_has_every_sample(rig):
     data = rig.capture(["vehicle.body.forward_speed", "vehicle.wheel.*.speed"], seconds=0.5)
     ticks = data["tick"]
-    assert len(ticks) > 300  # the console's 1 kHz for half a second of wall time
-    assert all(b - a == 4 for a, b in zip(ticks, ticks[1:])), "no sample lost"
-    assert len(data["vehicle.wheel.fl.speed"]) == len(ticks)
-    assert all(lo <= v <= hi for v, lo, hi in zip(data["vehicle.body.forward_speed"],
-                                                  data["vehicle.body.forward_speed.min"],
-                                                  data["vehicle.body.forward_speed.max"]))
+    assert len(ticks) == 2000  # every tick of half a second at 4 kHz
+    assert all(b - a == 1 for a, b in zip(ticks, ticks[1:])), "no sample lost"
+    assert len(data["vehicle.wheel.fl.speed"]) == len(ticks) and data.lost == 0
+
+
+def test_a_capture_starts_on_its_trigger(rig):
+    # the braking at 10 s: the speed falls through 0.5 m/s; 0.1 s before it kept
+    data = rig.capture(["vehicle.body.forward_speed"], start="vehicle.body.forward_speed < 0.5",
+                       pre_trigger=0.1, seconds=0.2, timeout=30)
+    speed = data["vehicle.body.forward_speed"]
+    at = data["tick"].index(data.trigger_tick)
+    assert at == 400 and speed[at - 1] >= 0.5 > speed[at]
+
+
+def test_168_channels_at_4_khz_for_10_s_lose_nothing(rig):
+    names = [c["name"] for c in rig.channels()][:168]
+    data = rig.capture(names, seconds=10)
+    ticks = data["tick"]
+    assert len(ticks) == 40000 and ticks[-1] - ticks[0] == 39999
+    assert data.lost == 0 and data.reason == "duration"
+    assert all(len(data[n]) == 40000 for n in names)

@@ -10,6 +10,6 @@ The client speaks the console's WebSocket protocol (hilsim.console.v1), so a scr
 console page see the same rig; state-changing calls need the operator token.
 """
 
-from .client import HilsimError, Rig, connect, find_console
+from .client import CaptureResult, HilsimError, Rig, connect, find_console
 
-__all__ = ["HilsimError", "Rig", "connect", "find_console"]
+__all__ = ["CaptureResult", "HilsimError", "Rig", "connect", "find_console"]

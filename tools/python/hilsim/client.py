@@ -4,14 +4,14 @@ Debian 12's python3-websockets (10.4) has only the asyncio API; the client runs 
 on a thread of its own and every call waits for its reply there.
 """
 
+import array
 import asyncio
-import fnmatch
 import glob
 import itertools
 import json
-import operator
 import os
 import re
+import socket
 import struct
 import threading
 import time
@@ -19,7 +19,7 @@ import urllib.parse
 
 import websockets
 
-__all__ = ["HilsimError", "Rig", "connect", "find_console"]
+__all__ = ["CaptureResult", "HilsimError", "Rig", "connect", "find_console"]
 
 
 class HilsimError(Exception):
@@ -39,7 +39,8 @@ def _runtime_directory():
 def find_console():
     """(url, token) of the one console running on this machine; the token is None when this
     user may not read it. Raises HilsimError when there is none or more than one."""
-    files = sorted(glob.glob(os.path.join(_runtime_directory(), "console-*.token")))
+    files = [f for f in sorted(glob.glob(os.path.join(_runtime_directory(), "console-*.token")))
+             if _listening(int(re.search(r"console-(\d+)\.token$", f).group(1)))]
     if len(files) != 1:
         raise HilsimError(
             f"{'no' if not files else len(files)} hilsim consoles in {_runtime_directory()}: "
@@ -53,8 +54,25 @@ def find_console():
     return f"http://127.0.0.1:{port}/", token
 
 
-_COMPARE = {">": operator.gt, "<": operator.lt, ">=": operator.ge, "<=": operator.le,
-            "==": operator.eq, "!=": operator.ne}
+def _listening(port):
+    """A console listens on this loopback port (a token file left by a killed run does not)."""
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+            return True
+    except OSError:
+        return False
+
+
+class CaptureResult(dict):
+    """Columns of a capture: "tick" and one list per channel (in the order asked). Also:
+    `trigger_tick` (the tick the start trigger fired), `reason` (why it stopped: "duration",
+    "tick", "condition", "cancelled", "run ended"), `lost` (samples missing: 0 unless the rig or
+    this client could not keep up; capture() raises then unless allow_loss=True), `decimation`."""
+
+    trigger_tick = None
+    reason = None
+    lost = 0
+    decimation = 1
 
 
 class Rig:
@@ -69,7 +87,7 @@ class Rig:
         self._lock = threading.Lock()
         self._arrived = threading.Condition()
         self._replies = {}
-        self._frames = []
+        self._captures = {}  # id → {"blocks": [...], "notices": [...]}
         self._info = None
         self._channels = None
         self._closed = None
@@ -103,17 +121,28 @@ class Rig:
         try:
             async for message in ws:
                 if isinstance(message, bytes):
-                    self._frames.append(message)
+                    if message[0] == 2:  # a capture's block
+                        with self._arrived:
+                            cid = struct.unpack_from("<H", message, 2)[0]
+                            self._captures.setdefault(cid, {"blocks": [], "notices": []})[
+                                "blocks"].append(message)
                     continue
                 m = json.loads(message)
                 kind = m.get("type")
+                if kind in ("capture_triggered", "capture_end"):
+                    with self._arrived:
+                        self._captures.setdefault(m["id"], {"blocks": [], "notices": []})[
+                            "notices"].append(m)
+                        self._arrived.notify_all()
+                    continue
                 if kind == "server_info":
                     self._info = m
-                elif kind == "channels":
+                elif kind == "channels" and m.get("req") is None:
                     self._channels = m["channels"]
                     self._ready.set()
-                elif m.get("req") is not None and kind in ("ack", "error", "read", "subscribed",
-                                                           "pong"):
+                elif m.get("req") is not None and kind in (
+                        "ack", "error", "read", "subscribed", "pong", "info", "channels", "capture",
+                        "wait_for"):
                     with self._arrived:
                         self._replies[m["req"]] = m
                         self._arrived.notify_all()
@@ -161,15 +190,18 @@ class Rig:
             self._paused = "step" in self._info.get("capabilities", [])
 
     def info(self):
-        """The rig, scenario, run id, period, speed mode and your role (viewer or operator)."""
+        """The rig, scenario, run id, period_ns, speed mode, state, the tick now, whether the run
+        is paused (lock-step), the operator lock's holder and your role (viewer or operator)."""
         self._wait_ready()
-        return dict(self._info)
+        reply = self._call({"type": "info"})
+        reply.pop("req", None)
+        reply.pop("type", None)
+        return reply
 
     def channels(self, pattern="*"):
-        """The channels whose names match the wildcard `pattern`: name, unit, direction,
-        description."""
-        self._wait_ready()
-        return [c for c in self._channels if fnmatch.fnmatchcase(c["name"], pattern)]
+        """The channels whose names match the wildcard `pattern` ("vehicle.wheel.*"): name,
+        unit, direction, description, and min/max for inputs that have a range."""
+        return self._call({"type": "channels", "pattern": pattern})["channels"]
 
     def read(self, names):
         """(tick, {name: value}) of channels (names or patterns), all of one tick."""
@@ -177,15 +209,9 @@ class Rig:
         return reply["tick"], reply["values"]
 
     def _command(self, message):
-        """A call applied at a tick: in a paused run that is the next tick, which this runs."""
+        """A call applied at a tick (in a paused run the rig runs that tick): the tick."""
         self._wait_ready()
-        req = self._post(message)
-        if self._paused:
-            try:
-                self.step(ticks=1)
-            except HilsimError:
-                pass  # the command's own refusal says more
-        return self._reply(req, message["type"])["tick"]
+        return self._call(message)["tick"]
 
     def write(self, values):
         """Forces input channels ({name: value}) until released: the tick it took effect."""
@@ -226,14 +252,6 @@ class Rig:
         self._paused = False
         return self._call({"type": "resume"})["tick"]
 
-    def _advance(self, seconds):
-        """Lets time pass: a step in a paused run, a sleep in a running one."""
-        self._wait_ready()
-        if self._paused:
-            self.step(seconds=seconds)
-        else:
-            time.sleep(seconds)
-
     def lock(self):
         """Takes the operator lock (the first state-changing call takes it too): one operator
         steers at a time; others get an error naming the holder until it is given back."""
@@ -247,52 +265,68 @@ class Rig:
         """Ends the run; returns the tick it ended at."""
         return self._command({"type": "stop"})
 
-    def wait_for(self, condition, timeout=10.0, poll=0.01):
-        """Waits until `condition` ("vehicle.body.speed > 0.9") holds: (tick, value). Polls
-        read() every `poll` seconds (of simulated time, stepped, in a paused run); raises
-        HilsimError after `timeout` seconds of wall time."""
-        m = re.fullmatch(r"\s*([\w.]+)\s*(>=|<=|==|!=|>|<)\s*(\S+)\s*", condition)
-        if not m:
-            raise HilsimError(f"'{condition}': expected CHANNEL OP VALUE, e.g. 'x.y > 0.9'")
-        name, op, value = m.group(1), _COMPARE[m.group(2)], float(m.group(3))
-        end = time.monotonic() + timeout
-        last = None
-        while True:
-            tick, values = self.read([name])
-            last = values[name]
-            if last is not None and op(last, value):
-                return tick, last
-            if time.monotonic() > end:
-                raise HilsimError(f"{condition}: not within {timeout} s (last {last} at tick {tick})")
-            self._advance(poll)
-
-    def capture(self, names, seconds):
-        """The console's samples of `names` for `seconds` (stepped in a paused run), from now:
-        {"tick": [...], name: [...], ...} (the console's 1 kHz grid, min/max kept apart in
-        "<name>.min" and "<name>.max")."""
+    def wait_for(self, condition, timeout=10.0):
+        """Waits until `condition` ("vehicle.body.speed > 0.9": CHANNEL OP VALUE with OP one of
+        > < >= <= == !=) holds: (tick, value) of the first tick it held at. `timeout` is in
+        seconds of simulated time; in a paused run the rig is stepped until then and stops at
+        that tick (lock-step: the next call applies at the tick after it). Raises HilsimError
+        with the last value when it does not hold in time."""
         self._wait_ready()
-        sub = 100 + next(self._req) % 60000
-        self._frames.clear()
-        reply = self._call({"type": "subscribe", "id": sub, "channels": list(names)})
-        indices = reply["channels"]
-        self._advance(seconds)
-        time.sleep(0.05)  # the last frames of the ticks just run
-        self._run(self._send({"type": "unsubscribe", "id": sub}))
-        order = [self._channels[i]["name"] for i in indices]
-        out = {"tick": []}
-        for name in order:
-            out[name], out[name + ".min"], out[name + ".max"] = [], [], []
-        for frame in list(self._frames):
-            op, flags, sid, seq, first, stride, n, c, _wall = struct.unpack_from("<BBHIqIHHd", frame)
-            if op != 1 or sid != sub or flags & 1:
-                continue
-            values = struct.unpack_from(f"<{3 * n * c}d", frame, 32)
-            out["tick"].extend(first + i * stride for i in range(n))
-            for k, name in enumerate(order):
-                out[name].extend(values[k * n:(k + 1) * n])
-                out[name + ".min"].extend(values[(c + k) * n:(c + k + 1) * n])
-                out[name + ".max"].extend(values[(2 * c + k) * n:(2 * c + k + 1) * n])
-        return out
+        message = {"type": "wait_for", "condition": condition, "timeout_s": float(timeout)}
+        if self._paused and self._info.get("role") == "operator":
+            message["step"] = True
+        reply = self._call(message, timeout=self._timeout + 2 * timeout)
+        return reply["tick"], reply["value"]
+
+    def capture(self, names, seconds=None, ticks=None, decimation=1, start=None, stop=None,
+                pre_trigger=None, allow_loss=False, timeout=None):
+        """Captures channels (names or patterns) at the tick rate (or every `decimation`-th
+        tick) and returns a CaptureResult: {"tick": [...], name: [...], ...}.
+
+        Starts now, or at `start`: a tick (int) or a condition ("x > 1": when it becomes true;
+        ("x > 1", "level"): whenever it holds), with `pre_trigger` seconds before it. Stops
+        after `seconds` (or `ticks`) and/or at `stop` (a tick or a condition, as start). A paused
+        run is stepped until the capture ends. Raises HilsimError when samples were lost unless
+        allow_loss=True (result.lost says how many)."""
+        self._wait_ready()
+        cid = 1 + next(self._req) % 65535
+        message = {"type": "capture", "id": cid, "channels": list(names),
+                   "decimation": int(decimation)}
+        if seconds is not None:
+            message["duration_s"] = float(seconds)
+        if ticks is not None:
+            message["ticks"] = int(ticks)
+        if start is not None:
+            message["start"] = _trigger(start, "edge")
+        if stop is not None:
+            message["stop"] = _trigger(stop, "level")
+        if pre_trigger:
+            message["pre_trigger_s"] = float(pre_trigger)
+        with self._arrived:
+            self._captures[cid] = {"blocks": [], "notices": []}
+        reply = self._call(message)
+        period_s = self._info["period_ns"] * 1e-9
+        wall = timeout if timeout is not None else self._timeout + 2 * (
+            seconds if seconds is not None else (ticks or 0) * period_s)
+        end = time.monotonic() + wall
+
+        def ended():
+            return any(n["type"] == "capture_end" for n in self._captures[cid]["notices"])
+
+        if self._paused and self._info.get("role") == "operator":
+            if start is None and stop is None and (seconds is not None or ticks is not None):
+                # the capture starts with the next tick: exactly its ticks
+                self.step(ticks=ticks if ticks is not None else round(seconds / period_s),
+                          timeout=wall)
+            while not ended() and time.monotonic() < end:
+                self.step(seconds=0.1, timeout=wall)
+        with self._arrived:
+            self._arrived.wait_for(lambda: ended() or self._closed, max(0.0, end - time.monotonic()))
+            record = self._captures.pop(cid)
+        if not any(n["type"] == "capture_end" for n in record["notices"]):
+            self._run(self._send({"type": "capture_stop", "id": cid}))
+            raise HilsimError(f"the capture did not end within {wall:.1f} s of wall time")
+        return _columns(reply, record, allow_loss)
 
     def close(self):
         """Closes the connection (the run goes on)."""
@@ -309,6 +343,45 @@ class Rig:
 
     def __exit__(self, *exc):
         self.close()
+
+
+def _trigger(spec, default_on):
+    """A trigger for capture(): a tick, a condition, or (condition, "edge" | "level")."""
+    if isinstance(spec, bool) or not isinstance(spec, (int, str, tuple)):
+        raise HilsimError(f"a trigger is a tick, a condition or (condition, 'edge'|'level'): {spec!r}")
+    if isinstance(spec, int):
+        return {"tick": spec}
+    if isinstance(spec, str):
+        return {"when": spec, "on": default_on}
+    return {"when": spec[0], "on": spec[1]}
+
+
+def _columns(reply, record, allow_loss):
+    """The capture's blocks as columns (first shot), checked for gaps."""
+    names = reply["names"]
+    out = CaptureResult({"tick": []})
+    for name in names:
+        out[name] = []
+    out.decimation = reply["decimation"]
+    for block in record["blocks"]:
+        _, _, _, _, first, dec, n, c, _lost = struct.unpack_from("<BBHIqIHHQ", block)
+        values = array.array("d")
+        values.frombytes(block[32:32 + 8 * n * c])
+        out["tick"].extend(range(first, first + n * dec, dec))
+        for k, name in enumerate(names):
+            out[name].extend(values[k * n:(k + 1) * n])
+    notices = record["notices"]
+    trigger = next((n for n in notices if n["type"] == "capture_triggered"), None)
+    end = next(n for n in notices if n["type"] == "capture_end")
+    out.trigger_tick = trigger["trigger_tick"] if trigger else None
+    out.reason = end["reason"]
+    out.lost = end["lost"]
+    if out.lost and not allow_loss:
+        error = HilsimError(f"the capture lost {out.lost} samples (the rig or this client could "
+                            "not keep up): pass allow_loss=True to take what arrived")
+        error.result = out
+        raise error
+    return out
 
 
 def connect(url=None, token=None, timeout=10.0):

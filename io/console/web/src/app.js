@@ -6,6 +6,7 @@ import { columns, columnTimes, lowerBound } from './decimate.js';
 import { emptyLayout, parseLayout, storageKey, download } from './layout.js';
 import { renderCan } from './canview.js';
 import { XyView } from './xy.js';
+import { OperatorPane } from './operator.js';
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -47,6 +48,7 @@ function connect() {
   };
 }
 const send = (m) => ws && ws.readyState === 1 && ws.send(JSON.stringify(m));
+const operator = new OperatorPane(send);
 
 function onControl(m) {
   switch (m.type) {
@@ -62,13 +64,17 @@ function onControl(m) {
       byName = new Map(channels.map((c, i) => [c.name, i]));
       buildChannelTable();
       loadLayout(localStorage.getItem(storageKey(info.rig)), false);
-      if (tab === 'can') send({ type: 'can_view', on: true });
+      operator.periodNs = info.period_ns;
+      operator.plotted = plottedNames;
+      operator.setRun(info, channels);
+      if (tab === 'can' || tab === 'op') send({ type: 'can_view', on: true });  // op: the fault catalogue's messages
       break;
     case 'course': xy.setCourse(m); drawXy(); break;
     case 'status': showStatus(m); break;
     case 'values': showValues(m); break;
     case 'event': addEvent(m); break;
-    case 'can': renderCan($('can-table'), m.buses); break;
+    case 'can': renderCan($('can-table'), m.buses); operator.setBuses(m.buses); break;
+    case 'capture': case 'capture_triggered': case 'capture_end': operator.onControl(m); break;
     case 'subscribed': subscribed = m.channels; break;
     case 'ack': addEvent({ level: 'info', tick: m.tick, text: `operator request ${m.req ?? ''} took effect at tick ${m.tick}` }); break;
     case 'error': addEvent({ level: 'error', tick: null, text: `refused: ${m.message}` }); break;
@@ -169,7 +175,9 @@ $('filter').oninput = applyFilter;
 function showValues(m) {
   m.values.forEach((v, i) => {
     const cell = document.getElementById(`v${i}`);
-    if (cell && !cell.parentElement.hidden) cell.textContent = v === null ? 'NaN' : Number(v).toPrecision(6);
+    if (!cell || cell.parentElement.hidden) return;
+    cell.textContent = v === null ? 'NaN' : Number(v).toPrecision(6);
+    cell.className = `v ${operator.limitClass(channels[i].name, v)}`;
   });
   const c = xy.course;
   const ix = byName.get(c?.x_channel ?? 'vehicle.body.position.x'), iy = byName.get(c?.y_channel ?? 'vehicle.body.position.y');
@@ -219,6 +227,7 @@ function subscribe() {
 // ---- samples ----
 function onFrame(buf) {
   const dv = new DataView(buf);
+  if (dv.getUint8(0) === 2) return operator.onBlock(buf);
   if (dv.getUint8(0) !== 1 || !info) return;
   const first = Number(dv.getBigInt64(8, true)), stride = dv.getUint32(16, true);
   const n = dv.getUint16(20, true), c = dv.getUint16(22, true);
@@ -381,14 +390,14 @@ $('csv').onclick = () => {
 // ---- tabs: events, CAN, XY ----
 function showTab(t) {
   tab = t;
-  for (const name of ['events', 'can', 'xy']) {
+  for (const name of ['events', 'can', 'xy', 'op']) {
     $(`tab-${name}`).classList.toggle('on', name === t);
     $(`pane-${name}`).hidden = name !== t;
   }
-  send({ type: 'can_view', on: t === 'can' });
+  send({ type: 'can_view', on: t === 'can' || t === 'op' });
   if (t === 'xy') drawXy();
 }
-for (const name of ['events', 'can', 'xy']) $(`tab-${name}`).onclick = () => showTab(name);
+for (const name of ['events', 'can', 'xy', 'op']) $(`tab-${name}`).onclick = () => showTab(name);
 function drawXy() { if (tab === 'xy') xy.draw(css); }
 
 // ---- events and the operator ----
