@@ -356,6 +356,17 @@ class ConsoleServer::Impl {
   }
 
   ~Impl() {
+    if (thread.joinable()) {  // what the clients were told last (the stop's ack, the final
+                              // status) reaches them: up to a second for their queues
+      boost::asio::post(core.io, [this] {
+        for (const auto& s : std::vector(core.sessions)) s->close_after_flush();
+      });
+      const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+      while (core.counters.clients.load(std::memory_order_relaxed) > 0 &&
+             std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      }
+    }
     core.io.stop();
     if (thread.joinable()) thread.join();
     std::error_code ignored;

@@ -103,6 +103,8 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
   /// Counts `frames` of data dropped for this client and tells it (throttled `lag`).
   void note_dropped(std::uint64_t frames);
   void close(websocket::close_code code);
+  /// Sends what is queued, then closes (the server is going away).
+  void close_after_flush();
   /// Closes a client that has not read for kStallTimeout; true if it did.
   bool close_if_stalled(Clock::time_point now);
 

@@ -119,7 +119,14 @@ void WsSession::write_next() {
   std::deque<Out>& queue = !control_.empty() ? control_ : (!capture_.empty() ? capture_ : data_);
   if (queue.empty()) {
     lagging_since_.reset();
-    if (closing_) finish();
+    if (closing_) {  // all sent (close_after_flush): a close frame, then the connection goes
+      writing_ = true;
+      ws_.async_close(websocket::close_reason(websocket::close_code::going_away),
+                      [self = shared_from_this()](beast::error_code) {
+                        self->writing_ = false;
+                        self->finish();
+                      });
+    }
     return;
   }
   Out out = std::move(queue.front());
@@ -156,6 +163,12 @@ void WsSession::close(websocket::close_code code) {
     self->writing_ = false;
     self->finish();
   });
+}
+
+void WsSession::close_after_flush() {
+  if (!open_ || closing_) return;
+  closing_ = true;  // nothing more is queued; write_next() finishes once the queues are empty
+  if (!writing_) write_next();
 }
 
 bool WsSession::close_if_stalled(Clock::time_point now) {

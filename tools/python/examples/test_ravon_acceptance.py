@@ -17,6 +17,13 @@ def test_the_rig_says_what_it_is(rig):
     assert all(c["unit"] == "rad/s" for c in wheels)
 
 
+def test_connect_finds_the_one_rig_running_here(run, rig):
+    # token files left by runs that were killed do not count: only a console that answers
+    with hilsim.connect() as found:
+        assert found.info()["run_id"] == rig.info()["run_id"]
+        assert found.info()["role"] == "operator"  # its token, readable by this user
+
+
 def test_it_reaches_1_m_s_within_4_s(rig):
     tick, speed = rig.wait_for("vehicle.body.forward_speed > 0.98", timeout=8)
     assert tick <= 4 * TICKS_PER_S, f"1 m/s at {tick / TICKS_PER_S:.2f} s"
@@ -85,3 +92,9 @@ def test_168_channels_at_4_khz_for_10_s_lose_nothing(rig):
     assert len(ticks) == 40000 and ticks[-1] - ticks[0] == 39999
     assert data.lost == 0 and data.reason == "duration"
     assert all(len(data[n]) == 40000 for n in names)
+
+
+def test_stop_ends_the_run_with_its_last_tick(rig):
+    tick, _ = rig.read(["vehicle.body.speed"])
+    last = rig.stop()  # acknowledged before the rig goes away
+    assert last >= tick

@@ -333,8 +333,8 @@ class Rig:
         if self._loop.is_running():
             try:
                 self._run(self._ws.close(), timeout=2)
-            except HilsimError:
-                pass
+            except (HilsimError, websockets.exceptions.WebSocketException, OSError):
+                pass  # the rig went first
             self._loop.call_soon_threadsafe(self._loop.stop)
             self._thread.join(2)
 
