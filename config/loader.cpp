@@ -46,6 +46,7 @@ struct RigLayerRef {
   std::vector<io::can::CanBusSpec> can;
   std::optional<io::bus::BusSpec> bus;
   std::vector<FaultSettings> faults;
+  RecordingSettings recording;
   ConfigErrors can_errors;
   std::optional<models::VehicleParams> vehicle;  // converted once, here
   if (invalid.empty()) {
@@ -61,6 +62,10 @@ struct RigLayerRef {
     if (can_errors.empty()) {
       can_errors = check_faults(merged.faults(), channels, {}, can, "faults", source_map, faults);
     }
+    ConfigErrors recording_errors =
+        check_recording(merged.recording(), 1.0 / period_s, "recording", source_map, recording);
+    can_errors.insert(can_errors.end(), std::make_move_iterator(recording_errors.begin()),
+                      std::make_move_iterator(recording_errors.end()));
   }
   for (ConfigErrors* more : {&invalid, &terrain.errors, &can_errors}) {
     errors.insert(errors.end(), std::make_move_iterator(more->begin()),
@@ -76,6 +81,7 @@ struct RigLayerRef {
   settings.can = std::move(can);
   settings.bus = std::move(bus);
   settings.faults = std::move(faults);
+  settings.recording = std::move(recording);
   // The files the rig names, as resolved: the merged message no longer knows which file
   // each relative path was relative to (a run directory copies them from here)
   for (std::size_t i = 0; i < settings.can.size(); ++i) {

@@ -12,6 +12,7 @@
 
 #include "config/fault_settings.hpp"
 #include "config/host_facts.hpp"
+#include "config/recording_settings.hpp"
 #include "config/rig.pb.h"
 #include "config/text/config_error.hpp"
 #include "config/text/source_map.hpp"
@@ -40,6 +41,8 @@ struct RigSettings {
   std::optional<io::bus::BusSpec> bus;
   /// The rig's faults, every name checked (config/fault_settings.hpp); a scenario adds its own.
   std::vector<FaultSettings> faults;
+  /// What runs record (config/recording.proto).
+  RecordingSettings recording;
   /// Overlays applied, defaults not filled in, file paths (DBC, DEM) made absolute.
   RigConfig message;
   std::vector<std::string> sources;  ///< the files, base first, as the caller named them

@@ -27,14 +27,23 @@ FileSink::~FileSink() {
 }
 
 void FileSink::write(std::span<const std::uint8_t> bytes) {
-  while (!bytes.empty()) {
-    const ssize_t n = ::write(fd_, bytes.data(), bytes.size());
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::write(fd_, bytes.data() + done, bytes.size() - done);
     if (n < 0) {
       if (errno == EINTR) continue;
+      const int error = errno;
+      // all or nothing: a write the disk took in part is taken back, so the file ends with
+      // whole records (MCAP) or whole lines (can.log), never a cut one
+      if (done > 0 && ::ftruncate(fd_, static_cast<off_t>(size_)) == 0) {
+        (void)::lseek(fd_, static_cast<off_t>(size_), SEEK_SET);
+      }
+      errno = error;
       throw_errno("cannot write", path_);
     }
-    bytes = bytes.subspan(static_cast<std::size_t>(n));
+    done += static_cast<std::size_t>(n);
   }
+  size_ += bytes.size();
 }
 
 void FileSink::sync() {

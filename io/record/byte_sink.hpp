@@ -15,14 +15,16 @@ class ByteSink {
   ByteSink(const ByteSink&) = delete;
   ByteSink& operator=(const ByteSink&) = delete;
 
-  /// Appends all of `bytes`; throws std::system_error when it cannot.
+  /// Appends all of `bytes`; throws std::system_error when it cannot (then nothing of
+  /// `bytes` is appended, as far as the sink can take a partial write back).
   virtual void write(std::span<const std::uint8_t> bytes) = 0;
   /// Makes everything written so far durable (survives the process being killed, and with
   /// a file, a power loss); throws std::system_error when it cannot.
   virtual void sync() = 0;
 };
 
-/// A file created (or truncated) at `path`, written with write(2), synced with fdatasync(2).
+/// A file created (or truncated) at `path`, written with write(2), synced with fdatasync(2); a
+/// write the disk takes only in part (ENOSPC, EIO) is truncated away again.
 class FileSink final : public ByteSink {
  public:
   /// Throws std::system_error naming the path when the file cannot be created.
@@ -35,6 +37,7 @@ class FileSink final : public ByteSink {
  private:
   std::filesystem::path path_;
   int fd_ = -1;
+  std::uint64_t size_ = 0;  // bytes written whole
 };
 
 }  // namespace hil::io::record

@@ -1,5 +1,7 @@
 #include "io/record/can_log_recorder.hpp"
 
+#include <algorithm>
+
 #include <array>
 #include <span>
 #include <stdexcept>
@@ -59,12 +61,20 @@ void CanLogRecorder::drain() {
 
 void CanLogRecorder::flush() {
   if (failed_) return;
+  std::size_t done = 0;  // bytes of buffer_ written: whole lines
   try {
-    if (!buffer_.empty()) {
+    // In pieces of whole lines: a disk that fills keeps every line written before the piece
+    // it refused (the sink takes a refused piece back whole)
+    constexpr std::size_t kPiece = std::size_t{64} * 1024;
+    while (done < buffer_.size()) {
+      std::size_t end = std::min(buffer_.size(), done + kPiece);
+      if (end < buffer_.size()) end = buffer_.rfind('\n', end - 1) + 1;
+      if (end <= done) end = buffer_.find('\n', done) + 1;  // a line longer than a piece
       sink_->write(
-          std::span(reinterpret_cast<const std::uint8_t*>(buffer_.data()), buffer_.size()));
-      buffer_.clear();
+          std::span(reinterpret_cast<const std::uint8_t*>(buffer_.data()) + done, end - done));
+      done = end;
     }
+    buffer_.clear();
     sink_->sync();
     // relaxed: statistics; the release pairs with nothing but keeps durable ≤ written visible
     durable_.store(written_.load(std::memory_order_relaxed), std::memory_order_relaxed);
@@ -73,6 +83,11 @@ void CanLogRecorder::flush() {
     const std::scoped_lock lock(error_mutex_);
     error_ = e.what();
     failed_ = true;
+    const auto lost = static_cast<std::uint64_t>(
+        std::count(buffer_.begin() + static_cast<std::ptrdiff_t>(done), buffer_.end(), '\n'));
+    written_.fetch_sub(lost, std::memory_order_relaxed);
+    write_dropped_.fetch_add(lost, std::memory_order_relaxed);
+    durable_.store(written_.load(std::memory_order_relaxed), std::memory_order_relaxed);
     buffer_.clear();
   }
 }

@@ -4,6 +4,7 @@
 #include <bitset>
 #include <memory>
 
+#include "io/record/chunk_compression.hpp"
 #include "io/record/crc32.hpp"
 
 namespace hil::io::record {
@@ -44,6 +45,7 @@ class Reader {
   McapVisitor& visitor_;
   McapReadReport report_;
   bool in_summary_ = false;
+  std::vector<std::uint8_t> decompressed_;  // the chunk being read, when compressed
   std::unique_ptr<std::bitset<kIds>> schemas_ = std::make_unique<std::bitset<kIds>>();
   std::unique_ptr<std::bitset<kIds>> channels_ = std::make_unique<std::bitset<kIds>>();
 };
@@ -142,10 +144,14 @@ void Reader::chunk(const Record& r) {
   const auto crc = in.get<std::uint32_t>("uncompressed_crc");
   const std::string compression(in.string("compression"));
   const std::uint64_t records_at = in.offset() + 8;
-  const auto records = in.prefixed_u64("records");
+  std::span<const std::uint8_t> records = in.prefixed_u64("records");
   if (!compression.empty()) {
-    throw McapFormatError(r.offset, "chunk compressed with '" + compression +
-                                        "': only uncompressed chunks are supported");
+    try {
+      decompress(compression, records, uncompressed_size, decompressed_);
+    } catch (const std::runtime_error& e) {
+      throw McapFormatError(r.offset, std::string("chunk: ") + e.what());
+    }
+    records = decompressed_;
   }
   if (records.size() != uncompressed_size) {
     throw McapFormatError(r.offset, "chunk: uncompressed_size " +

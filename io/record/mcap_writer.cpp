@@ -16,7 +16,9 @@ void append_magic(std::vector<std::uint8_t>& out) {
 }  // namespace
 
 McapWriter::McapWriter(std::unique_ptr<ByteSink> sink, McapWriterOptions options)
-    : sink_(std::move(sink)), options_(std::move(options)) {
+    : sink_(std::move(sink)),
+      options_(std::move(options)),
+      compressor_(options_.compression, options_.level) {
   if (!sink_) throw std::invalid_argument("McapWriter needs a sink");
   options_.chunk_bytes = std::max<std::size_t>(options_.chunk_bytes, 1);
   chunk_.reserve(options_.chunk_bytes + 4096);
@@ -124,6 +126,7 @@ void McapWriter::write_message(std::uint16_t channel_id, std::uint32_t sequence,
 
 void McapWriter::close_chunk() {
   if (chunk_.empty()) return;
+  const std::span<const std::uint8_t> records = compressor_.compress(chunk_);
   ByteWriter w(out_);
   const std::uint64_t chunk_offset = offset_ + out_.size();
   const std::size_t start = w.begin_record(Opcode::chunk);
@@ -131,36 +134,56 @@ void McapWriter::close_chunk() {
   w.put(chunk_end_time_);
   w.put(static_cast<std::uint64_t>(chunk_.size()));  // uncompressed_size
   w.put(crc32_update(0, chunk_));                    // uncompressed_crc
-  w.string("");                                      // compression: none
-  w.put(static_cast<std::uint64_t>(chunk_.size()));
-  w.bytes(chunk_);
+  w.string(mcap_name(options_.compression));
+  w.put(static_cast<std::uint64_t>(records.size()));
+  w.bytes(records);
   const std::size_t chunk_length = w.end_record(start);
 
-  ChunkIndex index{.start_time = chunk_start_time_,
-                   .end_time = chunk_end_time_,
-                   .offset = chunk_offset,
-                   .length = chunk_length,
-                   .message_index_offsets = {},
-                   .message_index_length = 0,
-                   .records_size = chunk_.size()};
+  // The chunk's Message Index records, and its Chunk Index record for the summary
   std::sort(chunk_channels_.begin(), chunk_channels_.end());
+  std::uint64_t at = offset_ + out_.size();
+  std::uint64_t index_length = 0;
+  index_record_.clear();
+  ByteWriter ix(index_record_);
+  const std::size_t index_start = ix.begin_record(Opcode::chunk_index);
+  ix.put(chunk_start_time_);
+  ix.put(chunk_end_time_);
+  ix.put(chunk_offset);
+  ix.put(static_cast<std::uint64_t>(chunk_length));
+  ix.put(static_cast<std::uint32_t>(chunk_channels_.size() * 10));
   for (const std::uint16_t id : chunk_channels_) {
     auto& entries = per_channel_[id].chunk_index;
-    index.message_index_offsets.emplace_back(id, offset_ + out_.size());
+    ix.put(id);
+    ix.put(at);
     const std::size_t record = w.begin_record(Opcode::message_index);
     w.put(id);
     w.put(static_cast<std::uint32_t>(entries.size() * 16));
-    for (const auto& [time, at] : entries) {
+    for (const auto& [time, offset] : entries) {
       w.put(time);
-      w.put(at);
+      w.put(offset);
     }
-    index.message_index_length += w.end_record(record);
+    const std::size_t length = w.end_record(record);
+    index_length += length;
+    at += length;
     entries.clear();
   }
-  chunk_indexes_.push_back(std::move(index));
+  ix.put(index_length);
+  ix.string(mcap_name(options_.compression));
+  ix.put(static_cast<std::uint64_t>(records.size()));
+  ix.put(static_cast<std::uint64_t>(chunk_.size()));
+  ix.end_record(index_start);
+  chunk_indexes_.append(index_record_);
+  ++chunk_count_;
   chunk_channels_.clear();
   chunk_.clear();
   emit(true);
+}
+
+std::uint64_t McapWriter::summary_bytes() const noexcept {
+  std::uint64_t bytes = 4096;  // statistics, metadata index, summary offsets, footer
+  for (const Schema& sc : schemas_) bytes += 32 + sc.name.size() + sc.data.size();
+  for (const Channel& c : channels_) bytes += 64 + c.topic.size();
+  return bytes + chunk_indexes_.size();
 }
 
 void McapWriter::flush() {
@@ -169,9 +192,12 @@ void McapWriter::flush() {
   sink_->sync();
 }
 
-void McapWriter::append_summary(ByteWriter& w) {
-  // Each group's (opcode, start, length), for the Summary Offset records.
+void McapWriter::write_summary() {
+  // Each group's (opcode, start, length), for the Summary Offset records. Written as it goes:
+  // the chunk indexes come from their spill, so the summary is never whole in memory.
   std::vector<std::tuple<Opcode, std::uint64_t, std::uint64_t>> groups;
+  const std::uint64_t summary_start = offset_;
+  ByteWriter w(out_);
   const auto group = [&](Opcode op, auto&& append_all) {
     const std::uint64_t start = offset_ + w.size();
     append_all();
@@ -191,7 +217,7 @@ void McapWriter::append_summary(ByteWriter& w) {
     w.put(static_cast<std::uint32_t>(channels_.size()));
     w.put(std::uint32_t{0});  // attachments
     w.put(static_cast<std::uint32_t>(metadata_indexes_.size()));
-    w.put(static_cast<std::uint32_t>(chunk_indexes_.size()));
+    w.put(static_cast<std::uint32_t>(chunk_count_));
     w.put(start_time_);
     w.put(end_time_);
     const std::size_t counts = w.size();
@@ -213,26 +239,16 @@ void McapWriter::append_summary(ByteWriter& w) {
       w.end_record(start);
     }
   });
-  group(Opcode::chunk_index, [&] {
-    for (const ChunkIndex& c : chunk_indexes_) {
-      const std::size_t start = w.begin_record(Opcode::chunk_index);
-      w.put(c.start_time);
-      w.put(c.end_time);
-      w.put(c.offset);
-      w.put(c.length);
-      w.put(static_cast<std::uint32_t>(c.message_index_offsets.size() * 10));
-      for (const auto& [id, at] : c.message_index_offsets) {
-        w.put(id);
-        w.put(at);
-      }
-      w.put(c.message_index_length);
-      w.string("");
-      w.put(c.records_size);  // compressed_size == uncompressed_size: no compression
-      w.put(c.records_size);
-      w.end_record(start);
-    }
+  emit_summary();
+  const std::uint64_t chunk_indexes_at = offset_;
+  chunk_indexes_.replay([this](std::span<const std::uint8_t> bytes) {
+    out_.assign(bytes.begin(), bytes.end());
+    emit_summary();
   });
-  const std::uint64_t summary_offset_start = offset_ + w.size();
+  if (offset_ > chunk_indexes_at) {
+    groups.emplace_back(Opcode::chunk_index, chunk_indexes_at, offset_ - chunk_indexes_at);
+  }
+  const std::uint64_t summary_offset_start = offset_;
   for (const auto& [op, start, length] : groups) {
     const std::size_t record = w.begin_record(Opcode::summary_offset);
     w.put(static_cast<std::uint8_t>(op));
@@ -243,10 +259,11 @@ void McapWriter::append_summary(ByteWriter& w) {
   // The footer's length is written now, not patched later: the summary CRC covers it.
   w.put(static_cast<std::uint8_t>(Opcode::footer));
   w.put(std::uint64_t{8 + 8 + 4});
-  w.put(offset_);  // summary_start: the summary begins where this buffer does
+  w.put(summary_start);
   w.put(summary_offset_start);
   // summary_crc: from the summary's start through summary_offset_start in the footer.
-  w.put(crc32_update(0, std::span(out_).first(w.size())));
+  w.put(crc32_update(summary_crc_, out_));
+  emit(false);
 }
 
 void McapWriter::close() {
@@ -261,11 +278,16 @@ void McapWriter::close() {
   std::memcpy(out_.data() + data_end + kRecordPrefixBytes, &crc, sizeof crc);
   emit(false);
 
-  append_summary(w);
+  write_summary();
   append_magic(out_);
   emit(false);
   sink_->sync();
   closed_ = true;
+}
+
+void McapWriter::emit_summary() {
+  summary_crc_ = crc32_update(summary_crc_, out_);
+  emit(false);
 }
 
 void McapWriter::emit(bool data_section) {

@@ -1,5 +1,5 @@
 #pragma once
-// An MCAP writer (https://mcap.dev/spec): chunked, uncompressed, indexed. Layout:
+// An MCAP writer (https://mcap.dev/spec): chunked (zstd, lz4 or uncompressed), indexed. Layout:
 //   magic, Header, [Schema, Channel, Metadata records as they are added],
 //   [Chunk + its Message Index records]..., Data End (data-section CRC),
 //   summary (Schema, Channel, Statistics, Metadata Index, Chunk Index groups),
@@ -18,6 +18,8 @@
 
 #include "io/record/byte_io.hpp"
 #include "io/record/byte_sink.hpp"
+#include "io/record/chunk_compression.hpp"
+#include "io/record/spill_buffer.hpp"
 
 namespace hil::io::record {
 
@@ -25,6 +27,8 @@ struct McapWriterOptions {
   std::string profile;                   ///< Header profile; "" = none (no ROS profile applies)
   std::string library = "hilsim";        ///< Header library: the writer's name and version
   std::size_t chunk_bytes = 512 * 1024;  ///< a chunk closes once its records reach this size
+  Compression compression = Compression::none;  ///< of each chunk's records
+  int level = 3;                                ///< zstd's level
 };
 
 class McapWriter {
@@ -55,6 +59,12 @@ class McapWriter {
   void close();
 
   [[nodiscard]] bool closed() const noexcept { return closed_; }
+  /// Bytes the summary will take at close() (it grows with the chunks: ~80 bytes per chunk
+  /// plus 10 per channel in it).
+  [[nodiscard]] std::uint64_t summary_bytes() const noexcept;
+  /// Bytes of records in the open chunk (uncompressed): at most what closing it writes, plus
+  /// its indexes.
+  [[nodiscard]] std::uint64_t pending_bytes() const noexcept { return chunk_.size(); }
   /// Bytes handed to the sink so far.
   [[nodiscard]] std::uint64_t bytes_written() const noexcept { return offset_; }
   [[nodiscard]] std::uint64_t message_count() const noexcept { return message_count_; }
@@ -70,11 +80,6 @@ class McapWriter {
     std::string topic, encoding;
     StringMap metadata;
   };
-  struct ChunkIndex {
-    std::uint64_t start_time, end_time, offset, length;
-    std::vector<std::pair<std::uint16_t, std::uint64_t>> message_index_offsets;
-    std::uint64_t message_index_length, records_size;
-  };
   struct MetadataIndex {
     std::uint64_t offset, length;
     std::string name;
@@ -87,7 +92,10 @@ class McapWriter {
   static void append_schema(ByteWriter& w, const Schema& s);
   static void append_channel(ByteWriter& w, const Channel& c);
   void close_chunk();
-  void append_summary(ByteWriter& w);
+  /// The summary and the footer, written to the sink group by group.
+  void write_summary();
+  /// emit() of summary bytes: they go into the summary CRC.
+  void emit_summary();
   /// Hands `out_` to the sink (CRC of the data section too, until Data End) and clears it.
   void emit(bool data_section);
   void require_open() const;
@@ -101,7 +109,14 @@ class McapWriter {
   std::vector<Schema> schemas_;
   std::vector<Channel> channels_;
   std::vector<ChannelCounts> per_channel_;
-  std::vector<ChunkIndex> chunk_indexes_;
+  // The Chunk Index records, the one part of the summary that grows with the file: spilled to
+  // an unlinked temporary file, so resident memory stays flat however long the recording
+  // (in memory only when no temporary file can be made).
+  SpillBuffer chunk_indexes_;
+  std::vector<std::uint8_t> index_record_;
+  std::uint64_t chunk_count_ = 0;
+  std::uint32_t summary_crc_ = 0;
+  ChunkCompressor compressor_;
   std::vector<MetadataIndex> metadata_indexes_;
   std::uint64_t offset_ = 0;
   std::uint32_t data_crc_ = 0;

@@ -1,5 +1,8 @@
 #include "io/record/telemetry_reader.hpp"
 
+#include "io/record/mapped_file.hpp"
+
+#include <algorithm>
 #include <deque>
 #include <map>
 #include <optional>
@@ -72,6 +75,89 @@ TelemetryReadReport read_telemetry(std::span<const std::uint8_t> file, Telemetry
   Decoder decoder(visitor, report);
   report.mcap = read_mcap(file, decoder);
   return report;
+}
+
+namespace {
+
+/// Forwards one file's topics and samples under the set's topic numbers.
+class PartVisitor final : public TelemetryVisitor {
+ public:
+  PartVisitor(TelemetryVisitor& out, std::map<std::string, std::size_t>& topics)
+      : out_(out), topics_(topics) {}
+  void on_topic(std::size_t topic, const TelemetryLayout& layout) override {
+    const auto [it, added] = topics_.try_emplace(layout.topic(), topics_.size());
+    if (local_.size() <= topic) local_.resize(topic + 1);
+    local_[topic] = it->second;
+    if (added) out_.on_topic(it->second, layout);
+  }
+  void on_sample(std::size_t topic, std::uint64_t log_time_ns,
+                 const TelemetrySample& sample) override {
+    out_.on_sample(local_.at(topic), log_time_ns, sample);
+  }
+  void on_event(std::uint64_t log_time_ns, const TelemetryEvent& event) override {
+    out_.on_event(log_time_ns, event);
+  }
+  void on_metadata(std::string_view name, const StringMap& metadata) override {
+    out_.on_metadata(name, metadata);
+  }
+  void on_progress(std::uint64_t offset, std::uint64_t total) override {
+    out_.on_progress(offset, total);
+  }
+
+ private:
+  TelemetryVisitor& out_;
+  std::map<std::string, std::size_t>& topics_;
+  std::vector<std::size_t> local_;
+};
+
+}  // namespace
+
+std::filesystem::path telemetry_part_path(const std::filesystem::path& first, std::size_t part) {
+  if (part == 0) return first;
+  std::filesystem::path p = first;
+  p.replace_filename(first.stem().string() + "." + std::to_string(part) +
+                     first.extension().string());
+  return p;
+}
+
+std::vector<std::filesystem::path> telemetry_parts(const std::filesystem::path& first) {
+  std::vector<std::filesystem::path> out{first};
+  for (std::size_t part = 1;; ++part) {
+    std::filesystem::path p = telemetry_part_path(first, part);
+    if (!std::filesystem::exists(p)) return out;
+    out.push_back(std::move(p));
+  }
+}
+
+TelemetryReadReport read_telemetry_files(const std::vector<std::filesystem::path>& files,
+                                         TelemetryVisitor& visitor) {
+  TelemetryReadReport total;
+  std::map<std::string, std::size_t> topics;
+  for (const std::filesystem::path& path : files) {
+    const MappedFile file(path);
+    PartVisitor part(visitor, topics);
+    TelemetryReadReport r = read_telemetry(file.bytes(), part);
+    total.samples += r.samples;
+    total.events += r.events;
+    total.undecodable += r.undecodable;
+    for (std::string& s : r.skipped_topics) {
+      if (std::find(total.skipped_topics.begin(), total.skipped_topics.end(), s) ==
+          total.skipped_topics.end()) {
+        total.skipped_topics.push_back(std::move(s));
+      }
+    }
+    const std::uint64_t messages = total.mcap.messages + r.mcap.messages;
+    const std::uint64_t chunks = total.mcap.chunks + r.mcap.chunks;
+    total.mcap = std::move(r.mcap);
+    total.mcap.messages = messages;
+    total.mcap.chunks = chunks;
+    if (total.mcap.end != McapEnd::complete) {
+      if (!total.mcap.problem.empty())
+        total.mcap.problem = path.filename().string() + ": " + total.mcap.problem;
+      break;
+    }
+  }
+  return total;
 }
 
 }  // namespace hil::io::record

@@ -4,6 +4,7 @@
 // `hilsim export` and, later, replay. Thread-safety: reentrant; one visitor per call.
 
 #include <cstdint>
+#include <filesystem>
 #include <span>
 #include <string>
 #include <vector>
@@ -40,5 +41,23 @@ struct TelemetryReadReport {
 
 [[nodiscard]] TelemetryReadReport read_telemetry(std::span<const std::uint8_t> file,
                                                  TelemetryVisitor& visitor);
+
+/// Part `part` of a split recording: `first` itself for 0, else telemetry.mcap →
+/// telemetry.<part>.mcap.
+[[nodiscard]] std::filesystem::path telemetry_part_path(const std::filesystem::path& first,
+                                                        std::size_t part);
+
+/// The files of a recording whose first file is `first` (telemetry.mcap): it, then
+/// telemetry.1.mcap, telemetry.2.mcap, … as long as they exist (split files).
+[[nodiscard]] std::vector<std::filesystem::path> telemetry_parts(
+    const std::filesystem::path& first);
+
+/// Reads the files of a split recording as one: topics are numbered once across them (by
+/// topic name), samples and events in file order. The report: counts summed, the MCAP report
+/// of the last file read — or of the first file that is not complete, where reading stops
+/// (a file after a truncated one would leave a gap). Throws std::system_error when a file
+/// cannot be opened.
+[[nodiscard]] TelemetryReadReport read_telemetry_files(
+    const std::vector<std::filesystem::path>& files, TelemetryVisitor& visitor);
 
 }  // namespace hil::io::record

@@ -1,9 +1,13 @@
 #include "io/record/telemetry_recorder.hpp"
 
+#include "io/record/telemetry_reader.hpp"
+
+#include <fnmatch.h>
 #include <algorithm>
 #include <bit>
 #include <cmath>
 #include <stdexcept>
+#include <system_error>
 
 namespace hil::io::record {
 
@@ -21,6 +25,32 @@ std::uint32_t checked_decimation(const TelemetryRecorderConfig& c) {
   return TelemetryRecorder::decimation_for(c.tick_period_ns, c.max_rate_hz);
 }
 
+/// The recording rate of each group (first matching pattern, else max_rate_hz) as a tick
+/// decimation.
+std::vector<std::uint32_t> group_decimations(const TelemetryRecorderConfig& c,
+                                             const TelemetrySchema& schema) {
+  std::vector<std::uint32_t> out;
+  for (const TelemetryGroup& g : schema.groups()) {
+    double rate = c.max_rate_hz;
+    for (const auto& [pattern, hz] : c.group_rates_hz) {
+      if (fnmatch(pattern.c_str(), g.group.c_str(), 0) == 0) {
+        rate = hz;
+        break;
+      }
+    }
+    if (!(rate > 0.0)) throw std::invalid_argument("telemetry: a group rate must be > 0 Hz");
+    out.push_back(TelemetryRecorder::decimation_for(c.tick_period_ns, rate));
+  }
+  return out;
+}
+
+/// The ring's decimation: that of the fastest group (every tick any group records).
+std::uint32_t base_decimation(const TelemetryRecorderConfig& c, const TelemetrySchema& schema) {
+  std::uint32_t base = checked_decimation(c);
+  for (const std::uint32_t d : group_decimations(c, schema)) base = std::min(base, d);
+  return base;
+}
+
 std::size_t ring_samples(const TelemetryRecorderConfig& c, std::uint32_t decimation) {
   const double rate = 1e9 / (static_cast<double>(c.tick_period_ns) * decimation);
   const double samples = std::ceil(std::max(c.ring_seconds, 0.0) * rate);
@@ -36,22 +66,49 @@ std::uint32_t TelemetryRecorder::decimation_for(std::int64_t tick_period_ns, dou
   return static_cast<std::uint32_t>(std::clamp(k, 1.0, 4e9));
 }
 
+namespace {
+
+TelemetryRecorderConfig with_parts(TelemetryRecorderConfig c, const std::filesystem::path& path) {
+  if (!c.open_part) {
+    c.open_part = [path](std::size_t part) -> std::unique_ptr<ByteSink> {
+      return std::make_unique<FileSink>(telemetry_part_path(path, part));
+    };
+  }
+  return c;
+}
+
+}  // namespace
+
 TelemetryRecorder::TelemetryRecorder(const rt::ChannelTable& table,
                                      const std::filesystem::path& path,
                                      TelemetryRecorderConfig config)
-    : TelemetryRecorder(table, std::make_unique<FileSink>(path), std::move(config)) {}
+    : TelemetryRecorder(table, std::make_unique<FileSink>(path),
+                        with_parts(std::move(config), path)) {}
 
 TelemetryRecorder::TelemetryRecorder(const rt::ChannelTable& table, std::unique_ptr<ByteSink> sink,
                                      TelemetryRecorderConfig config)
     : config_(std::move(config)),
       schema_(table),
-      decimation_(checked_decimation(config_)),
+      decimation_(base_decimation(config_, schema_)),
       words_per_sample_(table.size() + 1),
       samples_(ring_samples(config_, decimation_) * words_per_sample_),
       events_(std::max<std::size_t>(config_.event_ring, 1)),
-      writer_(std::make_unique<McapWriter>(std::move(sink),
-                                           McapWriterOptions{.chunk_bytes = config_.chunk_bytes})),
-      scratch_(words_per_sample_) {
+      scratch_(words_per_sample_),
+      table_(table) {
+  for (const std::uint32_t d : group_decimations(config_, schema_)) {
+    // a whole multiple of the ring's decimation: every tick a group records is in the ring
+    group_decimation_.push_back((d + decimation_ - 1) / decimation_ * decimation_);
+  }
+  open_writer(std::move(sink), 0);
+  thread_ = std::jthread([this](const std::stop_token& stop) { run(stop); });
+}
+
+void TelemetryRecorder::open_writer(std::unique_ptr<ByteSink> sink, std::int64_t first_tick) {
+  const std::uint64_t before = writer_ ? bytes_written_.load(std::memory_order_relaxed) : 0;
+  writer_ = std::make_unique<McapWriter>(
+      std::move(sink),
+      McapWriterOptions{.chunk_bytes = config_.chunk_bytes, .compression = config_.compression});
+  group_channels_.clear();
   for (const TelemetryGroup& g : schema_.groups()) {
     const std::uint16_t schema =
         writer_->add_schema(g.message_name, kProtobufEncoding, g.file_descriptor_set);
@@ -64,11 +121,36 @@ TelemetryRecorder::TelemetryRecorder(const rt::ChannelTable& table, std::unique_
                         {{"tick_period_ns", std::to_string(config_.tick_period_ns)},
                          {"start_time_ns", std::to_string(config_.start_time_ns)},
                          {"decimation", std::to_string(decimation_)},
-                         {"channels", std::to_string(table.size())}});
+                         {"channels", std::to_string(table_.size())},
+                         {"part", std::to_string(part_)},
+                         {"first_tick", std::to_string(first_tick)}});
   if (!config_.run_metadata.empty()) writer_->add_metadata("hilsim.run", config_.run_metadata);
   writer_->flush();  // the schemas are on disk before the first sample
-  bytes_written_.store(writer_->bytes_written(), std::memory_order_relaxed);
-  thread_ = std::jthread([this](const std::stop_token& stop) { run(stop); });
+  part_first_tick_ = first_tick;
+  file_bytes_base_ = before;
+  bytes_written_.store(before + writer_->bytes_written(), std::memory_order_relaxed);
+}
+
+void TelemetryRecorder::next_part(std::int64_t first_tick) {
+  writer_->close();
+  samples_durable_.store(samples_recorded_.load(std::memory_order_relaxed),
+                         std::memory_order_relaxed);
+  bytes_written_.store(file_bytes_base_ + writer_->bytes_written(), std::memory_order_relaxed);
+  ++part_;
+  open_writer(config_.open_part(part_), first_tick);
+  files_.fetch_add(1, std::memory_order_relaxed);
+}
+
+void TelemetryRecorder::stop_recording(std::int64_t tick, const std::string& why) {
+  stopped_at_tick_.store(tick, std::memory_order_relaxed);
+  try {
+    writer_->close();  // complete up to here: readable on its own
+    samples_durable_.store(samples_recorded_.load(std::memory_order_relaxed),
+                           std::memory_order_relaxed);
+    bytes_written_.store(file_bytes_base_ + writer_->bytes_written(), std::memory_order_relaxed);
+  } catch (const std::exception&) {  // the disk took not even the summary: the prefix stays
+  }
+  fail(std::runtime_error(why));
 }
 
 TelemetryRecorder::~TelemetryRecorder() { stop(); }
@@ -106,6 +188,8 @@ RecorderCounters TelemetryRecorder::counters() const noexcept {
   c.events_recorded = events_recorded_.load(std::memory_order_relaxed);
   c.events_dropped = events_.dropped() + events_lost_.load(std::memory_order_relaxed);
   c.bytes_written = bytes_written_.load(std::memory_order_relaxed);
+  c.files = files_.load(std::memory_order_relaxed);
+  c.stopped_at_tick = stopped_at_tick_.load(std::memory_order_relaxed);
   return c;
 }
 
@@ -141,7 +225,7 @@ void TelemetryRecorder::run(const std::stop_token& stop) {
     writer_->close();
     samples_durable_.store(samples_recorded_.load(std::memory_order_relaxed),
                            std::memory_order_relaxed);
-    bytes_written_.store(writer_->bytes_written(), std::memory_order_relaxed);
+    bytes_written_.store(file_bytes_base_ + writer_->bytes_written(), std::memory_order_relaxed);
     flushes_.fetch_add(1, std::memory_order_release);
   } catch (const std::exception& e) {
     fail(e);
@@ -157,7 +241,9 @@ void TelemetryRecorder::drain() {
   }
   EventSlot e{};
   while (events_.try_pop(e)) write_event(e);
-  bytes_written_.store(writer_->bytes_written(), std::memory_order_relaxed);
+  if (!failed_) {
+    bytes_written_.store(file_bytes_base_ + writer_->bytes_written(), std::memory_order_relaxed);
+  }
 }
 
 void TelemetryRecorder::write_sample() {
@@ -169,14 +255,37 @@ void TelemetryRecorder::write_sample() {
   const std::span<const double> values = std::span(scratch_).subspan(1);
   const double sim_time_s = static_cast<double>(tick * config_.tick_period_ns) * 1e-9;
   try {
+    // the disk's free space, also between flushes: a loop faster than real time fills it fast
+    if (config_.min_free_bytes > 0 &&
+        file_bytes_base_ + writer_->bytes_written() + writer_->pending_bytes() -
+                checked_at_bytes_ >=
+            std::max<std::uint64_t>(config_.min_free_bytes / 8, std::uint64_t{64} * 1024) &&
+        below_watermark()) {
+      samples_dropped_.fetch_add(1, std::memory_order_relaxed);
+      return;
+    }
+    if ((config_.split_bytes > 0 && writer_->bytes_written() >= config_.split_bytes) ||
+        (config_.split_ticks > 0 && tick - part_first_tick_ >= config_.split_ticks)) {
+      if (config_.open_part) next_part(tick);
+    }
+    last_tick_ = tick;
     const auto groups = schema_.groups();
     for (std::size_t g = 0; g < groups.size(); ++g) {
-      schema_.encode(groups[g], tick, sim_time_s, values, message_);
+      if (tick % group_decimation_[g] != 0) continue;
+      TelemetrySchema::encode(groups[g], tick, sim_time_s, values, message_);
       writer_->write_message(group_channels_[g], sequence_, log_time(tick), log_time(tick),
                              message_);
     }
     ++sequence_;
     samples_recorded_.fetch_add(1, std::memory_order_relaxed);
+  } catch (const std::system_error& ex) {
+    if (ex.code() == std::errc::no_space_on_device) {  // past the watermark: the disk is full
+      stop_recording(tick, "recording stopped: disk full at tick " + std::to_string(tick) + " (" +
+                               ex.what() + ")");
+    } else {
+      fail(ex);
+    }
+    samples_dropped_.fetch_add(1, std::memory_order_relaxed);
   } catch (const std::exception& ex) {
     fail(ex);
     samples_dropped_.fetch_add(1, std::memory_order_relaxed);
@@ -201,13 +310,27 @@ void TelemetryRecorder::write_event(const EventSlot& e) {
   }
 }
 
+bool TelemetryRecorder::below_watermark() {
+  if (failed_ || config_.min_free_bytes == 0 || !config_.free_bytes) return false;
+  checked_at_bytes_ = file_bytes_base_ + writer_->bytes_written() + writer_->pending_bytes();
+  const std::uint64_t free = config_.free_bytes();
+  // the open chunk goes to the disk at once when it closes: room for it too
+  if (free >= config_.min_free_bytes + writer_->pending_bytes()) return false;
+  stop_recording(last_tick_ + 1,
+                 "recording stopped: disk full at tick " + std::to_string(last_tick_ + 1) + " (" +
+                     std::to_string(free / 1024) + " KiB free: less than the open chunk, " +
+                     std::to_string(writer_->pending_bytes() / 1024) + " KiB, and the " +
+                     std::to_string(config_.min_free_bytes / 1024) + " KiB watermark)");
+  return true;
+}
+
 void TelemetryRecorder::flush() {
-  if (failed_) return;
+  if (failed_ || below_watermark()) return;
   try {
     const std::uint64_t recorded = samples_recorded_.load(std::memory_order_relaxed);
     writer_->flush();
     samples_durable_.store(recorded, std::memory_order_relaxed);
-    bytes_written_.store(writer_->bytes_written(), std::memory_order_relaxed);
+    bytes_written_.store(file_bytes_base_ + writer_->bytes_written(), std::memory_order_relaxed);
     flushes_.fetch_add(1, std::memory_order_release);
   } catch (const std::exception& e) {
     fail(e);

@@ -20,12 +20,14 @@
 #include <condition_variable>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <span>
 #include <string>
 #include <string_view>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include <boost/lockfree/spsc_queue.hpp>
@@ -41,12 +43,27 @@ namespace hil::io::record {
 struct TelemetryRecorderConfig {
   std::int64_t tick_period_ns = 0;  ///< the executive's base period dt (> 0)
   std::uint64_t start_time_ns = 0;  ///< log_time of tick 0: run start, ns since the UNIX epoch
-  double max_rate_hz = 1000.0;      ///< recorded samples per second at most (decimation)
-  double ring_seconds = 2.0;        ///< ring capacity in seconds of recorded samples (≥ 16)
-  std::size_t event_ring = 1024;    ///< events the ring holds
+  double max_rate_hz = 1000.0;      ///< recorded samples per second of a group (decimation)
+  /// Groups recorded at another rate: (wildcard on the group name, Hz), first match wins.
+  std::vector<std::pair<std::string, double>> group_rates_hz;
+  double ring_seconds = 2.0;      ///< ring capacity in seconds of recorded samples (≥ 16)
+  std::size_t event_ring = 1024;  ///< events the ring holds
   std::chrono::milliseconds flush_interval{1000};  ///< the longest time between two flushes
-  std::size_t chunk_bytes = 512 * 1024;            ///< MCAP chunk size
+  std::size_t chunk_bytes = 4 * 1024 * 1024;       ///< MCAP chunk size (uncompressed)
+  Compression compression = Compression::zstd;     ///< of the chunks
   StringMap run_metadata;  ///< written as the MCAP Metadata record "hilsim.run"
+  /// Split files (docs/recording.md "Split files"): a new file once this many bytes are
+  /// written (0: no limit) or this many ticks recorded in it (0: no limit), at a sample's
+  /// boundary; each file complete and readable on its own. Files after the first are opened
+  /// by `open_part` (the path constructor: telemetry_part_path(), telemetry.1.mcap, …).
+  std::uint64_t split_bytes = 0;
+  std::int64_t split_ticks = 0;
+  std::function<std::unique_ptr<ByteSink>(std::size_t part)> open_part;
+  /// Below this many free bytes (asked of `free_bytes` at every flush) the recording stops:
+  /// the file is closed complete and the rest is dropped and counted, the run goes on
+  /// (0: no watermark).
+  std::uint64_t min_free_bytes = 0;
+  std::function<std::uint64_t()> free_bytes;
 };
 
 /// Counters, all monotonic; samples are whole ticks (all groups of one tick).
@@ -56,8 +73,10 @@ struct RecorderCounters {
   std::uint64_t samples_durable = 0;   ///< samples_recorded as of the last completed flush
   std::uint64_t events_recorded = 0;
   std::uint64_t events_dropped = 0;
-  std::uint64_t bytes_written = 0;  ///< bytes handed to the file
-  std::uint64_t flushes = 0;        ///< completed flushes (data synced to the disk)
+  std::uint64_t bytes_written = 0;    ///< bytes handed to the file
+  std::uint64_t flushes = 0;          ///< completed flushes (data synced to the disk)
+  std::uint64_t files = 1;            ///< telemetry files begun (split files)
+  std::int64_t stopped_at_tick = -1;  ///< the first tick not recorded after a stop (−1: none)
 };
 
 enum class PushResult : std::uint8_t {
@@ -125,6 +144,14 @@ class TelemetryRecorder {
   void write_event(const EventSlot& e);
   void flush();
   void fail(const std::exception& e);
+  /// A new McapWriter on `sink` with the schemas, channels and metadata of this recording.
+  void open_writer(std::unique_ptr<ByteSink> sink, std::int64_t first_tick);
+  /// Closes the current file complete and opens the next (split files).
+  void next_part(std::int64_t first_tick);
+  /// Stops the recording for good at `tick`: closes the file complete, says why.
+  void stop_recording(std::int64_t tick, const std::string& why);
+  /// Asks for the free space; below the watermark stops the recording (true).
+  bool below_watermark();
   [[nodiscard]] std::uint64_t log_time(std::int64_t tick) const noexcept;
 
   TelemetryRecorderConfig config_;
@@ -138,11 +165,19 @@ class TelemetryRecorder {
   // recorder thread only
   std::unique_ptr<McapWriter> writer_;
   std::vector<std::uint16_t> group_channels_;
+  std::vector<std::uint32_t> group_decimation_;  // per group: a multiple of decimation_
   std::uint16_t event_channel_ = 0;
   std::vector<double> scratch_;
   std::vector<std::uint8_t> message_;
   std::uint32_t sequence_ = 0, event_sequence_ = 0;
   bool failed_ = false;
+  const rt::ChannelTable& table_;
+  std::size_t part_ = 0;
+  std::int64_t part_first_tick_ = 0, last_tick_ = -1;
+  std::atomic<std::int64_t> stopped_at_tick_{-1};
+  std::atomic<std::uint64_t> files_{1};
+  std::uint64_t file_bytes_base_ = 0;   // bytes of the parts before this one
+  std::uint64_t checked_at_bytes_ = 0;  // bytes written when the free space was last asked
 
   // written by the recorder thread, read by any (relaxed: statistics; flushes_ is release so
   // that a reader that sees a flush sees samples_durable_ of that flush)

@@ -1,5 +1,7 @@
 #include "io/record/telemetry_schema.hpp"
 
+#include <bit>
+
 #include <google/protobuf/descriptor.h>
 #include <google/protobuf/descriptor.pb.h>
 
@@ -170,9 +172,11 @@ void TelemetrySchema::encode(const TelemetryGroup& group, std::int64_t tick, dou
                              std::span<const double> values, std::vector<std::uint8_t>& out) {
   begin_message(tick, sim_time_s, out);
   for (const TelemetryField& f : group.fields) {
-    // proto3 may omit zeros; writing every field keeps the message size constant.
+    // proto3 omits zeros: a missing field reads as +0.0 (−0.0 has other bits and is written)
+    const double v = values[f.channel.index];
+    if (std::bit_cast<std::uint64_t>(v) == 0) continue;
     wire::put_tag(out, f.number, wire::WireType::fixed64);
-    wire::put_double(out, values[f.channel.index]);
+    wire::put_double(out, v);
   }
 }
 

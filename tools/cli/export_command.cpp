@@ -166,10 +166,11 @@ fs::path telemetry_file(const std::string& run) {
 
 void run_export(const ExportOptions& o) {
   const fs::path input = telemetry_file(o.run);
-  const io::record::MappedFile file(input);
+  // a split recording (telemetry.1.mcap, …) is read as one, when its first file is given
+  const std::vector<fs::path> parts = io::record::telemetry_parts(input);
   fs::create_directories(o.csv_dir);
   CsvExport csv(o.csv_dir, o.patterns);
-  const io::record::TelemetryReadReport report = io::record::read_telemetry(file.bytes(), csv);
+  const io::record::TelemetryReadReport report = io::record::read_telemetry_files(parts, csv);
   csv.finish();
   if (!o.patterns.empty() && csv.channels() == 0 && !csv.all_channels().empty()) {
     std::string known;

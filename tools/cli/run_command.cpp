@@ -33,7 +33,10 @@ void add_run_command(CLI::App& app) {
       "run live in a browser and to Foxglove; its Stop button (operator token) ends it like\n"
       "Ctrl-C. --console 0 picks a free port, --console off turns it off.\n"
       "Exit status: 0 completed or stopped with Ctrl-C; 1 setup error; 3 the overrun policy\n"
-      "stop_after ended the run; 4 the scenario's pass criteria failed.\n");
+      "stop_after ended the run; 4 the scenario's pass criteria failed; 5 the run completed but\n"
+      "its recording stopped early (disk full, I/O error: manifest.json says at which tick).\n"
+      "Telemetry is zstd-compressed; below the disk's free-space watermark it stops and the run\n"
+      "goes on (docs/recording.md).\n");
   cmd->add_option("--rig", o->selection.rig, "Rig name or rig file (default ravon)")
       ->type_name("NAME");
   cmd->add_option("--overlay", o->selection.overlays,
@@ -58,6 +61,15 @@ void add_run_command(CLI::App& app) {
                   "Parent of the automatic run directories (default ./runs)")
       ->type_name("DIR");
   cmd->add_flag("--no-record", o->no_record, "Do not record");
+  cmd->add_option("--split-size", o->split_size_mb,
+                  "Split the telemetry into files of about this many MiB (telemetry.mcap, "
+                  "telemetry.1.mcap, …; each a complete MCAP file; export and replay read them "
+                  "as one)")
+      ->type_name("MIB")
+      ->check(CLI::Range(1.0, 1e9));
+  cmd->add_option("--split-duration", o->split_duration,
+                  "… or of this much simulated time each (e.g. 1h, 10min)")
+      ->check(duration_in(rt::kSecond, rt::kSecond * 7 * 24 * 3600));
   cmd->add_flag("--no-rt", o->no_rt,
                 "Normal thread, no memory locking: for machines without RT privileges");
   add_speed_option(*cmd, o->speed,

@@ -139,11 +139,14 @@ RunRecord read_run_record(const std::filesystem::path& dir) {
           fmt::format("{}: no \"{}\"; expected a hilsim run manifest", file.string(), key));
     }
   }
-  return {.period_ns = j["period_ns"].get<std::int64_t>(),
-          .start_epoch_ns = j["start_epoch_ns"].get<std::int64_t>(),
-          .rig = j["rig"].get<std::string>(),
-          .scenario = j.value("scenario", std::string()),
-          .completed = j.value("ended", std::string("running")) != "running"};
+  return {
+      .period_ns = j["period_ns"].get<std::int64_t>(),
+      .start_epoch_ns = j["start_epoch_ns"].get<std::int64_t>(),
+      .rig = j["rig"].get<std::string>(),
+      .scenario = j.value("scenario", std::string()),
+      .completed = j.value("ended", std::string("running")) != "running",
+      .recording_complete = !j.contains("recording") || !j["recording"].is_object() ||
+                            j["recording"].value("ended", std::string("complete")) == "complete"};
 }
 
 CanRecording read_can_recording(const std::filesystem::path& file, const RunRecord& run,
@@ -179,6 +182,19 @@ CanRecording read_can_recording(const std::filesystem::path& file, const RunReco
     out.last_tick = std::max(out.last_tick, tick);
     ++out.frames;
   }
+  // A last line without its newline was cut (the disk filled, the process was killed): a cut,
+  // not a malformed line — what came before it is whole
+  if (!out.bad_lines.empty() && std::filesystem::file_size(file) > 0) {
+    std::ifstream last(file, std::ios::binary);
+    last.seekg(-1, std::ios::end);
+    if (static_cast<char>(last.get()) != '\n') {
+      out.cut = fmt::format(
+          "{} (the recording was cut there: replayed up to the last complete "
+          "frame)",
+          out.bad_lines.back());
+      out.bad_lines.pop_back();
+    }
+  }
   return out;
 }
 
@@ -190,8 +206,7 @@ std::int64_t last_sample_tick(const std::filesystem::path& telemetry) {
     }
     std::int64_t tick = -1;
   } last;
-  const io::record::MappedFile file(telemetry);
-  (void)io::record::read_telemetry(file.bytes(), last);
+  (void)io::record::read_telemetry_files(io::record::telemetry_parts(telemetry), last);
   return last.tick;
 }
 

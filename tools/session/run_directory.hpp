@@ -55,6 +55,9 @@ struct RunRecord {
   std::string rig;
   std::string scenario;
   bool completed = true;  ///< false when the run died (the manifest still says "running")
+  /// false when the recording stopped before the run (disk full, I/O error): what it holds
+  /// is a prefix, as for a run that died
+  bool recording_complete = true;
 };
 
 /// Throws std::runtime_error naming the file and the missing key.
@@ -68,6 +71,7 @@ struct CanRecording {
   std::int64_t last_tick = -1;
   std::size_t frames = 0;
   std::vector<std::string> bad_lines;  ///< "can.log:LINE:COLUMN: what"
+  std::string cut;  ///< the last line, cut short (no newline): where and why, "" if whole
 };
 
 /// tick = round((time − start_epoch)/period) for a recording; for an external log

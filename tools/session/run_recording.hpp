@@ -23,19 +23,32 @@ class Recording final : public rt::Task {
  public:
   /// `lossless`: the loop is not paced by real time (--speed max or a factor, replay): write()
   /// waits for the writers instead of letting a full ring drop samples or frames.
+  /// `settings`: the rig's recording block (rates, compression, split, watermark).
   Recording(config::RigRuntime& rig, const std::filesystem::path& dir, std::int64_t period_ns,
-            std::int64_t start_epoch_ns, const std::string& rig_name, bool lossless);
+            std::int64_t start_epoch_ns, const std::string& rig_name, bool lossless,
+            const config::RecordingSettings& settings);
+  ~Recording() override;
+  Recording(const Recording&) = delete;
+  Recording& operator=(const Recording&) = delete;
   void update(const rt::TickContext& /*c*/) noexcept override {}
   void write(const rt::TickContext& c) noexcept override;
-  /// Drains and closes both files. Idempotent.
+  /// Drains and closes both files, then gives the space kept in reserve back (for the
+  /// manifest and timing.json, written next). Idempotent.
   void stop();
+  /// Free bytes on the run directory's file system now.
+  [[nodiscard]] std::uint64_t free_bytes() const;
+  /// Telemetry bytes per hour of simulated time, estimated from the groups, their rates and
+  /// the compression (for the line `hilsim run` prints at the start).
+  [[nodiscard]] double estimated_bytes_per_hour() const noexcept { return estimate_; }
   [[nodiscard]] RecordingCounters counters() const;
   /// Setup: the telemetry recorder, for its event topic (RT pushes: push_event).
   [[nodiscard]] io::record::TelemetryRecorder& telemetry() noexcept { return telemetry_; }
 
  private:
   const rt::ChannelTable& table_;
+  std::filesystem::path dir_;
   bool lossless_;
+  double estimate_ = 0.0;
   io::record::TelemetryRecorder telemetry_;
   std::unique_ptr<io::record::CanLogRecorder> can_log_;
   std::unique_ptr<io::record::BusLogRecorder> bus_log_;

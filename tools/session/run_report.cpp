@@ -213,12 +213,19 @@ nlohmann::json manifest_json(const RunReport& r) {
   if (!r.verdict.empty()) j["scenario_verdict"] = r.verdict;
   if (r.recording) {
     const RecordingCounters& rec = *r.recording;
-    j["recording"] = {{"telemetry_samples", rec.telemetry.samples_recorded},
-                      {"telemetry_dropped", rec.telemetry.samples_dropped},
-                      {"events", rec.telemetry.events_recorded},
-                      {"can_frames", rec.can_log.frames_written},
-                      {"can_frames_dropped", rec.can_log.frames_dropped},
-                      {"errors", rec.errors}};
+    j["recording"] = {
+        {"ended", rec.ended()},
+        {"telemetry_files", rec.telemetry.files},
+        {"telemetry_bytes", rec.telemetry.bytes_written},
+        {"telemetry_stopped_at_tick", rec.telemetry.stopped_at_tick >= 0
+                                          ? nlohmann::json(rec.telemetry.stopped_at_tick)
+                                          : nlohmann::json(nullptr)},
+        {"telemetry_samples", rec.telemetry.samples_recorded},
+        {"telemetry_dropped", rec.telemetry.samples_dropped},
+        {"events", rec.telemetry.events_recorded},
+        {"can_frames", rec.can_log.frames_written},
+        {"can_frames_dropped", rec.can_log.frames_dropped},
+        {"errors", rec.errors}};
     if (rec.bus_log) {
       j["recording"]["bus_snapshots"] = rec.bus_log->snapshots_written;
       j["recording"]["bus_snapshots_dropped"] = rec.bus_log->snapshots_dropped;

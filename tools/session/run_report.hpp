@@ -26,6 +26,9 @@ struct RecordingCounters {
   io::record::CanLogCounters can_log;
   std::optional<io::record::BusLogCounters> bus_log;  ///< for a rig with a shared-memory bus
   std::string errors;                                 ///< "" or what went wrong writing
+  /// How the recording ended: "complete", or "recording stopped: disk full at tick N (…)" /
+  /// the write error, when it stopped before the run did.
+  [[nodiscard]] std::string ended() const { return errors.empty() ? "complete" : errors; }
 };
 
 struct RunReport {

@@ -1,5 +1,7 @@
 #include "tools/session/run_session.hpp"
 
+#include "io/record/chunk_compression.hpp"
+
 #include <fmt/format.h>
 
 #include <atomic>
@@ -111,8 +113,32 @@ int run_rig(const RunOptions& o) {
     if (setup->scenario_file) saved += copy_scenario(*setup->scenario_file, *report.run_dir);
     report.config_hash = config_hash(saved);
     report.start_epoch_ns = epoch_ns;
+    config::RecordingSettings recording_settings = settings.recording;
+    if (o.split_size_mb) {
+      recording_settings.split_bytes = static_cast<std::uint64_t>(*o.split_size_mb * 1048576.0);
+    }
+    if (o.split_duration) {
+      recording_settings.split_duration_s =
+          static_cast<double>(*rt::parse_duration(*o.split_duration)) * 1e-9;
+    }
     recording = std::make_unique<Recording>(rig, *report.run_dir, period_ns, epoch_ns, report.rig,
-                                            /*lossless=*/!o.speed.realtime());
+                                            /*lossless=*/!o.speed.realtime(), recording_settings);
+    if (!o.quiet) {
+      const double per_hour = recording->estimated_bytes_per_hour();
+      const auto free = static_cast<double>(recording->free_bytes());
+      const auto size = [](double bytes) {
+        return bytes >= 1e9 ? fmt::format("{:.1f} GB", bytes * 1e-9)
+                            : fmt::format("{:.0f} MB", bytes * 1e-6);
+      };
+      fmt::print(stderr,
+                 "recording: {} — telemetry ~{} per simulated hour ({}), {} free there "
+                 "(~{:.1f} h)\n",
+                 report.run_dir->string(), size(per_hour),
+                 io::record::mcap_name(recording_settings.compression).empty()
+                     ? "uncompressed"
+                     : io::record::mcap_name(recording_settings.compression),
+                 size(free), free / std::max(per_hour, 1.0));
+    }
     plan.add(rt::Slot::record, "record", *recording);
     setup->faults->set_event_sink(&recording->telemetry());
     commands.set_log(*report.run_dir / "commands.log");
@@ -212,15 +238,27 @@ int run_rig(const RunOptions& o) {
     const bool whole = report.result.ticks >= scenario_run->ticks();
     report.verdict = describe(scenario_run->verdict(), whole, report.failed);
   }
+  bool recording_incomplete = false;
   if (recording) {
-    recording->stop();
+    recording->stop();  // gives back the reserve: the manifest and timing.json fit
     report.recording = recording->counters();
-    write_json(*report.run_dir, "timing.json", timing_json(report));
-    write_json(*report.run_dir, "manifest.json", manifest_json(report));
+    recording_incomplete = report.recording->ended() != "complete";
+    // whatever the disk does, the summary is printed: a file that cannot be written is said
+    for (const char* name : {"timing.json", "manifest.json"}) {
+      try {
+        write_json(
+            *report.run_dir, name,
+            std::string_view(name) == "timing.json" ? timing_json(report) : manifest_json(report));
+      } catch (const std::exception& e) {
+        fmt::print(stderr, "error: {}\n", e.what());
+        recording_incomplete = true;
+      }
+    }
   }
   fmt::print("{}", run_summary(report));
   if (report.result.reason == rt::StopReason::overrun_limit) return 3;
-  return report.failed ? 4 : 0;
+  if (report.failed) return 4;
+  return recording_incomplete ? 5 : 0;
 }
 
 }  // namespace hil::session

@@ -21,6 +21,9 @@ struct RunOptions {
   std::optional<std::string> record_dir;  ///< --record DIR: the run directory itself
   std::string runs_dir = "runs";          ///< parent of automatic run directories
   bool no_record = false;
+  /// --split-size MiB, --split-duration: split telemetry files (over the rig's recording block).
+  std::optional<double> split_size_mb;
+  std::optional<std::string> split_duration;
   bool no_rt = false;                   ///< normal thread, no memory locking (laptops, CI)
   Speed speed;                          ///< realtime, max (SIL, as fast as possible) or a factor
   bool quiet = false;                   ///< no progress lines
@@ -35,7 +38,8 @@ struct RunOptions {
 
 /// Runs and prints the summary. Exit status: 0 completed or stopped with Ctrl-C, 1 setup
 /// error (also: a speed other than realtime with a transport that is not virtual:), 3 the
-/// overrun policy stop_after ended the run, 4 the scenario's criteria failed.
+/// overrun policy stop_after ended the run, 4 the scenario's criteria failed, 5 the run
+/// completed but its recording stopped early (disk full, I/O error; manifest.json says where).
 [[nodiscard]] int run_rig(const RunOptions& options);
 
 }  // namespace hil::session

@@ -80,6 +80,7 @@ struct RecordedRun {
   std::int64_t period_ns = 1'000'000;
   std::uint64_t start_ns = 1'700'000'000'000'000'000;
   std::size_t chunk_bytes = 16 * 1024;
+  Compression compression = Compression::zstd;
 };
 
 /// Records `run.ticks` ticks of `table` with value_of(), an event at the first tick and a
@@ -90,6 +91,7 @@ inline void record_file(const rt::ChannelTable& table, const std::filesystem::pa
                         {.tick_period_ns = run.period_ns,
                          .start_time_ns = run.start_ns,
                          .chunk_bytes = run.chunk_bytes,
+                         .compression = run.compression,
                          .run_metadata = {{"rig", "bench"}}});
   if (!rec.push_event(0, "event", "run started")) throw std::runtime_error("event ring full");
   push_ticks(rec, run.ticks, table.size());
@@ -137,13 +139,14 @@ class BlockingSink final : public ByteSink {
   std::vector<std::uint8_t> bytes_;
 };
 
-/// A disk that fills up: writes fail with ENOSPC after `limit` bytes.
+/// A disk that fills up: writes fail with `error` (ENOSPC: full; EIO: failing) after `limit`
+/// bytes.
 class FullDiskSink final : public ByteSink {
  public:
-  explicit FullDiskSink(std::size_t limit) : limit_(limit) {}
+  explicit FullDiskSink(std::size_t limit, int error = ENOSPC) : limit_(limit), error_(error) {}
   void write(std::span<const std::uint8_t> bytes) override {
     if (written_ + bytes.size() > limit_) {
-      throw std::system_error(ENOSPC, std::generic_category(), "cannot write 'telemetry.mcap'");
+      throw std::system_error(error_, std::generic_category(), "cannot write 'telemetry.mcap'");
     }
     written_ += bytes.size();
   }
@@ -151,6 +154,7 @@ class FullDiskSink final : public ByteSink {
 
  private:
   std::size_t limit_, written_ = 0;
+  int error_;
 };
 
 }  // namespace hil::io::record::testing

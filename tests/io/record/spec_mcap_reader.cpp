@@ -1,7 +1,9 @@
 // Written from the MCAP specification only; see spec_mcap_reader.hpp.
 #include "tests/io/record/spec_mcap_reader.hpp"
 
+#include <lz4frame.h>
 #include <zlib.h>
+#include <zstd.h>
 
 #include <cstring>
 #include <fstream>
@@ -58,6 +60,8 @@ struct Rec {
 
 struct ChunkInfo {
   std::uint64_t at, size, start, end, records;
+  std::string compression;
+  std::uint64_t compressed;
   std::map<std::uint16_t, std::uint64_t> index_at;  // from the message index records
   std::uint64_t index_bytes = 0;
 };
@@ -88,6 +92,8 @@ class Parser {
   std::vector<std::tuple<std::uint64_t, std::uint64_t, std::map<std::uint16_t, std::uint64_t>,
                          std::uint64_t>>
       chunk_indexes_;  // chunk at, length, message index offsets, index length
+  std::vector<std::tuple<std::string, std::uint64_t, std::uint64_t>>
+      chunk_index_sizes_;  // compression, compressed and uncompressed size
   std::uint64_t data_end_at_ = 0, summary_offset_at_ = 0;
 };
 
@@ -143,9 +149,33 @@ void Parser::chunk(Rec& r) {
   ChunkInfo info{r.at, r.size, c.le(8), c.le(8), 0, {}, 0};
   const std::uint64_t uncompressed = c.le(8);
   const auto crc = static_cast<std::uint32_t>(c.le(4));
-  if (!c.str().empty()) bad("compressed chunk");
-  const std::uint64_t n = c.le(8);
-  Cursor records = c.sub(n);
+  const std::string compression = c.str();
+  const std::uint64_t stored = c.le(8);
+  Cursor records = c.sub(stored);
+  info.compression = compression;
+  info.compressed = stored;
+  // the spec's compressions, with their libraries' one-shot calls
+  std::vector<std::uint8_t> plain;
+  if (compression == "zstd") {
+    plain.resize(uncompressed);
+    const std::size_t got = ZSTD_decompress(plain.data(), plain.size(), records.p, stored);
+    if (ZSTD_isError(got) != 0U || got != uncompressed) bad("zstd chunk does not decompress");
+    records = Cursor{plain.data(), plain.data() + plain.size()};
+  } else if (compression == "lz4") {
+    plain.resize(uncompressed);
+    LZ4F_dctx* d = nullptr;
+    (void)LZ4F_createDecompressionContext(&d, LZ4F_VERSION);
+    std::size_t dst = plain.size(), src = stored;
+    const std::size_t left = LZ4F_decompress(d, plain.data(), &dst, records.p, &src, nullptr);
+    LZ4F_freeDecompressionContext(d);
+    if (LZ4F_isError(left) != 0U || left != 0 || dst != uncompressed) {
+      bad("lz4 chunk does not decompress");
+    }
+    records = Cursor{plain.data(), plain.data() + plain.size()};
+  } else if (!compression.empty()) {
+    bad("chunk compression '" + compression + "' is not in the spec");
+  }
+  const std::uint64_t n = static_cast<std::uint64_t>(records.end - records.p);
   info.records = n;
   if (n != uncompressed) bad("chunk uncompressed_size differs from its records");
   if (crc == 0 || crc_of(records.p, n) != crc) bad("chunk CRC missing or wrong");
@@ -215,7 +245,11 @@ void Parser::summary_record(Rec& r) {
       const auto id = static_cast<std::uint16_t>(m.le(2));
       offsets[id] = m.le(8);
     }
-    chunk_indexes_.emplace_back(at, length, offsets, c.le(8));
+    const std::uint64_t index_length = c.le(8);
+    chunk_indexes_.emplace_back(at, length, offsets, index_length);
+    std::string compression = c.str();
+    const std::uint64_t compressed = c.le(8);
+    chunk_index_sizes_.emplace_back(std::move(compression), compressed, c.le(8));
   } else if (r.op == 0x03 || r.op == 0x04) {
     record(r, false);
   } else if (r.op != 0x0D && r.op != 0x0A) {
@@ -326,6 +360,11 @@ File Parser::run() {
     if (at_ != chunks_[i].at || length != chunks_[i].size) bad("chunk index points elsewhere");
     if (index_offsets != chunks_[i].index_at) bad("chunk index message_index_offsets wrong");
     if (index_length != chunks_[i].index_bytes) bad("chunk index message_index_length wrong");
+    const auto& [compression, compressed, uncompressed] = chunk_index_sizes_[i];
+    if (compression != chunks_[i].compression || compressed != chunks_[i].compressed ||
+        uncompressed != chunks_[i].records) {
+      bad("chunk index compression or sizes differ from the chunk's");
+    }
   }
   if (!f_.statistics) {
     bad("no statistics");

@@ -68,7 +68,8 @@ int replay_external_log(const ReplayOptions& o) {
   (void)save_rig(settings, dir);
   const std::int64_t epoch_ns =
       std::chrono::duration_cast<std::chrono::nanoseconds>(start.time_since_epoch()).count();
-  Recording recording(rig, dir, run.period_ns, epoch_ns, run.rig, /*lossless=*/true);
+  Recording recording(rig, dir, run.period_ns, epoch_ns, run.rig, /*lossless=*/true,
+                      settings.recording);
   rt::TickPlan plan;
   rig.add_tasks(plan);
   plan.add(rt::Slot::record, "record", recording);

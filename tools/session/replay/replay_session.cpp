@@ -112,6 +112,7 @@ int replay(const ReplayOptions& o) {
     return 2;
   }
   const CanRecording log = read_can_recording(dir / "can.log", run, false);
+  if (!log.cut.empty()) fmt::print(stderr, "note: {}\n", log.cut);
   if (!log.bad_lines.empty()) {
     for (const std::string& bad : log.bad_lines) fmt::print(stderr, "{}\n", bad);
     if (!o.lenient) {
@@ -169,6 +170,10 @@ int replay(const ReplayOptions& o) {
                                : std::numeric_limits<std::int64_t>::max();
   if (!run.completed) {  // killed: compare the prefix both files hold (each to its last flush)
     limit = std::min(limit, std::min(log.last_tick, last_sample_tick(dir / "telemetry.mcap")));
+  } else if (!run.recording_complete || !log.cut.empty()) {
+    // the recording stopped early (disk full): the inputs end with can.log (its last tick may
+    // hold only some of its frames); telemetry samples are compared as far as they go
+    limit = std::min(limit, log.last_tick - 1);
   }
   // The rig's real tick on the real executive, as in the run (decimations and offsets
   // included), open loop: an overrun of a paced replay is never a reason to stop
@@ -209,10 +214,9 @@ int replay(const ReplayOptions& o) {
                              .scenario = loaded.scenario ? &*loaded.scenario : nullptr})});
 
   const auto wall_start = std::chrono::steady_clock::now();
-  io::record::MappedFile telemetry(dir / "telemetry.mcap");
   SampleChecker samples(harness, rig.table(), result, limit);
-  const io::record::TelemetryReadReport read =
-      io::record::read_telemetry(telemetry.bytes(), samples);
+  const io::record::TelemetryReadReport read = io::record::read_telemetry_files(
+      io::record::telemetry_parts(dir / "telemetry.mcap"), samples);
   run_through(harness, std::max(log.last_tick, samples.last_tick), limit);
   frames.finish(harness.executive().ticks_run() - 1);
   harness.finish("replayed");
