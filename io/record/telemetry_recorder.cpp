@@ -313,12 +313,18 @@ void TelemetryRecorder::write_event(const EventSlot& e) {
 bool TelemetryRecorder::below_watermark() {
   if (failed_ || config_.min_free_bytes == 0 || !config_.free_bytes) return false;
   checked_at_bytes_ = file_bytes_base_ + writer_->bytes_written() + writer_->pending_bytes();
-  const std::uint64_t free = config_.free_bytes();
+  const std::optional<std::uint64_t> free = config_.free_bytes();
+  const std::string tick = std::to_string(last_tick_ + 1);
+  if (!free) {
+    stop_recording(last_tick_ + 1, "recording stopped at tick " + tick +
+                                       ": the run directory is gone (removed while recording)");
+    return true;
+  }
   // the open chunk goes to the disk at once when it closes: room for it too
-  if (free >= config_.min_free_bytes + writer_->pending_bytes()) return false;
+  if (*free >= config_.min_free_bytes + writer_->pending_bytes()) return false;
   stop_recording(last_tick_ + 1,
-                 "recording stopped: disk full at tick " + std::to_string(last_tick_ + 1) + " (" +
-                     std::to_string(free / 1024) + " KiB free: less than the open chunk, " +
+                 "recording stopped: disk full at tick " + tick + " (" +
+                     std::to_string(*free / 1024) + " KiB free: less than the open chunk, " +
                      std::to_string(writer_->pending_bytes() / 1024) + " KiB, and the " +
                      std::to_string(config_.min_free_bytes / 1024) + " KiB watermark)");
   return true;

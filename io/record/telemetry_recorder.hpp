@@ -23,6 +23,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -62,8 +63,10 @@ struct TelemetryRecorderConfig {
   /// Below this many free bytes (asked of `free_bytes` at every flush) the recording stops:
   /// the file is closed complete and the rest is dropped and counted, the run goes on
   /// (0: no watermark).
+  /// `free_bytes` answers nullopt when the directory is gone (removed under the run): the
+  /// recording stops then too.
   std::uint64_t min_free_bytes = 0;
-  std::function<std::uint64_t()> free_bytes;
+  std::function<std::optional<std::uint64_t>()> free_bytes;
 };
 
 /// Counters, all monotonic; samples are whole ticks (all groups of one tick).

@@ -5,6 +5,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include <optional>
 #include <thread>
 
 #include "io/record/telemetry_schema.hpp"
@@ -16,9 +17,10 @@ namespace {
 constexpr const char* kReserve = ".reserve";
 constexpr std::uint64_t kReserveBytes = 4 << 20;  // the manifest, timing.json, can.log's end
 
-std::uint64_t free_bytes_of(const std::filesystem::path& dir) {
+/// nullopt when the directory is gone (removed while the run records).
+std::optional<std::uint64_t> free_bytes_of(const std::filesystem::path& dir) {
   struct statvfs s {};
-  if (::statvfs(dir.c_str(), &s) != 0) return 0;  // gone (removed): nothing to write into
+  if (::statvfs(dir.c_str(), &s) != 0) return std::nullopt;
   return static_cast<std::uint64_t>(s.f_bavail) * s.f_frsize;
 }
 
@@ -127,7 +129,7 @@ void Recording::stop() {
   std::filesystem::remove(dir_ / kReserve, ignored);
 }
 
-std::uint64_t Recording::free_bytes() const { return free_bytes_of(dir_); }
+std::uint64_t Recording::free_bytes() const { return free_bytes_of(dir_).value_or(0); }
 
 RecordingCounters Recording::counters() const {
   std::string errors;

@@ -96,7 +96,7 @@ TEST(Endurance, TheWatermarkStopsTelemetryCompleteAndSaysAtWhichTick) {
                            .flush_interval = std::chrono::milliseconds(5),
                            .chunk_bytes = 4096,
                            .min_free_bytes = 10U << 20,
-                           .free_bytes = [&free] { return free.load(); }});
+                           .free_bytes = [&free] { return std::optional(free.load()); }});
     (void)testing::push_ticks(rec, 500, table.size());
     while (rec.counters().samples_recorded < 500) std::this_thread::yield();
     free = 5U << 20;  // the disk fills: the next flush (or 1.25 MB written) sees it
