@@ -16,13 +16,16 @@
 #include "tools/cli/run_command.hpp"
 #include "tools/cli/timing_command.hpp"
 #include "tools/cli/tire_curve_command.hpp"
+#include "tools/session/run_directory.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{
       "hilsim — real-time hardware-in-the-loop vehicle simulator.\n"
       "A fixed-step deterministic loop runs the vehicle model and talks to real ECUs over CAN\n"
       "and to co-simulators over a shared-memory bus mirrored over UDP."};
-  app.require_subcommand(1);
+  app.set_version_flag("--version", hil::session::version_line(),
+                       "Print the version, git revision and build type, and exit");
+  app.require_subcommand(0, 1);
   app.footer("Run 'hilsim <command> --help' for the options and an example of each command.");
   hil::cli::add_run_command(app);
   hil::cli::add_replay_command(app);
@@ -40,6 +43,9 @@ int main(int argc, char** argv) {
   spdlog::set_pattern("%^%l%$: %v");
   try {
     app.parse(argc, argv);
+    if (app.get_subcommands().empty()) {  // neither a command nor --version
+      throw CLI::RequiredError("A subcommand");
+    }
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   } catch (const std::exception& e) {

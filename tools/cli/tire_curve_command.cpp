@@ -72,7 +72,7 @@ void run_tire_curve(const TireCurveOptions& o) {
       const double s = slips.at(i);
       const double alpha = angles.at(j);
       const models::WheelForce F = models::steady_state_forces(curve, o.load_n, s, alpha);
-      csv += fmt::format("{:.6g},{:.6g},{:.6g},{:.6g}\n", s, alpha, F.x, F.y);
+      csv += fmt::format("{},{},{},{}\n", s, alpha, F.x, F.y);  // shortest round-trip digits
     }
     std::fputs(csv.c_str(), stdout);
     csv.clear();

@@ -127,6 +127,12 @@ std::string hilsim_version() { return HIL_VERSION; }
 
 std::string git_revision() { return HIL_GIT_REVISION; }
 
+std::string version_line() {
+  const std::string build = HIL_BUILD_TYPE;
+  return fmt::format("hilsim {} (git {}, {} build)", hilsim_version(), git_revision(),
+                     build.empty() ? "default" : build);
+}
+
 RunRecord read_run_record(const std::filesystem::path& dir) {
   const std::filesystem::path file = dir / "manifest.json";
   std::ifstream in(file);

@@ -85,5 +85,7 @@ struct CanRecording {
 /// The build's version and git revision ("0.1.0", "a1b2c3d" or "unknown").
 [[nodiscard]] std::string hilsim_version();
 [[nodiscard]] std::string git_revision();
+/// What `hilsim --version` prints: "hilsim 0.1.0 (git a1b2c3d4e5f6, Release build)".
+[[nodiscard]] std::string version_line();
 
 }  // namespace hil::session

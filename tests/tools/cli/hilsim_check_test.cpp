@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -197,6 +198,24 @@ TEST(HilsimCheck, AScenarioByNameAndADefaultScenarioRelativeToTheRigFile) {
       run_hilsim("check " + (dir.path() / "rig" / "rig.pbtxt").string());
   EXPECT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("mine.pbtxt on"), std::string::npos) << r.output;
+}
+
+}  // namespace
+}  // namespace hil::tools
+
+namespace hil::tools {
+namespace {
+
+TEST(HilsimVersion, NamesTheVersionTheGitRevisionAndTheBuild) {
+  const testing::CommandResult r = testing::run_hilsim("--version");
+  EXPECT_EQ(r.status, 0);
+  EXPECT_TRUE(std::regex_search(
+      r.output,
+      std::regex(R"(^hilsim \d+\.\d+\.\d+ \(git ([0-9a-f]{12}|unknown), \w+ build\)\n$)")))
+      << r.output;
+  const testing::CommandResult none = testing::run_hilsim("");
+  EXPECT_NE(none.status, 0);
+  EXPECT_NE(none.output.find("A subcommand is required"), std::string::npos) << none.output;
 }
 
 }  // namespace

@@ -1,6 +1,9 @@
 // `hilsim tire-curve` as a user runs it: CSV header, rows, values, errors.
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
+
+#include <cctype>
 
 #include <cmath>
 #include <sstream>
@@ -40,6 +43,18 @@ TEST(HilsimTireCurve, PureLongitudinalDryCurveHasHeaderRowsAndTheMagicFormulaVal
   EXPECT_NEAR(at_0_1[2], 4000 * 0.955842, 0.01);
   EXPECT_EQ(at_0_1[3], 0.0);
   EXPECT_NEAR(fields(rows[1])[2], -fields(rows[201])[2], 1e-9);  // odd: s = −1 vs s = 1
+}
+
+TEST(HilsimTireCurve, ValuesRoundTripTheyAreNotCutToSixDigits) {
+  const CommandResult run = hilsim("tire-curve --surface dry --load 4000 --slip 0.1:0.1:0.01");
+  ASSERT_EQ(run.status, 0) << run.output;
+  const std::string row = lines(run.output).at(1);
+  const std::string fx = row.substr(row.find(',', row.find(',') + 1) + 1,
+                                    row.rfind(',') - row.find(',', row.find(',') + 1) - 1);
+  std::size_t digits = 0;
+  for (const char c : fx) digits += std::isdigit(static_cast<unsigned char>(c)) != 0 ? 1 : 0;
+  EXPECT_GT(digits, 10U) << "fx printed as " << fx << ": shortest round-trip form, not %.6g";
+  EXPECT_EQ(fmt::format("{}", std::stod(fx)), fx) << "reads back to the same double";
 }
 
 TEST(HilsimTireCurve, PureLateralIceCurveSaturatesAtTenPercentOfTheLoad) {
