@@ -81,6 +81,28 @@ void run_encode(const DbcOptions& o) {
   }
   io::can::CanFrame frame;
   const dbc::EncodeResult result = dbc::encode_frame(compiled, physical, frame);
+  // Integers written as such into unscaled integer signals go in exactly, all 64 bits (a double
+  // holds 53): 81985529216486895 stays …CDEF
+  std::vector<bool> exact(message.signals.size(), false);
+  for (const std::string& a : o.assignments) {
+    const std::size_t eq = a.find('=');
+    const auto i =
+        static_cast<std::size_t>(message.find_signal(a.substr(0, eq)) - message.signals.data());
+    const dbc::CompiledSignal& c = compiled.signals[i];
+    const std::optional<ExactInteger> integer = parse_exact_integer(a.substr(eq + 1));
+    if (!integer || c.factor != 1.0 || c.offset != 0.0 ||
+        c.value_type != dbc::ValueType::kInteger ||
+        !dbc::is_selected(compiled, c, frame.payload())) {
+      continue;
+    }
+    exact[i] = true;
+    if (dbc::encode_integer(c, integer->negative, integer->magnitude,
+                            std::span(frame.data.data(), frame.length)) ==
+        dbc::SignalStatus::kSaturated) {
+      fmt::print(stderr, "warning: {}={} does not fit its {} {}-bit integer; saturated\n",
+                 a.substr(0, eq), a.substr(eq + 1), c.is_signed ? "signed" : "unsigned", c.length);
+    }
+  }
   for (std::size_t i = 0; i < message.signals.size(); ++i) {
     const dbc::Signal& s = message.signals[i];
     const dbc::CompiledSignal& c = compiled.signals[i];
@@ -92,7 +114,7 @@ void run_encode(const DbcOptions& o) {
       continue;
     }
     std::uint64_t raw = 0;
-    if (dbc::physical_to_raw(c, physical[i], raw) == dbc::SignalStatus::kSaturated) {
+    if (!exact[i] && dbc::physical_to_raw(c, physical[i], raw) == dbc::SignalStatus::kSaturated) {
       double sent = 0.0;
       (void)dbc::decode_signal(c, frame.payload(), sent);
       fmt::print(stderr, "warning: {}={} is out of range; saturated to {}{}\n", s.name,

@@ -70,6 +70,25 @@ nlohmann::json signal_json(const dbc::Signal& signal, const dbc::CompiledSignal&
   return j;
 }
 
+std::optional<ExactInteger> parse_exact_integer(std::string_view text) {
+  ExactInteger out;
+  if (text.starts_with('-')) {
+    out.negative = true;
+    text.remove_prefix(1);
+  } else if (text.starts_with('+')) {
+    text.remove_prefix(1);
+  }
+  int base = 10;
+  if (text.starts_with("0x") || text.starts_with("0X")) {
+    base = 16;
+    text.remove_prefix(2);
+  }
+  const auto [end, ec] =
+      std::from_chars(text.data(), text.data() + text.size(), out.magnitude, base);
+  if (text.empty() || ec != std::errc{} || end != text.data() + text.size()) return std::nullopt;
+  return out;
+}
+
 double parse_signal_value(const dbc::Signal& signal, std::string_view value_text,
                           std::string_view argument) {
   for (const dbc::ValueDescription& d : signal.value_descriptions) {

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -43,6 +44,14 @@ struct ShownValue {
 /// Throws CLI::ValidationError naming the argument.
 [[nodiscard]] double parse_signal_value(const io::can::dbc::Signal& signal,
                                         std::string_view value_text, std::string_view argument);
+
+/// An integer exactly as written (decimal with an optional sign, or 0x hex): |value| and its
+/// sign, all 64 bits; nullopt for anything else (a fraction, an exponent, a label).
+struct ExactInteger {
+  bool negative = false;
+  std::uint64_t magnitude = 0;
+};
+[[nodiscard]] std::optional<ExactInteger> parse_exact_integer(std::string_view text);
 
 /// The physical value a signal starts with: GenSigStartValue (raw) scaled, or 0 scaled.
 [[nodiscard]] double start_value(const io::can::dbc::Signal& signal);

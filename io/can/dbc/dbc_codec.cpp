@@ -163,6 +163,39 @@ SignalStatus encode_signal(const CompiledSignal& signal, double physical,
   return status;
 }
 
+SignalStatus encode_integer(const CompiledSignal& signal, bool negative, std::uint64_t magnitude,
+                            std::span<std::uint8_t> payload) noexcept {
+  if (signal.value_type != ValueType::kInteger) return SignalStatus::kNotANumber;
+  if (payload.size() < signal.layout.bytes_needed) return SignalStatus::kShortPayload;
+  const std::uint32_t n = signal.length;
+  const std::uint64_t mask = n >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1;
+  std::uint64_t raw = 0;
+  bool clamped = false;
+  if (!signal.is_signed) {
+    if (negative && magnitude != 0) {
+      clamped = true;  // below 0: the lowest
+    } else if (magnitude > mask) {
+      clamped = true;
+      raw = mask;
+    } else {
+      raw = magnitude;
+    }
+  } else {
+    const std::uint64_t top = std::uint64_t{1} << (n - 1);  // 2^(n−1)
+    if (!negative && magnitude >= top) {
+      clamped = true;
+      raw = top - 1;
+    } else if (negative && magnitude > top) {
+      clamped = true;
+      raw = top;  // −2^(n−1) in n-bit two's complement
+    } else {
+      raw = (negative ? ~magnitude + 1 : magnitude) & mask;
+    }
+  }
+  write_raw(signal.layout, raw, payload);
+  return clamped ? SignalStatus::kSaturated : SignalStatus::kOk;
+}
+
 bool is_selected(const CompiledMessage& message, const CompiledSignal& signal,
                  std::span<const std::uint8_t> payload) noexcept {
   const CompiledSignal* at = &signal;

@@ -98,6 +98,13 @@ struct EncodeResult {
 /// Writes one physical value into its bits (other bits untouched).
 [[nodiscard]] SignalStatus encode_signal(const CompiledSignal& signal, double physical,
                                          std::span<std::uint8_t> payload) noexcept;
+/// Writes an exact integer into an integer signal without scaling, for values a double cannot
+/// hold (64-bit counters, ids): `negative` and `magnitude` (|value|). kSaturated (and the bits
+/// of the nearest end of the signal's range) when it does not fit its length and sign;
+/// kNotANumber for a float signal (nothing written).
+[[nodiscard]] SignalStatus encode_integer(const CompiledSignal& signal, bool negative,
+                                          std::uint64_t magnitude,
+                                          std::span<std::uint8_t> payload) noexcept;
 /// The raw value `physical` encodes to (saturation reported as in encode_signal).
 [[nodiscard]] SignalStatus physical_to_raw(const CompiledSignal& signal, double physical,
                                            std::uint64_t& raw_bits) noexcept;

@@ -136,6 +136,35 @@ TEST(HilsimDbc, DecodeRejectsBadFramesAndUnknownIds) {
       << run.output;
 }
 
+TEST(HilsimDbc, SixtyFourBitIntegersAreEncodedExactlyBothOrdersBothSigns) {
+  const hil::config::testing::TempDir dir;
+  const auto dbc = dir.write("u64.dbc",
+                             "VERSION \"\"\n\n"
+                             "BO_ 256 Big: 8 Vector__XXX\n"
+                             " SG_ counter : 0|64@1+ (1,0) [0|0] \"\" Vector__XXX\n\n"
+                             "BO_ 257 BigM: 8 Vector__XXX\n"
+                             " SG_ value : 7|64@0- (1,0) [0|0] \"\" Vector__XXX\n\n"
+                             "BO_ 258 Small: 2 Vector__XXX\n"
+                             " SG_ s16 : 0|16@1- (1,0) [0|0] \"\" Vector__XXX\n");
+  const std::string file = dbc.string();
+  // 0x0123456789ABCDEF: through a double it would end …CDF0
+  for (const char* v : {"81985529216486895", "0x0123456789ABCDEF"}) {
+    const CommandResult run = hilsim("dbc encode " + file + " Big counter=" + v);
+    EXPECT_EQ(run.output, "100#EFCDAB8967452301\n") << v;
+  }
+  EXPECT_EQ(hilsim("dbc encode " + file + " Big counter=18446744073709551615").output,
+            "100#FFFFFFFFFFFFFFFF\n");
+  EXPECT_EQ(hilsim("dbc encode " + file + " BigM value=-9223372036854775807").output,
+            "101#8000000000000001\n");
+  // and back, exactly
+  EXPECT_TRUE(contains(hilsim("dbc decode " + file + " 100#EFCDAB8967452301").output,
+                       "counter=81985529216486895"));
+  const CommandResult over = hilsim("dbc encode " + file + " Small s16=40000");
+  EXPECT_TRUE(contains(over.output, "102#FF7F")) << over.output;
+  EXPECT_TRUE(contains(over.output, "s16=40000 does not fit its signed 16-bit integer; saturated"))
+      << over.output;
+}
+
 TEST(HilsimDbc, DecodeLogPrintsBlocksReportsBadLinesAndUnknownIds) {
   const hil::config::testing::TempDir dir;
   const auto log = dir.write("can.log",
