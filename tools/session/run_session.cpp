@@ -105,6 +105,7 @@ int run_rig(const RunOptions& o) {
   const std::int64_t epoch_ns =
       std::chrono::duration_cast<std::chrono::nanoseconds>(wall_start.time_since_epoch()).count();
   std::unique_ptr<Recording> recording;
+  std::string compression;  // of the telemetry, for the line printed at the start
   if (!o.no_record) {
     report.run_dir = make_run_directory(
         o.record_dir ? std::optional<std::filesystem::path>(*o.record_dir) : std::nullopt,
@@ -123,22 +124,8 @@ int run_rig(const RunOptions& o) {
     }
     recording = std::make_unique<Recording>(rig, *report.run_dir, period_ns, epoch_ns, report.rig,
                                             /*lossless=*/!o.speed.realtime(), recording_settings);
-    if (!o.quiet) {
-      const double per_hour = recording->estimated_bytes_per_hour();
-      const auto free = static_cast<double>(recording->free_bytes());
-      const auto size = [](double bytes) {
-        return bytes >= 1e9 ? fmt::format("{:.1f} GB", bytes * 1e-9)
-                            : fmt::format("{:.0f} MB", bytes * 1e-6);
-      };
-      fmt::print(stderr,
-                 "recording: {} — telemetry ~{} per simulated hour ({}), {} free there "
-                 "(~{:.1f} h)\n",
-                 report.run_dir->string(), size(per_hour),
-                 io::record::mcap_name(recording_settings.compression).empty()
-                     ? "uncompressed"
-                     : io::record::mcap_name(recording_settings.compression),
-                 size(free), free / std::max(per_hour, 1.0));
-    }
+    compression = io::record::mcap_name(recording_settings.compression);
+    if (compression.empty()) compression = "uncompressed";
     plan.add(rt::Slot::record, "record", *recording);
     setup->faults->set_event_sink(&recording->telemetry());
     commands.set_log(*report.run_dir / "commands.log");
@@ -187,6 +174,19 @@ int run_rig(const RunOptions& o) {
                    .console_feed = std::move(feed),
                    .paused = o.paused});
   gate.store(harness.lock_step());
+  if (recording && !o.quiet) {  // after the console's lines: they come first on stderr
+    const double per_hour = recording->estimated_bytes_per_hour();
+    const auto free = static_cast<double>(recording->free_bytes());
+    const auto size = [](double bytes) {
+      return bytes >= 1e9 ? fmt::format("{:.1f} GB", bytes * 1e-9)
+                          : fmt::format("{:.0f} MB", bytes * 1e-6);
+    };
+    fmt::print(stderr,
+               "recording: {} — telemetry ~{} per simulated hour ({}), {} free there "
+               "(~{:.1f} h)\n",
+               report.run_dir->string(), size(per_hour), compression, size(free),
+               free / std::max(per_hour, 1.0));
+  }
   if (harness.console() != nullptr && report.run_dir) report.console_url = harness.console()->url();
   if (o.selection.can_uri) {
     fmt::print(stderr,
