@@ -109,19 +109,24 @@ void Capture::begin_shot(std::int64_t trigger_tick) {
 }
 
 void Capture::append(std::int64_t tick, std::span<const double> row) {
-  if (block_samples_ > 0 && tick != block_last_ + spec_.decimation) flush();
-  if (block_samples_ == 0) block_first_ = tick;
+  start_sample(tick);
   for (const std::uint32_t c : spec_.channels) rows_.push_back(row[c]);
-  block_last_ = tick;
-  ++shot_samples_;
-  if (++block_samples_ == kBlockSamples) flush();
+  finish_sample();
 }
 
 void Capture::append_selected(std::int64_t tick, const double* selected) {
-  if (block_samples_ > 0 && tick != block_last_ + spec_.decimation) flush();
-  if (block_samples_ == 0) block_first_ = tick;
+  start_sample(tick);
   rows_.insert(rows_.end(), selected, selected + spec_.channels.size());
+  finish_sample();
+}
+
+void Capture::start_sample(std::int64_t tick) {
+  if (block_samples_ > 0 && tick != block_last_ + spec_.decimation) flush();  // a gap: cut
+  if (block_samples_ == 0) block_first_ = tick;
   block_last_ = tick;
+}
+
+void Capture::finish_sample() {
   ++shot_samples_;
   if (++block_samples_ == kBlockSamples) flush();
 }

@@ -93,8 +93,12 @@ class Capture {
                     std::span<const double> row);
   bool stop_fires(std::int64_t tick, std::span<const double> row);
   void begin_shot(std::int64_t trigger_tick);
+  /// One sample: of the whole table's `row`, or of the selected channels' values.
   void append(std::int64_t tick, std::span<const double> row);
   void append_selected(std::int64_t tick, const double* selected);
+  /// Around the values a sample appends: cuts the block at a gap, counts, cuts a full block.
+  void start_sample(std::int64_t tick);
+  void finish_sample();
   void end_shot(std::int64_t last_tick, const std::string& reason);
   void note_lost(std::uint64_t samples) noexcept {
     lost_ += samples;

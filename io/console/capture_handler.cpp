@@ -18,9 +18,10 @@ std::int64_t ticks_of(double seconds, std::int64_t period_ns) {
 
 /// The answer to a wait_for: the first tick the condition held at, and the value.
 void answer_wait(WsSession& s, std::optional<std::int64_t> req, std::int64_t tick, double value) {
-  s.send_control(Json{
-      {"type", "wait_for"}, {"req", req ? Json(*req) : Json()}, {"tick", tick}, {"value", value}}
-                     .dump());
+  Json out = reply("wait_for", req);
+  out["tick"] = tick;
+  out["value"] = value;
+  s.send_control(out.dump());
 }
 
 }  // namespace
@@ -90,16 +91,15 @@ void Core::start_capture(WsSession& s, std::optional<std::int64_t> req, const Ca
   });
   Json names = Json::array();
   for (const std::uint32_t i : spec.channels) names.push_back(feed.table->specs()[i].name);
-  s.send_control(Json{{"type", "capture"},
-                      {"req", req ? Json(*req) : Json()},
-                      {"id", r.id},
-                      {"tick", now},
-                      {"channels", spec.channels},
-                      {"names", std::move(names)},
-                      {"decimation", spec.decimation},
-                      {"pre_trigger_ticks", spec.pre_ticks},
-                      {"duration_ticks", spec.duration_ticks}}
-                     .dump());
+  Json armed = reply("capture", req);
+  armed.update({{"id", r.id},
+                {"tick", now},
+                {"channels", spec.channels},
+                {"names", std::move(names)},
+                {"decimation", spec.decimation},
+                {"pre_trigger_ticks", spec.pre_ticks},
+                {"duration_ticks", spec.duration_ticks}});
+  s.send_control(armed.dump());
   captures.push_back({.session = s.weak_from_this(), .req = req, .capture = Capture(spec)});
   update_armed();
 }
@@ -144,11 +144,10 @@ void Core::serve_captures() {
         continue;
       }
       const CaptureNotice& n = *o.notice;
-      Json m{
-          {"type", n.kind == CaptureNotice::Kind::triggered ? "capture_triggered" : "capture_end"},
-          {"req", c.req ? Json(*c.req) : Json()},
-          {"id", c.capture.spec().id},
-          {"shot", n.shot}};
+      Json m = reply(n.kind == CaptureNotice::Kind::triggered ? "capture_triggered" : "capture_end",
+                     c.req);
+      m["id"] = c.capture.spec().id;
+      m["shot"] = n.shot;
       if (n.kind == CaptureNotice::Kind::triggered) {
         m["trigger_tick"] = n.tick;
         m["first_tick"] = n.first_tick;

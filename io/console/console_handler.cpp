@@ -22,11 +22,15 @@ Json reply(std::string_view type, std::optional<std::int64_t> req) {
 }
 
 Json error_message(std::optional<std::int64_t> req, std::string_view message) {
-  return {{"type", "error"}, {"req", req ? Json(*req) : Json()}, {"message", message}};
+  Json out = reply("error", req);
+  out["message"] = message;
+  return out;
 }
 
 Json ack_message(std::optional<std::int64_t> req, std::int64_t tick) {
-  return {{"type", "ack"}, {"req", req ? Json(*req) : Json()}, {"tick", tick}};
+  Json out = reply("ack", req);
+  out["tick"] = tick;
+  return out;
 }
 
 std::optional<std::vector<std::uint32_t>> Core::matching(WsSession& s,
@@ -207,13 +211,12 @@ void Core::on_console_message(WsSession& s, std::string_view text) {
     for (const std::uint32_t i : *channels) {
       values[specs[i].name] = number_or_null(snapshot.values()[i]);
     }
-    s.send_control(Json{{"type", "read"},
-                        {"req", m.req ? Json(*m.req) : Json()},
-                        {"tick", snapshot.tick()},
-                        {"values", std::move(values)}}
-                       .dump());
+    Json out = reply("read", m.req);
+    out["tick"] = snapshot.tick();
+    out["values"] = std::move(values);
+    s.send_control(out.dump());
   } else {
-    s.send_control(Json{{"type", "pong"}, {"req", m.req ? Json(*m.req) : Json()}}.dump());
+    s.send_control(reply("pong", m.req).dump());
   }
 }
 

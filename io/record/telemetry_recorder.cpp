@@ -128,14 +128,22 @@ void TelemetryRecorder::open_writer(std::unique_ptr<ByteSink> sink, std::int64_t
   writer_->flush();  // the schemas are on disk before the first sample
   part_first_tick_ = first_tick;
   file_bytes_base_ = before;
-  bytes_written_.store(before + writer_->bytes_written(), std::memory_order_relaxed);
+  publish_bytes();
 }
 
-void TelemetryRecorder::next_part(std::int64_t first_tick) {
+void TelemetryRecorder::close_file() {
   writer_->close();
   samples_durable_.store(samples_recorded_.load(std::memory_order_relaxed),
                          std::memory_order_relaxed);
+  publish_bytes();
+}
+
+void TelemetryRecorder::publish_bytes() noexcept {
   bytes_written_.store(file_bytes_base_ + writer_->bytes_written(), std::memory_order_relaxed);
+}
+
+void TelemetryRecorder::next_part(std::int64_t first_tick) {
+  close_file();
   ++part_;
   open_writer(config_.open_part(part_), first_tick);
   files_.fetch_add(1, std::memory_order_relaxed);
@@ -144,10 +152,7 @@ void TelemetryRecorder::next_part(std::int64_t first_tick) {
 void TelemetryRecorder::stop_recording(std::int64_t tick, const std::string& why) {
   stopped_at_tick_.store(tick, std::memory_order_relaxed);
   try {
-    writer_->close();  // complete up to here: readable on its own
-    samples_durable_.store(samples_recorded_.load(std::memory_order_relaxed),
-                           std::memory_order_relaxed);
-    bytes_written_.store(file_bytes_base_ + writer_->bytes_written(), std::memory_order_relaxed);
+    close_file();                    // complete up to here: readable on its own
   } catch (const std::exception&) {  // the disk took not even the summary: the prefix stays
   }
   fail(std::runtime_error(why));
@@ -193,6 +198,20 @@ RecorderCounters TelemetryRecorder::counters() const noexcept {
   return c;
 }
 
+double TelemetryRecorder::estimated_bytes_per_hour() const noexcept {
+  const double ratio = config_.compression == Compression::zstd  ? 5.0
+                       : config_.compression == Compression::lz4 ? 3.0
+                                                                 : 1.0;
+  const double ticks_per_s = 1e9 / static_cast<double>(config_.tick_period_ns);
+  const auto groups = schema_.groups();
+  double per_s = 0.0;
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    const double message = 31.0 + 13.0 + 9.0 * static_cast<double>(groups[g].fields.size());
+    per_s += ticks_per_s / group_decimation_[g] * (message / ratio + 16.0);
+  }
+  return per_s * 3600.0;
+}
+
 std::string TelemetryRecorder::error() const {
   const std::scoped_lock lock(error_mutex_);
   return error_;
@@ -222,10 +241,7 @@ void TelemetryRecorder::run(const std::stop_token& stop) {
   drain();
   if (failed_) return;
   try {
-    writer_->close();
-    samples_durable_.store(samples_recorded_.load(std::memory_order_relaxed),
-                           std::memory_order_relaxed);
-    bytes_written_.store(file_bytes_base_ + writer_->bytes_written(), std::memory_order_relaxed);
+    close_file();
     flushes_.fetch_add(1, std::memory_order_release);
   } catch (const std::exception& e) {
     fail(e);
@@ -241,9 +257,7 @@ void TelemetryRecorder::drain() {
   }
   EventSlot e{};
   while (events_.try_pop(e)) write_event(e);
-  if (!failed_) {
-    bytes_written_.store(file_bytes_base_ + writer_->bytes_written(), std::memory_order_relaxed);
-  }
+  if (!failed_) publish_bytes();
 }
 
 void TelemetryRecorder::write_sample() {
@@ -336,7 +350,7 @@ void TelemetryRecorder::flush() {
     const std::uint64_t recorded = samples_recorded_.load(std::memory_order_relaxed);
     writer_->flush();
     samples_durable_.store(recorded, std::memory_order_relaxed);
-    bytes_written_.store(file_bytes_base_ + writer_->bytes_written(), std::memory_order_relaxed);
+    publish_bytes();
     flushes_.fetch_add(1, std::memory_order_release);
   } catch (const std::exception& e) {
     fail(e);

@@ -122,6 +122,10 @@ class TelemetryRecorder {
   [[nodiscard]] RecorderCounters counters() const noexcept;
   /// k: every k-th tick is recorded.
   [[nodiscard]] std::uint32_t decimation() const noexcept { return decimation_; }
+  /// Bytes per hour of simulated time this recording takes, estimated from its groups at their
+  /// rates: per message its record, index entry, tick and time, 9 bytes a value (zeros are not
+  /// written), compressed as measured on RAVON (zstd 5×, lz4 3×; the index is not compressed).
+  [[nodiscard]] double estimated_bytes_per_hour() const noexcept;
   /// The first write error ("" if none): the recorder then drops (and counts) everything.
   [[nodiscard]] std::string error() const;
 
@@ -149,6 +153,10 @@ class TelemetryRecorder {
   void fail(const std::exception& e);
   /// A new McapWriter on `sink` with the schemas, channels and metadata of this recording.
   void open_writer(std::unique_ptr<ByteSink> sink, std::int64_t first_tick);
+  /// Closes the current file complete (its summary written): every sample so far durable.
+  void close_file();
+  /// The bytes of every file so far, for counters().
+  void publish_bytes() noexcept;
   /// Closes the current file complete and opens the next (split files).
   void next_part(std::int64_t first_tick);
   /// Stops the recording for good at `tick`: closes the file complete, says why.

@@ -64,6 +64,8 @@ void run_encode(const DbcOptions& o) {
   std::vector<double> physical;
   for (const dbc::Signal& s : message.signals) physical.push_back(start_value(s));
   std::vector<bool> given(message.signals.size(), false);
+  std::vector<std::optional<ExactInteger>> integers(message.signals.size());  // as written
+  std::vector<std::string_view> texts(message.signals.size());
   for (const std::string& a : o.assignments) {
     const std::size_t eq = a.find('=');
     const std::string name = a.substr(0, eq);
@@ -77,6 +79,8 @@ void run_encode(const DbcOptions& o) {
     }
     const auto i = static_cast<std::size_t>(s - message.signals.data());
     physical[i] = parse_signal_value(*s, std::string_view(a).substr(eq + 1), a);
+    texts[i] = std::string_view(a).substr(eq + 1);
+    integers[i] = parse_exact_integer(texts[i]);
     given[i] = true;
   }
   io::can::CanFrame frame;
@@ -84,12 +88,9 @@ void run_encode(const DbcOptions& o) {
   // Integers written as such into unscaled integer signals go in exactly, all 64 bits (a double
   // holds 53): 81985529216486895 stays …CDEF
   std::vector<bool> exact(message.signals.size(), false);
-  for (const std::string& a : o.assignments) {
-    const std::size_t eq = a.find('=');
-    const auto i =
-        static_cast<std::size_t>(message.find_signal(a.substr(0, eq)) - message.signals.data());
+  for (std::size_t i = 0; i < message.signals.size(); ++i) {
     const dbc::CompiledSignal& c = compiled.signals[i];
-    const std::optional<ExactInteger> integer = parse_exact_integer(a.substr(eq + 1));
+    const std::optional<ExactInteger>& integer = integers[i];
     if (!integer || c.factor != 1.0 || c.offset != 0.0 ||
         c.value_type != dbc::ValueType::kInteger ||
         !dbc::is_selected(compiled, c, frame.payload())) {
@@ -100,7 +101,7 @@ void run_encode(const DbcOptions& o) {
                             std::span(frame.data.data(), frame.length)) ==
         dbc::SignalStatus::kSaturated) {
       fmt::print(stderr, "warning: {}={} does not fit its {} {}-bit integer; saturated\n",
-                 a.substr(0, eq), a.substr(eq + 1), c.is_signed ? "signed" : "unsigned", c.length);
+                 message.signals[i].name, texts[i], c.is_signed ? "signed" : "unsigned", c.length);
     }
   }
   for (std::size_t i = 0; i < message.signals.size(); ++i) {

@@ -1,14 +1,11 @@
 #include "tools/session/run_recording.hpp"
 
 #include <fcntl.h>
-#include <fnmatch.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <optional>
 #include <thread>
-
-#include "io/record/telemetry_schema.hpp"
 
 namespace hil::session {
 
@@ -17,20 +14,22 @@ namespace {
 constexpr const char* kReserve = ".reserve";
 constexpr std::uint64_t kReserveBytes = 4 << 20;  // the manifest, timing.json, can.log's end
 
-/// nullopt when the directory is gone (removed while the run records).
-std::optional<std::uint64_t> free_bytes_of(const std::filesystem::path& dir) {
+/// The file system holding `dir`: bytes free (for an unprivileged writer) and in all; nullopt
+/// when the directory is gone (removed while the run records).
+struct Space {
+  std::uint64_t free = 0, size = 0;
+};
+std::optional<Space> space_of(const std::filesystem::path& dir) {
   struct statvfs s {};
   if (::statvfs(dir.c_str(), &s) != 0) return std::nullopt;
-  return static_cast<std::uint64_t>(s.f_bavail) * s.f_frsize;
+  return Space{.free = static_cast<std::uint64_t>(s.f_bavail) * s.f_frsize,
+               .size = static_cast<std::uint64_t>(s.f_blocks) * s.f_frsize};
 }
 
 /// The watermark: the rig's, but never more than a twentieth of the file system (a small disk
 /// still records).
-std::uint64_t watermark(const std::filesystem::path& dir, std::uint64_t wanted) {
-  struct statvfs s {};
-  if (wanted == 0 || ::statvfs(dir.c_str(), &s) != 0) return wanted;
-  const auto size = static_cast<std::uint64_t>(s.f_blocks) * s.f_frsize;
-  return std::min(wanted, size / 20);
+std::uint64_t watermark(const std::optional<Space>& space, std::uint64_t wanted) {
+  return wanted == 0 || !space ? wanted : std::min(wanted, space->size / 20);
 }
 
 io::record::TelemetryRecorderConfig telemetry_config(const std::filesystem::path& dir,
@@ -46,32 +45,11 @@ io::record::TelemetryRecorderConfig telemetry_config(const std::filesystem::path
           .split_bytes = s.split_bytes,
           .split_ticks =
               static_cast<std::int64_t>(s.split_duration_s * 1e9 / static_cast<double>(period_ns)),
-          .min_free_bytes = watermark(dir, s.min_free_bytes),
-          .free_bytes = [dir] { return free_bytes_of(dir); }};
-}
-
-/// Bytes per simulated hour: per recorded message its record, index entry, tick and time, and
-/// 9 bytes a value (zeros are not written); compressed as measured on RAVON (zstd 5×, lz4 3×).
-double estimate_bytes_per_hour(const rt::ChannelTable& table, std::int64_t period_ns,
-                               const config::RecordingSettings& s) {
-  const io::record::TelemetrySchema schema(table);
-  double per_s = 0.0;
-  for (const io::record::TelemetryGroup& g : schema.groups()) {
-    double rate = 1000.0;
-    for (const auto& [pattern, hz] : s.rates_hz) {
-      if (fnmatch(pattern.c_str(), g.group.c_str(), 0) == 0) {
-        rate = hz;
-        break;
-      }
-    }
-    rate = std::min(rate, 1e9 / static_cast<double>(period_ns));
-    const double message = 31.0 + 13.0 + 9.0 * static_cast<double>(g.fields.size());
-    const double ratio = s.compression == io::record::Compression::zstd  ? 5.0
-                         : s.compression == io::record::Compression::lz4 ? 3.0
-                                                                         : 1.0;
-    per_s += rate * (message / ratio + 16.0);  // the message index is not compressed
-  }
-  return per_s * 3600.0;
+          .min_free_bytes = watermark(space_of(dir), s.min_free_bytes),
+          .free_bytes = [dir]() -> std::optional<std::uint64_t> {
+            const std::optional<Space> space = space_of(dir);
+            return space ? std::optional(space->free) : std::nullopt;
+          }};
 }
 
 }  // namespace
@@ -83,15 +61,12 @@ Recording::Recording(config::RigRuntime& rig, const std::filesystem::path& dir,
     : table_(rig.table()),
       dir_(dir),
       lossless_(lossless),
-      estimate_(estimate_bytes_per_hour(rig.table(), period_ns, settings)),
       telemetry_(rig.table(), dir / "telemetry.mcap",
                  telemetry_config(dir, period_ns, start_epoch_ns, rig_name, settings)) {
   // Space kept for the end of the run: whatever fills the disk, the manifest and timing.json
   // can still be written (given back in stop())
   // (a thirty-second of a small file system)
-  struct statvfs fs {};
-  const std::uint64_t size =
-      ::statvfs(dir.c_str(), &fs) == 0 ? static_cast<std::uint64_t>(fs.f_blocks) * fs.f_frsize : 0;
+  const std::uint64_t size = space_of(dir).value_or(Space{}).size;
   const int fd = ::open((dir / kReserve).c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
   if (fd >= 0) {
     (void)::posix_fallocate(fd, 0, static_cast<off_t>(std::min(kReserveBytes, size / 32)));
@@ -129,7 +104,7 @@ void Recording::stop() {
   std::filesystem::remove(dir_ / kReserve, ignored);
 }
 
-std::uint64_t Recording::free_bytes() const { return free_bytes_of(dir_).value_or(0); }
+std::uint64_t Recording::free_bytes() const { return space_of(dir_).value_or(Space{}).free; }
 
 RecordingCounters Recording::counters() const {
   std::string errors;

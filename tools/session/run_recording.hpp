@@ -37,9 +37,11 @@ class Recording final : public rt::Task {
   void stop();
   /// Free bytes on the run directory's file system now.
   [[nodiscard]] std::uint64_t free_bytes() const;
-  /// Telemetry bytes per hour of simulated time, estimated from the groups, their rates and
-  /// the compression (for the line `hilsim run` prints at the start).
-  [[nodiscard]] double estimated_bytes_per_hour() const noexcept { return estimate_; }
+  /// Telemetry bytes per simulated hour, estimated (TelemetryRecorder): for the line `hilsim
+  /// run` prints at the start.
+  [[nodiscard]] double estimated_bytes_per_hour() const noexcept {
+    return telemetry_.estimated_bytes_per_hour();
+  }
   [[nodiscard]] RecordingCounters counters() const;
   /// Setup: the telemetry recorder, for its event topic (RT pushes: push_event).
   [[nodiscard]] io::record::TelemetryRecorder& telemetry() noexcept { return telemetry_; }
@@ -48,7 +50,6 @@ class Recording final : public rt::Task {
   const rt::ChannelTable& table_;
   std::filesystem::path dir_;
   bool lossless_;
-  double estimate_ = 0.0;
   io::record::TelemetryRecorder telemetry_;
   std::unique_ptr<io::record::CanLogRecorder> can_log_;
   std::unique_ptr<io::record::BusLogRecorder> bus_log_;
