@@ -112,7 +112,8 @@ ConfigErrors check_can(const Can& can, rt::ChannelTable& table, double period_s,
       dbc_path = std::filesystem::path(sources.locate(at + ".dbc").file).parent_path() / dbc_path;
     }
     try {
-      spec.database = io::can::dbc::load_dbc(dbc_path);
+      spec.database = io::can::dbc::load_dbc(
+          dbc_path, {.accept_deviations = bus.dbc_lenient(), .lenient = bus.dbc_lenient()});
     } catch (const std::exception& e) {  // "file.dbc:line:column: what"
       errors.push_back(sources.error(at + ".dbc", e.what()));
       continue;

@@ -82,6 +82,57 @@ TEST_F(CanConfigTest, DbcAndUriErrorsKeepTheirOwnPositions) {
   EXPECT_NE(errors[1].find("broken.dbc:3:"), std::string::npos) << errors[1];
 }
 
+TEST_F(CanConfigTest, ARigReadsItsDbcStrictlyUnlessTheBusSaysDbcLenient) {
+  // A production file: the command id written without the 29-bit flag, a stray statement.
+  std::string dbc = read_file(HIL_SOURCE_DIR "/tests/io/data/mapping.dbc");
+  const std::string extended = "BO_ 419361024 ECU_Command:";  // 0x18FEF100
+  dbc.replace(dbc.find("BO_ 256 ECU_Command:"), std::string("BO_ 256 ECU_Command:").size(),
+              extended);
+  for (const char* id : {"BA_ \"GenMsgCycleTime\" BO_ 256 ", "CM_ BO_ 256 "}) {
+    if (const std::size_t at = dbc.find(id); at != std::string::npos) {
+      dbc.replace(at, std::string(id).size(),
+                  std::string(id).replace(std::string(id).find("256"), 3, "419361024"));
+    }
+  }
+  dbc += "BO_ 536870912 Broken: 8 ECU\n";
+  dir_.write("field.dbc", dbc);
+  const std::string rig = R"(
+    vehicle { preset: "ravon" }
+    can {
+      buses {
+        name: "ecu" uri: "virtual:config_lenient" dbc: "field.dbc" %s
+        rx { message: "ECU_Command" timeout_ms: 50
+             signals { signal: "SpeedRef" channel: "vehicle.wheel.fl.speed_ref" } }
+      }
+    })";
+  const auto with = [&](std::string_view option) {
+    std::string text = rig;
+    text.replace(text.find("%s"), 2, option);
+    return text;
+  };
+  const Errors strict = load_errors(with(""));
+  ASSERT_EQ(strict.size(), 1U);
+  EXPECT_NE(strict[0].find("can.buses[0].dbc: " + (dir_.path() / "field.dbc").string()),
+            std::string::npos)
+      << strict[0];
+  EXPECT_NE(strict[0].find("does not fit 11 bits and has no 0x80000000 flag; a rig reads its DBC "
+                           "strictly"),
+            std::string::npos)
+      << strict[0];
+
+  const LoadResult lenient = load(with("dbc_lenient: true"));
+  ASSERT_TRUE(lenient.ok()) << ::testing::PrintToString(messages(lenient));
+  const io::can::dbc::Database& db = lenient.settings->can[0].database;
+  const io::can::dbc::Message* command = db.find_message("ECU_Command");
+  ASSERT_NE(command, nullptr);
+  EXPECT_TRUE(command->extended);
+  EXPECT_EQ(command->id, 0x18FEF100U);
+  EXPECT_EQ(db.find_message("Broken"), nullptr);
+  ASSERT_EQ(db.warnings.size(), 2U);  // what was assumed, what was skipped
+  EXPECT_NE(db.warnings[0].find("read as the 29-bit id 0x18FEF100"), std::string::npos);
+  EXPECT_NE(db.warnings[1].find("the BO_ statement at line"), std::string::npos);
+}
+
 TEST(ShippedRigs, EveryRigPassesCheck) {
   for (const char* rig : {"/hil_rigs/ravon/rig.pbtxt", "/hil_rigs/bench/rig.pbtxt"}) {
     const LoadResult result = load_rig_config(std::string(HIL_SOURCE_DIR) + rig);

@@ -1,9 +1,12 @@
 // libFuzzer target for the DBC reader (io/can/dbc/dbc_parser.hpp): arbitrary bytes as a DBC file
-// through lexing, parsing and the semantic checks; a file that loads is compiled and every
+// through lexing, parsing and the semantic checks, read three ways (the last byte chooses): as
+// the command line reads (the field's deviations accepted), as a rig reads (strictly), and
+// lenient (unreadable statements and signals skipped); a file that loads is compiled and every
 // message is decoded from, and encoded into, payloads made of the input bytes. Besides crashes
-// and sanitizer reports it traps when a promise breaks: an error that does not start with
-// "fuzz.dbc:<line>:<column>: ", a checked signal outside its message, an encode that rejects
-// its own arguments, or a decode/encode/decode that does not reproduce an integer signal.
+// and sanitizer reports it traps when a promise breaks: an error or warning that does not start
+// with "fuzz.dbc:<line>:<column>: ", a lenient read that refuses the file, a checked signal
+// outside its message, an encode that rejects its own arguments, or a decode/encode/decode that
+// does not reproduce an integer signal.
 //
 //   cmake --preset fuzz && cmake --build --preset fuzz --target dbc_fuzz
 //   cmake --build --preset fuzz --target run_dbc_fuzz     # 60 s with the seed corpus
@@ -71,8 +74,11 @@ void exercise(const dbc::CompiledMessage& m, std::span<const std::uint8_t> input
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
+  const int mode = size == 0 ? 0 : data[size - 1] % 3;
+  const dbc::DbcReadOptions options{.accept_deviations = mode != 1, .lenient = mode == 2};
   try {
-    const dbc::Database db = dbc::parse_dbc(text, "fuzz.dbc");
+    const dbc::Database db = dbc::parse_dbc(text, "fuzz.dbc", options);
+    for (const std::string& w : db.warnings) require(located(w));
     const dbc::CompiledDatabase compiled(db);
     for (std::size_t i = 0; i < db.messages.size(); ++i) {
       const dbc::CompiledMessage& m = compiled.messages()[i];
@@ -81,6 +87,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       require(compiled.find(m.id, m.extended) >= 0);
     }
   } catch (const dbc::DbcError& e) {
+    require(!options.lenient);
     require(located(e.what()));
   }
   return 0;

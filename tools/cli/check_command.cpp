@@ -93,6 +93,7 @@ int run_check(const CheckOptions& o) {
     return 1;
   }
   const config::RigSettings& rig = *result.settings;
+  session::print_config_warnings(rig);
   if (o.print) {  // the rig as a run would load it: overlays applied
     print_rig(rig, fmt::format("{} resolved (overlays applied, file paths as the loader resolved "
                                "them)",

@@ -28,10 +28,11 @@ struct DbcOptions {
   std::string frame;
   std::string log;
   bool json = false;
+  bool lenient = false;
 };
 
-dbc::Database load(const std::string& file) {
-  dbc::Database db = dbc::load_dbc(file);
+dbc::Database load(const DbcOptions& o) {
+  dbc::Database db = dbc::load_dbc(o.file, {.lenient = o.lenient});
   for (const std::string& w : db.warnings) fmt::print(stderr, "{}\n", w);
   return db;
 }
@@ -58,7 +59,7 @@ const dbc::Message& find_message(const dbc::Database& db, const std::string& key
 }
 
 void run_encode(const DbcOptions& o) {
-  const dbc::Database db = load(o.file);
+  const dbc::Database db = load(o);
   const dbc::Message& message = find_message(db, o.message);
   const dbc::CompiledMessage compiled = dbc::compile(message);
   std::vector<double> physical;
@@ -127,6 +128,13 @@ void run_encode(const DbcOptions& o) {
   fmt::print("{}\n", io::can::to_frame_text(frame));
 }
 
+void add_file_options(CLI::App& cmd, const std::shared_ptr<DbcOptions>& o) {
+  cmd.add_option("file", o->file, "DBC file")->required()->type_name("FILE");
+  cmd.add_flag("--lenient", o->lenient,
+               "Skip a statement or signal that cannot be read, with a located warning, instead "
+               "of refusing the file");
+}
+
 void add_show(CLI::App& dbc_cmd, const std::shared_ptr<DbcOptions>& o) {
   CLI::App* cmd = dbc_cmd.add_subcommand("show", "List the messages, signals and value tables");
   cmd->footer(
@@ -134,8 +142,8 @@ void add_show(CLI::App& dbc_cmd, const std::shared_ptr<DbcOptions>& o) {
       "Per signal: layout START|LENGTH@ORDER±, bits covered (Intel LSB..MSB, Motorola MSB..LSB),\n"
       "type, (factor,offset), [min|max], unit, multiplexing (M, MUX=VALUES), receivers, VAL_.\n"
       "\nExample:\n  hilsim dbc show vehicle.dbc\n");
-  cmd->add_option("file", o->file, "DBC file")->required()->type_name("FILE");
-  cmd->callback([o] { std::fputs(format_dbc_show(load(o->file)).c_str(), stdout); });
+  add_file_options(*cmd, o);
+  cmd->callback([o] { std::fputs(format_dbc_show(load(*o)).c_str(), stdout); });
 }
 
 void add_encode(CLI::App& dbc_cmd, const std::shared_ptr<DbcOptions>& o) {
@@ -150,7 +158,7 @@ void add_encode(CLI::App& dbc_cmd, const std::shared_ptr<DbcOptions>& o) {
       "  hilsim dbc encode vehicle.dbc WheelSpeeds speed_fl=12.5 speed_fr=12.5\n"
       "  hilsim dbc encode vehicle.dbc Powertrain gear=D torque_req=-20.5\n"
       "  hilsim dbc encode vehicle.dbc 0x200 mode=1 b=-3.5 | cansend can0\n");
-  cmd->add_option("file", o->file, "DBC file")->required()->type_name("FILE");
+  add_file_options(*cmd, o);
   cmd->add_option("message", o->message, "Message name or id (decimal or 0x hex)")
       ->required()
       ->type_name("MESSAGE");
@@ -167,21 +175,24 @@ void add_decode(CLI::App& dbc_cmd, const std::shared_ptr<DbcOptions>& o) {
       "With --log: a block per frame (timestamp, interface, frame, message name); bad lines are\n"
       "reported on stderr with their line numbers and skipped; frames with ids not in the DBC\n"
       "are counted and listed in the summary at the end. --json prints JSON (one object per\n"
-      "frame and line with --log; the summary then goes to stderr).\n"
+      "frame and line with --log; the summary then goes to stderr). A candump log keeps its\n"
+      "timestamps; an ASC or BLF trace (by content) shows seconds since its first frame, and\n"
+      "channel N as interface can<N-1>.\n"
       "\nExamples:\n"
       "  hilsim dbc decode vehicle.dbc 101#FF33200000000000\n"
       "  hilsim dbc decode vehicle.dbc 300##1... --json\n"
       "  hilsim dbc decode vehicle.dbc --log runs/ravon-20240101T120000Z/can.log\n");
-  cmd->add_option("file", o->file, "DBC file")->required()->type_name("FILE");
+  add_file_options(*cmd, o);
   CLI::Option* frame =
       cmd->add_option("frame", o->frame, "One frame, e.g. 123#DEADBEEF")->type_name("FRAME");
   CLI::Option* log =
-      cmd->add_option("--log", o->log, "A candump -l log to decode")->type_name("LOG");
+      cmd->add_option("--log", o->log, "A candump log, Vector ASC or BLF trace to decode")
+          ->type_name("LOG");
   frame->excludes(log);
   cmd->add_flag("--json", o->json, "Print JSON");
   cmd->callback([o, frame, log] {
     if (frame->count() == 0 && log->count() == 0) throw CLI::RequiredError("FRAME or --log LOG");
-    const dbc::Database db = load(o->file);
+    const dbc::Database db = load(*o);
     if (log->count() != 0) {
       decode_log_command(db, o->log, o->json);
     } else {
@@ -198,8 +209,13 @@ void add_dbc_command(CLI::App& app) {
       app.add_subcommand("dbc", "Show a DBC file, encode and decode CAN frames with it");
   cmd->require_subcommand(1);
   cmd->footer(
+      "What production files write outside the DBC grammar (29-bit ids without the 0x80000000\n"
+      "flag, names starting with a digit, a bare 'm', signals past their message, a CM_ without\n"
+      "its ';') is read with a warning on stderr saying what was assumed. --lenient also skips a\n"
+      "statement or signal that cannot be read (with a warning) instead of refusing the file.\n"
       "Run 'hilsim dbc <show|encode|decode> --help' for examples.\n"
       "DBC reading, semantics and errors: docs/can.md, section DBC.\n");
+
   add_show(*cmd, options);
   add_encode(*cmd, options);
   add_decode(*cmd, options);

@@ -13,6 +13,7 @@
 #include "io/can/dbc/dbc_codec.hpp"
 #include "io/can/trace/candump_frame.hpp"
 #include "io/can/trace/candump_reader.hpp"
+#include "io/can/trace/trace_loader.hpp"
 #include "tools/cli/dbc_values.hpp"
 
 namespace hil::cli {
@@ -144,18 +145,113 @@ void decode_frame_command(const dbc::Database& db, std::string_view frame_text, 
   std::fputs(out.c_str(), stdout);
 }
 
+namespace {
+
+/// Decodes the frames of a log one by one and counts what it could not.
+class LogDecoder {
+ public:
+  LogDecoder(const dbc::Database& db, bool json) : db_(db), compiled_(db), json_(json) {}
+
+  void frame(std::string_view time, std::string_view interface, const can::CanFrame& frame) {
+    ++frames_;
+    if (frame.error()) {
+      ++error_frames_;
+      return;
+    }
+    const std::int32_t index = compiled_.find(frame.id, frame.extended());
+    if (index < 0) {
+      ++unknown_[{frame.extended(), frame.id}];
+      return;
+    }
+    ++decoded_;
+    const auto i = static_cast<std::size_t>(index);
+    const DecodedFrame d{db_.messages[i], compiled_.messages()[i], frame};
+    std::string out;
+    if (json_) {
+      nlohmann::json j = to_json(d);
+      j["timestamp"] = time;
+      j["interface"] = interface;
+      out = j.dump() + "\n";
+    } else {
+      out = fmt::format("({}) {} {} {}\n", time, interface, can::to_frame_text(frame),
+                        d.message.name);
+      append_text(d, out);
+    }
+    std::fputs(out.c_str(), stdout);
+  }
+
+  /// "LOG: N frames, D decoded, U with ids not in DBC (…)[, E error frames]".
+  [[nodiscard]] std::string summary(std::string_view log) const {
+    std::size_t unknown_frames = 0;
+    std::vector<std::string> unknown_ids;
+    for (const auto& [key, count] : unknown_) {
+      unknown_frames += count;
+      unknown_ids.push_back(fmt::format("{} x{}", id_text(key.second, key.first), count));
+    }
+    std::string out =
+        fmt::format("{}: {}, {} decoded, {} with ids not in {}{}", log, count_of(frames_, "frame"),
+                    decoded_, unknown_frames, db_.file_name,
+                    unknown_ids.empty() ? "" : fmt::format(" ({})", fmt::join(unknown_ids, ", ")));
+    if (error_frames_ != 0) out += ", " + count_of(error_frames_, "error frame");
+    return out;
+  }
+
+ private:
+  const dbc::Database& db_;
+  const dbc::CompiledDatabase compiled_;
+  bool json_;
+  std::map<std::pair<bool, std::uint32_t>, std::size_t> unknown_;
+  std::size_t frames_ = 0;
+  std::size_t decoded_ = 0;
+  std::size_t error_frames_ = 0;
+};
+
+void print_summary(const std::string& summary, bool json) {
+  std::fflush(stdout);
+  fmt::print(json ? stderr : stdout, "{}\n", summary);
+}
+
+/// ASC and BLF: read whole (bad lines and objects skipped), times since the first frame.
+void decode_trace(const dbc::Database& db, const std::filesystem::path& log, bool json) {
+  can::TraceLoad load;
+  try {
+    load = can::load_trace(log, {.lenient = true});
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "error: {}\n", e.what());
+    throw CLI::RuntimeError(1);
+  }
+  for (const std::string& bad : load.first_bad_lines) {
+    fmt::print(stderr, "{} (skipped)\n", bad);
+  }
+  LogDecoder decoder(db, json);
+  for (std::size_t i = 0; i < load.trace.size(); ++i) {
+    const can::TraceRecord& r = load.trace.record(i);
+    decoder.frame(fmt::format("{:.6f}", static_cast<double>(r.time_ns) / 1e9),
+                  load.trace.interfaces()[r.interface], load.trace.frame(i));
+  }
+  const bool blf = load.format == can::TraceFormat::kBlf;
+  print_summary(fmt::format("{}, {}, {} skipped",
+                            decoder.summary(fmt::format("{} ({}; times since the first frame)",
+                                                        log.string(), can::to_string(load.format))),
+                            count_of(load.bad_lines, blf ? "bad object" : "bad line"),
+                            count_of(load.events, blf ? "other object" : "event")),
+                json);
+}
+
+}  // namespace
+
 void decode_log_command(const dbc::Database& db, const std::filesystem::path& log, bool json) {
   std::ifstream in(log, std::ios::binary);
   if (!in) {
     fmt::print(stderr, "error: {}: cannot open the log\n", log.string());
     throw CLI::RuntimeError(1);
   }
-  const dbc::CompiledDatabase compiled(db);
+  if (can::detect_trace_format(log) != can::TraceFormat::kCandump) {
+    decode_trace(db, log, json);
+    return;
+  }
   can::CandumpReader reader(in, log.string());
-  std::map<std::pair<bool, std::uint32_t>, std::size_t> unknown;
-  std::size_t decoded = 0;
-  std::size_t error_frames = 0;
-  std::string out;
+  LogDecoder decoder(db, json);
   for (auto status = reader.next(); status != can::CandumpReader::Status::kEnd;
        status = reader.next()) {
     if (status == can::CandumpReader::Status::kBadLine) {
@@ -164,48 +260,15 @@ void decode_log_command(const dbc::Database& db, const std::filesystem::path& lo
       continue;
     }
     const can::CandumpLine& line = reader.line();
-    const std::int32_t index = compiled.find(line.frame.id, line.frame.extended());
-    if (line.frame.error()) {
-      ++error_frames;
-      continue;
-    }
-    if (index < 0) {
-      ++unknown[{line.frame.extended(), line.frame.id}];
-      continue;
-    }
-    ++decoded;
-    const auto i = static_cast<std::size_t>(index);
-    const DecodedFrame d{db.messages[i], compiled.messages()[i], line.frame};
-    if (json) {
-      nlohmann::json j = to_json(d);
-      j["timestamp"] = timestamp_text(line.time);
-      j["interface"] = line.interface;
-      out = j.dump() + "\n";
-    } else {
-      out = fmt::format("({}) {} {} {}\n", timestamp_text(line.time), line.interface,
-                        can::to_frame_text(line.frame), d.message.name);
-      append_text(d, out);
-    }
-    std::fputs(out.c_str(), stdout);
-  }
-  std::size_t unknown_frames = 0;
-  std::vector<std::string> unknown_ids;
-  for (const auto& [key, count] : unknown) {
-    unknown_frames += count;
-    unknown_ids.push_back(fmt::format("{} x{}", id_text(key.second, key.first), count));
+    decoder.frame(timestamp_text(line.time), line.interface, line.frame);
   }
   std::string summary =
-      fmt::format("{}: {}, {} decoded, {} with ids not in {}{}", log.string(),
-                  count_of(reader.frames(), "frame"), decoded, unknown_frames, db.file_name,
-                  unknown_ids.empty() ? "" : fmt::format(" ({})", fmt::join(unknown_ids, ", ")));
-  if (error_frames != 0) summary += ", " + count_of(error_frames, "error frame");
-  summary += ", " + count_of(reader.bad_lines(), "bad line");
+      decoder.summary(log.string()) + ", " + count_of(reader.bad_lines(), "bad line");
   if (reader.direction_suffixes() != 0) {
     summary +=
         ", " + count_of(reader.direction_suffixes(), "line") + " with an R/T direction suffix";
   }
-  std::fflush(stdout);
-  fmt::print(json ? stderr : stdout, "{}\n", summary);
+  print_summary(summary, json);
 }
 
 }  // namespace hil::cli

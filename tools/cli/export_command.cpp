@@ -16,6 +16,7 @@
 #include "io/record/mapped_file.hpp"
 #include "io/record/telemetry_reader.hpp"
 #include "io/record/telemetry_schema.hpp"
+#include "tools/session/blf_export.hpp"
 
 namespace hil::cli {
 
@@ -29,6 +30,7 @@ using io::record::TelemetrySample;
 struct ExportOptions {
   std::string run;
   std::string csv_dir;
+  std::string blf;
   std::vector<std::string> patterns;
 };
 
@@ -164,6 +166,28 @@ fs::path telemetry_file(const std::string& run) {
   return path;
 }
 
+/// RUN_DIR/can.log as BLF (or a candump log given instead of a run directory).
+void run_blf_export(const ExportOptions& o) {
+  fs::path log(o.run);
+  if (fs::is_directory(log)) log /= "can.log";
+  if (!fs::exists(log)) {
+    throw std::runtime_error(
+        fmt::format("'{}' does not exist: --blf converts a run's can.log", log.string()));
+  }
+  const session::BlfExport result = session::export_blf(log, o.blf);
+  for (const std::string& bad : result.bad_lines) fmt::print(stderr, "{} (skipped)\n", bad);
+  std::vector<std::string> channels;
+  for (const auto& [name, channel] : result.channels) {
+    channels.push_back(fmt::format("{} → channel {}", name, channel));
+  }
+  fmt::print(
+      "exported {} frames of {} to {} (BLF; {}){}\n", result.frames, log.string(), o.blf,
+      channels.empty() ? std::string("no frames") : fmt::format("{}", fmt::join(channels, ", ")),
+      result.bad_lines.empty()
+          ? ""
+          : fmt::format("; {} malformed lines skipped", result.bad_lines.size()));
+}
+
 void run_export(const ExportOptions& o) {
   const fs::path input = telemetry_file(o.run);
   // a split recording (telemetry.1.mcap, …) is read as one, when its first file is given
@@ -214,18 +238,30 @@ void add_export_command(CLI::App& app) {
       "Writes DIR/<group>.csv per channel group (e.g. vehicle.wheel.fl.csv) with the header\n"
       "time_s,tick,<channel>... (time_s = tick·dt, the simulation time), and DIR/events.csv\n"
       "(time_s,tick,kind,text). A truncated file (recorder killed) is exported up to its last\n"
-      "complete record, with a warning.\n"
+      "complete record, with a warning. Numbers are printed with the fewest digits that read\n"
+      "back to the same double.\n"
+      "--blf writes the run's can.log (or a candump log given instead of RUN_DIR) as a Vector BLF\n"
+      "trace (zlib containers; times in ns since the first frame; ' T' frames as transmitted;\n"
+      "interface canN → channel N+1, other names → the free channels from 1).\n"
       "\n"
       "Examples:\n"
       "  hilsim export runs/ravon-20250101T120000Z --csv out/\n"
       "  hilsim export runs/ravon-20250101T120000Z --csv out/ --channels 'vehicle.wheel.*.speed'\n"
+      "  hilsim export runs/ravon-20250101T120000Z --blf drive.blf   # can.log for CANoe\n"
       "\nFile layout and topics: docs/recording.md.\n");
   cmd->add_option("RUN_DIR", o->run, "Run directory (or a telemetry .mcap file)")->required();
-  cmd->add_option("--csv", o->csv_dir, "Directory for the CSV files (created if missing)")
-      ->required();
+  CLI::Option* csv =
+      cmd->add_option("--csv", o->csv_dir, "Directory for the CSV files (created if missing)");
+  CLI::Option* blf = cmd->add_option(
+      "--blf", o->blf, "Also (or only) write the run's can.log as a Vector BLF trace to FILE");
+  blf->type_name("FILE");
   cmd->add_option("--channels", o->patterns,
                   "Only channels matching this glob (e.g. 'vehicle.wheel.*.speed'); repeatable");
-  cmd->callback([o] { run_export(*o); });
+  cmd->callback([o, csv, blf] {
+    if (csv->count() == 0 && blf->count() == 0) throw CLI::RequiredError("--csv DIR or --blf FILE");
+    if (blf->count() != 0) run_blf_export(*o);
+    if (csv->count() != 0) run_export(*o);
+  });
 }
 
 }  // namespace hil::cli

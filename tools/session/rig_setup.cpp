@@ -48,6 +48,7 @@ std::unique_ptr<RigSetup> set_up_rig(const RigSelection& s) {
     return nullptr;
   }
   setup->settings = std::move(*loaded.settings);
+  print_config_warnings(setup->settings);
   // The scenario: its rig block applied over the rig, its ECU, events and gates
   setup->scenario_file = scenario_file(s, setup->settings, setup->rig_file);
   if (setup->scenario_file) {

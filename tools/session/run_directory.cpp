@@ -14,6 +14,7 @@
 
 #include "io/can/trace/candump_frame.hpp"
 #include "io/can/trace/candump_reader.hpp"
+#include "io/can/trace/trace_loader.hpp"
 #include "io/record/mapped_file.hpp"
 #include "io/record/telemetry_reader.hpp"
 
@@ -155,16 +156,11 @@ RunRecord read_run_record(const std::filesystem::path& dir) {
                             j["recording"].value("ended", std::string("complete")) == "complete"};
 }
 
-CanRecording read_can_recording(const std::filesystem::path& file, const RunRecord& run,
-                                bool external) {
+CanRecording read_can_recording(const std::filesystem::path& file, const RunRecord& run) {
   CanRecording out;
   std::ifstream in(file);
-  if (!in) {
-    if (!external) return out;  // a run without CAN has no frames
-    throw std::runtime_error(fmt::format("{}: cannot read it", file.string()));
-  }
+  if (!in) return out;  // a run without CAN has no frames
   io::can::CandumpReader reader(in, file.filename().string());
-  std::optional<std::int64_t> first_ns;
   for (;;) {
     const io::can::CandumpReader::Status s = reader.next();
     if (s == io::can::CandumpReader::Status::kEnd) break;
@@ -174,15 +170,10 @@ CanRecording read_can_recording(const std::filesystem::path& file, const RunReco
     }
     const io::can::CandumpLine& line = reader.line();
     const std::int64_t ns = line.time.seconds * 1'000'000'000 + line.time.nanoseconds;
-    std::int64_t tick = 0;
-    if (external) {
-      if (!first_ns) first_ns = ns;
-      tick = (ns - *first_ns) / run.period_ns;  // the tick its time falls into
-    } else {  // the recorder wrote start + tick·dt, cut to microseconds
-      tick = std::llround(static_cast<double>(ns - run.start_epoch_ns) /
-                          static_cast<double>(run.period_ns));
-    }
-    const bool sent = !external && line.direction == io::can::CandumpDirection::kTransmitted;
+    // The recorder wrote start + tick·dt, cut to microseconds
+    const std::int64_t tick = std::llround(static_cast<double>(ns - run.start_epoch_ns) /
+                                           static_cast<double>(run.period_ns));
+    const bool sent = line.direction == io::can::CandumpDirection::kTransmitted;
     auto& lists = sent ? out.sent : out.received;
     lists[std::string(line.interface)].push_back({.tick = tick, .frame = line.frame});
     out.last_tick = std::max(out.last_tick, tick);
@@ -200,6 +191,22 @@ CanRecording read_can_recording(const std::filesystem::path& file, const RunReco
           out.bad_lines.back());
       out.bad_lines.pop_back();
     }
+  }
+  return out;
+}
+
+CanRecording read_external_log(const std::filesystem::path& file, std::int64_t period_ns,
+                               bool lenient) {
+  const io::can::TraceLoad load = io::can::load_trace(file, {.lenient = lenient});
+  CanRecording out;
+  out.bad_lines = load.first_bad_lines;
+  for (std::size_t i = 0; i < load.trace.size(); ++i) {
+    const io::can::TraceRecord& r = load.trace.record(i);
+    const std::int64_t tick = r.time_ns / period_ns;  // the tick its time falls into
+    out.received[load.trace.interfaces()[r.interface]].push_back(
+        {.tick = tick, .frame = load.trace.frame(i)});
+    out.last_tick = std::max(out.last_tick, tick);
+    ++out.frames;
   }
   return out;
 }

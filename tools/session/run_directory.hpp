@@ -74,10 +74,17 @@ struct CanRecording {
   std::string cut;  ///< the last line, cut short (no newline): where and why, "" if whole
 };
 
-/// tick = round((time − start_epoch)/period) for a recording; for an external log
-/// (`external`) the tick the time since its first frame falls into, every frame received.
+/// A run's can.log: tick = round((time − start_epoch)/period). A run without CAN has none:
+/// an empty recording.
 [[nodiscard]] CanRecording read_can_recording(const std::filesystem::path& file,
-                                              const RunRecord& run, bool external);
+                                              const RunRecord& run);
+
+/// A log from elsewhere (candump, Vector ASC or BLF: io/can/trace/trace_loader.hpp): every
+/// frame received, at the tick its time since the log's first frame falls into. Without
+/// `lenient` the first bad line (or BLF object) throws std::runtime_error naming it; with it
+/// bad ones are skipped and listed in bad_lines (the first few; `frames` counts the rest).
+[[nodiscard]] CanRecording read_external_log(const std::filesystem::path& file,
+                                             std::int64_t period_ns, bool lenient);
 
 /// The tick of the last sample in a telemetry file (−1 if none).
 [[nodiscard]] std::int64_t last_sample_tick(const std::filesystem::path& telemetry);

@@ -16,16 +16,27 @@ namespace {
 
 constexpr std::uint32_t kMaxClassicBytes = kMaxClassicLength;
 
+/// Thrown to leave one signal out of its message (check_signals() then runs again).
+struct LeftOut {
+  std::size_t index;
+};
+
 class Checker {
  public:
-  explicit Checker(Database& db) : db_(db) {}
+  Checker(Database& db, const DbcReadOptions& options) : db_(db), options_(options) {}
 
   void run() {
     for (Message& m : db_.messages) {
       resolve_attributes(m);
       check_frame_format(m);
-      for (Signal& s : m.signals) check_signal(m, s);
-      resolve_multiplexing(m);
+      for (;;) {
+        try {
+          check_signals(m);
+          break;
+        } catch (const LeftOut& out) {
+          m.signals.erase(m.signals.begin() + static_cast<std::ptrdiff_t>(out.index));
+        }
+      }
       warn_overlaps(m);
     }
   }
@@ -33,6 +44,12 @@ class Checker {
  private:
   [[noreturn]] void fail(SourceLocation at, std::string_view message) const {
     throw DbcError(located(db_.file_name, at, message));
+  }
+  /// A signal that cannot be used: an error, or (lenient) a warning and the signal left out.
+  [[noreturn]] void refuse(const Message& m, const Signal& s, std::string_view message) {
+    if (!options_.lenient) fail(s.location, message);
+    warn(s.location, fmt::format("{}; the signal skipped", message));
+    throw LeftOut{static_cast<std::size_t>(&s - m.signals.data())};
   }
   void warn(SourceLocation at, std::string_view message) {
     db_.warnings.push_back(located(db_.file_name, at, fmt::format("warning: {}", message)));
@@ -91,14 +108,27 @@ class Checker {
     }
   }
 
+  void check_signals(Message& m) {
+    for (const Signal& s : m.signals) check_signal(m, s);
+    resolve_multiplexing(m);
+  }
+
   void check_signal(const Message& m, const Signal& s) {
     const BitLayout l = compute_layout(s.start_bit, s.length, s.byte_order);
     if (l.bytes_needed > m.length) {
-      fail(s.location, fmt::format("SG_ '{}': bits {}..{} ({}) need {} bytes but BO_ '{}' has {}",
-                                   s.name, l.first_bit, l.last_bit,
-                                   s.byte_order == ByteOrder::kBigEndian ? "Motorola, MSB..LSB"
-                                                                         : "Intel, LSB..MSB",
-                                   l.bytes_needed, m.name, m.length));
+      const std::string what = fmt::format(
+          "SG_ '{}': bits {}..{} ({}) need {} bytes but BO_ '{}' has {}", s.name, l.first_bit,
+          l.last_bit,
+          s.byte_order == ByteOrder::kBigEndian ? "Motorola, MSB..LSB" : "Intel, LSB..MSB",
+          l.bytes_needed, m.name, m.length);
+      if (!options_.accept_deviations && !options_.lenient) {
+        fail(s.location, fmt::format("{}; a rig reads its DBC strictly: fix the message length or "
+                                     "the signal, or set dbc_lenient: true on the bus",
+                                     what));
+      }
+      warn(s.location,
+           fmt::format("{}: the signal left out (no frame of BO_ '{}' carries it)", what, m.name));
+      throw LeftOut{static_cast<std::size_t>(&s - m.signals.data())};
     }
     if (s.minimum > s.maximum) {
       warn(s.location, fmt::format("SG_ '{}': minimum {} is above maximum {}; no range check on "
@@ -112,9 +142,10 @@ class Checker {
     for (const Signal& s : m.signals) {
       if (s.is_multiplexor) multiplexors.push_back(&s);
       if (s.is_multiplexor && s.value_type != ValueType::kInteger) {
-        fail(s.location, fmt::format("SG_ '{}': a multiplexor must be an integer signal, not a "
-                                     "SIG_VALTYPE_ float",
-                                     s.name));
+        refuse(m, s,
+               fmt::format("SG_ '{}': a multiplexor must be an integer signal, not a "
+                           "SIG_VALTYPE_ float",
+                           s.name));
       }
     }
     for (Signal& s : m.signals) {
@@ -124,14 +155,16 @@ class Checker {
         if (mux != &s) candidates.push_back(mux->name);
       }
       if (candidates.empty()) {
-        fail(s.location, fmt::format("SG_ '{}': multiplexed (m{}) but BO_ '{}' has no multiplexor "
-                                     "signal (M)",
-                                     s.name, *s.mux_indicator, m.name));
+        refuse(m, s,
+               fmt::format("SG_ '{}': multiplexed (m{}) but BO_ '{}' has no multiplexor "
+                           "signal (M)",
+                           s.name, *s.mux_indicator, m.name));
       }
       if (candidates.size() > 1) {
-        fail(s.location, fmt::format("SG_ '{}': BO_ '{}' has several multiplexors ({}); expected "
-                                     "an SG_MUL_VAL_ line that says which one selects it",
-                                     s.name, m.name, fmt::join(candidates, ", ")));
+        refuse(m, s,
+               fmt::format("SG_ '{}': BO_ '{}' has several multiplexors ({}); expected "
+                           "an SG_MUL_VAL_ line that says which one selects it",
+                           s.name, m.name, fmt::join(candidates, ", ")));
       }
       s.multiplexor = candidates.front();
       s.mux_ranges = {{*s.mux_indicator, *s.mux_indicator}};
@@ -143,9 +176,12 @@ class Checker {
     const Signal* at = &s;
     for (std::size_t depth = 0; at->multiplexed(); ++depth) {
       const Signal* parent = m.find_signal(at->multiplexor);
+      if (parent == nullptr) {  // only after the multiplexor itself was left out
+        refuse(m, s,
+               fmt::format("SG_ '{}': its multiplexor '{}' was left out", s.name, at->multiplexor));
+      }
       if (depth > m.signals.size() || parent == &s) {
-        fail(s.location,
-             fmt::format("SG_ '{}': its multiplexor chain loops back to itself", s.name));
+        refuse(m, s, fmt::format("SG_ '{}': its multiplexor chain loops back to itself", s.name));
       }
       const std::uint64_t max_raw =
           compute_layout(0, parent->length, ByteOrder::kLittleEndian).mask;
@@ -214,10 +250,11 @@ class Checker {
   }
 
   Database& db_;
+  DbcReadOptions options_;
 };
 
 }  // namespace
 
-void check_database(Database& db) { Checker(db).run(); }
+void check_database(Database& db, const DbcReadOptions& options) { Checker(db, options).run(); }
 
 }  // namespace hil::io::can::dbc

@@ -18,7 +18,8 @@ bool is_hex(char c) noexcept {
 
 class Lexer {
  public:
-  Lexer(std::string_view text, std::string_view file_name) : text_(text), file_(file_name) {
+  Lexer(std::string_view text, std::string_view file_name, bool lenient)
+      : text_(text), file_(file_name), lenient_(lenient) {
     if (text_.starts_with("\xEF\xBB\xBF")) pos_ = 3;  // UTF-8 byte order mark
   }
 
@@ -76,14 +77,10 @@ class Lexer {
       return TokenKind::kIdentifier;
     }
     if (is_digit(c) || (c == '.' && pos_ + 1 < text_.size() && is_digit(text_[pos_ + 1]))) {
-      scan_number();
-      return TokenKind::kNumber;
+      return scan_number();
     }
-    if (c == '"') {
-      scan_string();
-      return TokenKind::kString;
-    }
-    if (kPunctuation.find(c) != std::string_view::npos) {
+    if (c == '"') return scan_string();
+    if (kPunctuation.find(c) != std::string_view::npos || lenient_) {
       ++pos_;
       return TokenKind::kPunctuation;
     }
@@ -94,34 +91,49 @@ class Lexer {
                   : fmt::format("unexpected byte 0x{:02X}", static_cast<unsigned char>(c))));
   }
 
-  void scan_number() {
+  /// A number, or an identifier when a word of letters, digits and '_' starting with a digit
+  /// is no number ("2017_5", "0_COUNTER", "1ECU"; "1e5" and "0x1F" stay numbers).
+  TokenKind scan_number() {
     const auto at = [&](std::size_t i) { return i < text_.size() ? text_[i] : '\0'; };
+    const std::size_t begin = pos_;
+    bool plain_word = true;  // only letters and digits so far: may still become an identifier
     if (at(pos_) == '0' && (at(pos_ + 1) == 'x' || at(pos_ + 1) == 'X') && is_hex(at(pos_ + 2))) {
       pos_ += 2;
       while (is_hex(at(pos_))) ++pos_;
-      return;
-    }
-    while (is_digit(at(pos_))) ++pos_;
-    if (at(pos_) == '.') {
-      ++pos_;
+    } else {
       while (is_digit(at(pos_))) ++pos_;
-    }
-    if (at(pos_) == 'e' || at(pos_) == 'E') {
-      std::size_t e = pos_ + 1;
-      if (at(e) == '+' || at(e) == '-') ++e;
-      if (is_digit(at(e))) {
-        pos_ = e;
+      if (at(pos_) == '.') {
+        plain_word = false;
+        ++pos_;
         while (is_digit(at(pos_))) ++pos_;
       }
+      if (at(pos_) == 'e' || at(pos_) == 'E') {
+        std::size_t e = pos_ + 1;
+        if (at(e) == '+' || at(e) == '-') {
+          plain_word = false;
+          ++e;
+        }
+        if (is_digit(at(e))) {
+          pos_ = e;
+          while (is_digit(at(pos_))) ++pos_;
+        }
+      }
     }
+    if (!plain_word || !(is_alpha(at(pos_)) || is_digit(at(pos_)))) return TokenKind::kNumber;
+    pos_ = begin;
+    while (is_alpha(at(pos_)) || is_digit(at(pos_))) ++pos_;
+    return TokenKind::kIdentifier;
   }
 
-  void scan_string() {
+  TokenKind scan_string() {
     const SourceLocation start{line_, column()};
+    const std::size_t begin = pos_;
+    const std::size_t begin_line_start = line_start_;
+    const std::uint32_t begin_line = line_;
     ++pos_;
     while (pos_ < text_.size()) {
       const char c = text_[pos_++];
-      if (c == '"') return;
+      if (c == '"') return TokenKind::kString;
       if (c == '\\' && pos_ < text_.size() && (text_[pos_] == '"' || text_[pos_] == '\\')) {
         ++pos_;
       } else if (c == '\n') {
@@ -129,11 +141,18 @@ class Lexer {
         line_start_ = pos_;
       }
     }
-    throw DbcError(located(file_, start, "string not terminated: expected a closing '\"'"));
+    if (!lenient_) {
+      throw DbcError(located(file_, start, "string not terminated: expected a closing '\"'"));
+    }
+    pos_ = begin + 1;  // the lone '"', then the rest of its line as tokens
+    line_ = begin_line;
+    line_start_ = begin_line_start;
+    return TokenKind::kPunctuation;
   }
 
   std::string_view text_;
   std::string_view file_;
+  bool lenient_ = false;
   std::size_t pos_ = 0;
   std::size_t line_start_ = 0;
   std::uint32_t line_ = 1;
@@ -141,8 +160,8 @@ class Lexer {
 
 }  // namespace
 
-std::vector<Token> tokenize_dbc(std::string_view text, std::string_view file_name) {
-  return Lexer(text, file_name).run();
+std::vector<Token> tokenize_dbc(std::string_view text, std::string_view file_name, bool lenient) {
+  return Lexer(text, file_name, lenient).run();
 }
 
 std::string unquote(const Token& string_token) {
@@ -172,6 +191,21 @@ std::string describe(const Token& token) {
 
 std::string located(std::string_view file_name, SourceLocation at, std::string_view message) {
   return fmt::format("{}:{}:{}: {}", file_name, at.line, at.column, message);
+}
+
+std::string as_warning(std::string_view error, std::string_view file_name,
+                       std::string_view consequence) {
+  std::size_t i = file_name.size() + 1;
+  bool has_location = error.starts_with(file_name) && error.size() > i && error[i - 1] == ':';
+  for (int field = 0; field < 2 && has_location; ++field) {
+    const std::size_t start = i;
+    while (i < error.size() && is_digit(error[i])) ++i;
+    has_location = i > start && i < error.size() && error[i] == ':';
+    ++i;
+  }
+  has_location = has_location && i < error.size() && error[i] == ' ';
+  if (!has_location) return fmt::format("{}: warning: {}; {}", file_name, error, consequence);
+  return fmt::format("{} warning: {}; {}", error.substr(0, i), error.substr(i + 1), consequence);
 }
 
 }  // namespace hil::io::can::dbc

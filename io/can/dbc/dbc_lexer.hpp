@@ -1,6 +1,8 @@
 #pragma once
 // Tokens of a DBC file with their line and column: identifiers (also keywords such as BO_ and
-// multiplexer indicators such as m3M), unsigned numbers (signs are separate punctuation so that
+// multiplexer indicators such as m3M; production files also start names with digits, e.g.
+// "2017_5" or "0_COUNTER": a word of letters, digits and '_' that is no number is an
+// identifier), unsigned numbers (signs are separate punctuation so that
 // "@1+" and "3-5" lex cleanly; the parser joins "-" "12"), double-quoted strings (with \" and
 // \\ escapes, may span lines) and single-character punctuation. "//" starts a line comment.
 // Setup phase only (allocates, throws DbcError). Thread-safety: none needed (pure function).
@@ -31,8 +33,11 @@ struct Token {
 };
 
 /// Splits `text` into tokens ending with one kEnd token. Throws DbcError
-/// ("file:line:column: ...") on an unterminated string or a character no DBC token starts with.
-[[nodiscard]] std::vector<Token> tokenize_dbc(std::string_view text, std::string_view file_name);
+/// ("file:line:column: ...") on an unterminated string or a character no DBC token starts with
+/// — unless `lenient`: then such a character (or the opening '"') becomes a punctuation token
+/// of its own that no statement accepts, so the parser skips the statement around it.
+[[nodiscard]] std::vector<Token> tokenize_dbc(std::string_view text, std::string_view file_name,
+                                              bool lenient = false);
 
 /// The content of a string token: quotes removed, \" and \\ unescaped.
 [[nodiscard]] std::string unquote(const Token& string_token);
@@ -44,5 +49,10 @@ struct Token {
 /// "file:line:column: message".
 [[nodiscard]] std::string located(std::string_view file_name, SourceLocation at,
                                   std::string_view message);
+
+/// A located error "file:line:column: message" as "file:line:column: warning: message;
+/// <consequence>" (an error without the location gets the prefix "file: warning: ").
+[[nodiscard]] std::string as_warning(std::string_view error, std::string_view file_name,
+                                     std::string_view consequence);
 
 }  // namespace hil::io::can::dbc

@@ -57,8 +57,9 @@ bool is_keyword(std::string_view identifier) noexcept {
          std::ranges::find(kParsedKeywords, identifier) != kParsedKeywords.end();
 }
 
-Parser::Parser(std::string_view text, std::string_view file_name)
-    : tokens_(tokenize_dbc(text, file_name)), file_(file_name) {
+Parser::Parser(std::string_view text, std::string_view file_name, const DbcReadOptions& options)
+    : options_(options), tokens_(tokenize_dbc(text, file_name, options.lenient)), file_(file_name) {
+  options_.accept_deviations = options_.accept_deviations || options_.lenient;
   db_.file_name = file_;
 }
 
@@ -97,7 +98,20 @@ void Parser::expect_semicolon(std::string_view context) {
 
 std::string Parser::expect_identifier(std::string_view context, std::string_view what) {
   if (peek().kind != TokenKind::kIdentifier) expected(context, what, peek());
-  return std::string(take().text);
+  const Token& name = take();
+  note_digit_name(name, context);
+  return std::string(name.text);
+}
+
+void Parser::note_digit_name(const Token& name, std::string_view context) {
+  if (name.text.front() < '0' || name.text.front() > '9' ||
+      std::ranges::find(digit_names_, name.text) != digit_names_.end()) {
+    return;
+  }
+  digit_names_.emplace_back(name.text);
+  warn(name.location, fmt::format("{}: name '{}' starts with a digit (DBC names start with a "
+                                  "letter or '_'); read as a name",
+                                  context, name.text));
 }
 
 std::string Parser::expect_string(std::string_view context, std::string_view what) {
@@ -159,8 +173,47 @@ void Parser::warn(SourceLocation at, std::string_view message) {
   db_.warnings.push_back(located(file_, at, fmt::format("warning: {}", message)));
 }
 
+void Parser::deviation(SourceLocation at, std::string_view what, std::string_view assumed,
+                       std::string_view fix) {
+  if (options_.accept_deviations) return warn(at, fmt::format("{}: {}", what, assumed));
+  fail(at, fmt::format("{}; a rig reads its DBC strictly: {}, or set dbc_lenient: true on the bus",
+                       what, fix));
+}
+
+void Parser::warn_skipped(const DbcError& error, std::string_view skipped) {
+  db_.warnings.push_back(as_warning(error.what(), file_, fmt::format("{} skipped", skipped)));
+}
+
+void Parser::resync(std::size_t failed_at, bool to_signal) {
+  if (pos_ == failed_at) take();
+  while (peek().kind != TokenKind::kEnd) {
+    const Token& t = peek();
+    if (t.first_on_line && t.kind == TokenKind::kIdentifier && is_keyword(t.text) &&
+        (to_signal || t.text != "SG_")) {
+      return;
+    }
+    take();
+  }
+}
+
 Database Parser::parse() {
-  while (peek().kind != TokenKind::kEnd) statement();
+  while (peek().kind != TokenKind::kEnd) {
+    if (!options_.lenient) {
+      statement();
+      continue;
+    }
+    const std::size_t start = pos_;
+    try {
+      statement();
+    } catch (const DbcError& e) {
+      const Token& first = tokens_[start];
+      warn_skipped(e,
+                   first.kind == TokenKind::kIdentifier && is_keyword(first.text)
+                       ? fmt::format("the {} statement at line {}", first.text, first.location.line)
+                       : std::string("everything up to the next statement"));
+      resync(start, false);
+    }
+  }
   return std::move(db_);
 }
 
@@ -219,6 +272,7 @@ void Parser::parse_nodes() {
   expect_punct(':', "BU_", "':' after BU_");
   while (peek().kind == TokenKind::kIdentifier && !is_keyword(peek().text)) {
     const Token& name = take();
+    note_digit_name(name, "BU_");
     if (node_for(name, "") != nullptr) {
       warn(name.location, fmt::format("BU_: node '{}' is listed twice", name.text));
       continue;
@@ -243,19 +297,20 @@ void Parser::skip_statement(std::string_view keyword) {
 
 }  // namespace detail
 
-Database parse_dbc(std::string_view text, std::string_view file_name) {
-  Database db = detail::Parser(text, file_name).parse();
-  check_database(db);
+Database parse_dbc(std::string_view text, std::string_view file_name,
+                   const DbcReadOptions& options) {
+  Database db = detail::Parser(text, file_name, options).parse();
+  check_database(db, options);
   return db;
 }
 
-Database load_dbc(const std::filesystem::path& path) {
+Database load_dbc(const std::filesystem::path& path, const DbcReadOptions& options) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw DbcError(fmt::format("{}: cannot open the DBC file", path.string()));
   std::ostringstream text;
   text << in.rdbuf();
   if (in.bad()) throw DbcError(fmt::format("{}: cannot read the DBC file", path.string()));
-  return parse_dbc(text.str(), path.string());
+  return parse_dbc(text.str(), path.string(), options);
 }
 
 }  // namespace hil::io::can::dbc

@@ -11,6 +11,7 @@
 
 #include "io/can/dbc/dbc_lexer.hpp"
 #include "io/can/dbc/dbc_model.hpp"
+#include "io/can/dbc/dbc_parser.hpp"
 
 namespace hil::io::can::dbc::detail {
 
@@ -20,7 +21,7 @@ inline constexpr std::uint32_t kExtendedIdBit = 0x8000'0000;
 
 class Parser {
  public:
-  Parser(std::string_view text, std::string_view file_name);
+  Parser(std::string_view text, std::string_view file_name, const DbcReadOptions& options);
   /// Parses every statement; the semantic checks run afterwards (dbc_checks.hpp).
   Database parse();
 
@@ -36,6 +37,8 @@ class Parser {
   void expect_punct(char c, std::string_view context, std::string_view what);
   void expect_semicolon(std::string_view context);
   std::string expect_identifier(std::string_view context, std::string_view what);
+  /// Warns (once per name) when an identifier starts with a digit, as production files write.
+  void note_digit_name(const Token& name, std::string_view context);
   std::string expect_string(std::string_view context, std::string_view what);
   /// An unsigned integer (decimal or 0x hex) no larger than `max`.
   std::uint64_t expect_unsigned(std::string_view context, std::string_view what, std::uint64_t max);
@@ -44,6 +47,16 @@ class Parser {
   /// An integer with optional sign (an unsigned value above INT64_MAX keeps its bit pattern).
   std::int64_t expect_integer(std::string_view context, std::string_view what);
   void warn(SourceLocation at, std::string_view message);
+  /// Something the field writes outside the grammar that changes what a frame means: a
+  /// warning "<what>: <assumed>" when deviations are accepted, else an error "<what>" that says
+  /// how to fix it (`fix`) and that a bus's `dbc_lenient: true` accepts it.
+  void deviation(SourceLocation at, std::string_view what, std::string_view assumed,
+                 std::string_view fix);
+  /// In lenient mode: `error` (a DbcError's what()) as a warning that `skipped` was skipped.
+  void warn_skipped(const DbcError& error, std::string_view skipped);
+  /// Moves to the next statement keyword that starts a line (past SG_ lines unless `to_signal`),
+  /// at least one token on.
+  void resync(std::size_t failed_at, bool to_signal);
 
   // Structure (dbc_parser.cpp).
   void statement();
@@ -80,9 +93,11 @@ class Parser {
   Node* node_for(const Token& name_token, std::string_view context);
   AttributeDefinition* definition_for(std::string_view name);
 
+  DbcReadOptions options_;
   std::vector<Token> tokens_;
   std::size_t pos_ = 0;
   std::string file_;
+  std::vector<std::string> digit_names_;  ///< identifiers starting with a digit, warned once
   Database db_;
   Message independent_signals_;  ///< VECTOR__INDEPENDENT_SIG_MSG, parsed and dropped
   std::unordered_map<std::uint32_t, std::size_t> message_by_raw_id_;

@@ -26,6 +26,15 @@ void Parser::parse_message() {
   m.extended = (raw_id & kExtendedIdBit) != 0;
   m.id = raw_id & ~kExtendedIdBit;
   const bool independent = raw_id == kIndependentSignalsId;
+  if (!m.extended && m.id > kMaxStandardId && m.id <= kMaxExtendedId) {
+    deviation(id_token.location,
+              fmt::format("BO_: id {} (0x{:X}) does not fit 11 bits and has no 0x80000000 flag",
+                          raw_id, raw_id),
+              fmt::format("read as the 29-bit id 0x{:08X}", raw_id),
+              fmt::format("write a 29-bit id with bit 31 set ({})",
+                          std::uint64_t{raw_id} + kExtendedIdBit));
+    m.extended = true;
+  }
   if (!independent && m.extended && m.id > kMaxExtendedId) {
     fail(id_token.location,
          fmt::format(
@@ -34,9 +43,9 @@ void Parser::parse_message() {
   }
   if (!m.extended && m.id > kMaxStandardId) {
     fail(id_token.location,
-         fmt::format("BO_: id {} (0x{:X}) does not fit 11 bits; a 29-bit id has bit 31 set "
-                     "(0x80000000 + id = {})",
-                     raw_id, raw_id, std::uint64_t{raw_id} + kExtendedIdBit));
+         fmt::format("BO_: id {} (0x{:X}) fits neither 11 nor 29 bits (a 29-bit id is written "
+                     "with bit 31 set: 0x80000000 + id)",
+                     raw_id, raw_id));
   }
   m.name = expect_identifier("BO_", "the message name after the id");
   const std::string context = fmt::format("BO_ '{}'", m.name);
@@ -61,8 +70,22 @@ void Parser::parse_message() {
                      other->id, other->location.line));
   }
   message_by_raw_id_[raw_id] = db_.messages.size();
+  if (m.extended) message_by_raw_id_[m.id | kExtendedIdBit] = db_.messages.size();
   db_.messages.push_back(std::move(m));
-  while (peek().is(TokenKind::kIdentifier, "SG_")) parse_signal(db_.messages.back(), context);
+  while (peek().is(TokenKind::kIdentifier, "SG_")) {
+    if (!options_.lenient) {
+      parse_signal(db_.messages.back(), context);
+      continue;
+    }
+    const std::size_t start = pos_;
+    try {
+      parse_signal(db_.messages.back(), context);
+    } catch (const DbcError& e) {
+      warn_skipped(
+          e, fmt::format("the SG_ at line {} (in {})", tokens_[start].location.line, context));
+      resync(start, true);
+    }
+  }
 }
 
 void Parser::parse_signal(Message& message, std::string_view message_context) {
@@ -91,6 +114,13 @@ void Parser::parse_mux_indicator(Signal& signal, const Token& token, std::string
   };
   if (text == "M") {
     signal.is_multiplexor = true;
+    return;
+  }
+  if (text == "m") {
+    deviation(token.location,
+              fmt::format("{}: multiplexer indicator 'm' without the multiplexor value", context),
+              "read as an ordinary signal, in every frame whatever the multiplexor",
+              "write m<value> (or nothing for an ordinary signal)");
     return;
   }
   if (text.size() < 2 || text.front() != 'm') bad();

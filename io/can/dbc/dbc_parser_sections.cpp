@@ -90,6 +90,16 @@ void Parser::parse_comment() {
   } else {
     expected("CM_", kWhat, kind);
   }
+  const Token& end = peek();
+  if (!end.is_punct(';') && end.first_on_line &&
+      (end.kind == TokenKind::kEnd ||
+       (end.kind == TokenKind::kIdentifier && is_keyword(end.text)))) {
+    warn(end.location, fmt::format("CM_ at line {}: no ';' at its end; the comment ends before "
+                                   "this {}",
+                                   kind.location.line,
+                                   end.kind == TokenKind::kEnd ? "end of file" : "statement"));
+    return;
+  }
   expect_semicolon("CM_");
 }
 

@@ -3,12 +3,15 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <fstream>
+#include <optional>
 #include <stdexcept>
 #include <system_error>
 
 #include "io/can/trace/asc_reader.hpp"
+#include "io/can/trace/blf_reader.hpp"
 #include "io/can/trace/candump_reader.hpp"
 
 namespace hil::io::can {
@@ -25,8 +28,15 @@ bool iequals_prefix(std::string_view text, std::string_view prefix) {
          });
 }
 
-/// ASC by extension, else by the first line that is not blank: '(' starts a candump line.
+/// BLF by its signature, ASC by extension, else by the first line that is not blank: '('
+/// starts a candump line.
 TraceFormat detect(const std::filesystem::path& path, std::istream& in) {
+  std::array<char, 4> magic{};
+  in.read(magic.data(), magic.size());
+  const bool blf = in.gcount() == 4 && std::string_view(magic.data(), 4) == "LOGG";
+  in.clear();
+  in.seekg(0);
+  if (blf) return TraceFormat::kBlf;
   std::string ext = path.extension().string();
   if (iequals_prefix(ext, ".asc") && ext.size() == 4) return TraceFormat::kAsc;
   std::string line;
@@ -60,6 +70,7 @@ class Collector {
 
   void frame(rt::Nanoseconds since_first, std::string_view interface, const CanFrame& frame,
              const std::string& name, std::size_t line) {
+    if (frame.error()) ++load_.error_frames;
     try {
       load_.trace.add(since_first, interface, frame);
     } catch (const std::length_error& e) {
@@ -67,9 +78,24 @@ class Collector {
     }
   }
 
+  /// A frame of a numbered channel (ASC, BLF) at `time_ns` since the measurement start:
+  /// channel N is interface can<N-1>, times count from the first frame.
+  void channel_frame(rt::Nanoseconds time_ns, std::uint32_t channel, const CanFrame& f,
+                     const std::string& name, std::size_t position) {
+    if (!origin_) origin_ = time_ns;
+    if (channel != channel_ || interface_.empty()) {
+      channel_ = channel;
+      interface_ = asc_interface_name(channel);
+    }
+    frame(time_ns - *origin_, interface_, f, name, position);
+  }
+
  private:
   TraceLoad& load_;
   bool lenient_;
+  std::optional<rt::Nanoseconds> origin_;  // channel_frame(): the first frame's time
+  std::uint32_t channel_ = 0;
+  std::string interface_;
 };
 
 void load_candump(std::istream& in, const std::string& name, Collector& out) {
@@ -97,25 +123,28 @@ void load_candump(std::istream& in, const std::string& name, Collector& out) {
   }
 }
 
+void load_blf(std::istream& in, const std::string& name, Collector& out, TraceLoad& load) {
+  BlfReader reader(in, name);
+  for (auto s = reader.next(); s != BlfReader::Status::kEnd; s = reader.next()) {
+    if (s == BlfReader::Status::kBadObject) {
+      out.bad_line(reader.describe_bad_object());
+      continue;
+    }
+    const BlfFrame& f = reader.frame();
+    out.channel_frame(f.time_ns, f.channel, f.frame, name, reader.frames());
+  }
+  load.events = reader.other_objects();
+}
+
 void load_asc(std::istream& in, const std::string& name, Collector& out, TraceLoad& load) {
   AscReader reader(in, name);
-  bool first = true;
-  rt::Nanoseconds origin = 0;
-  std::uint32_t channel = 0;
-  std::string interface;
   for (auto s = reader.next(); s != AscReader::Status::kEnd; s = reader.next()) {
     if (s == AscReader::Status::kBadLine) {
       out.bad_line(reader.describe_bad_line());
       continue;
     }
     const AscFrame& f = reader.frame();
-    if (first) origin = f.time_ns;
-    first = false;
-    if (f.channel != channel) {
-      channel = f.channel;
-      interface = asc_interface_name(channel);
-    }
-    out.frame(f.time_ns - origin, interface, f.frame, name, reader.line_number());
+    out.channel_frame(f.time_ns, f.channel, f.frame, name, reader.line_number());
   }
   load.events = reader.events();
 }
@@ -130,6 +159,8 @@ std::string_view to_string(TraceFormat format) noexcept {
       return "candump";
     case TraceFormat::kAsc:
       return "asc";
+    case TraceFormat::kBlf:
+      return "blf";
   }
   return "unknown";
 }
@@ -140,14 +171,21 @@ std::string asc_interface_name(std::uint32_t channel) {
 
 TraceLoad load_trace(std::istream& in, const std::string& name, TraceFormat format, bool lenient) {
   TraceLoad load;
-  load.format = format == TraceFormat::kAsc ? TraceFormat::kAsc : TraceFormat::kCandump;
+  load.format = format == TraceFormat::kAuto ? TraceFormat::kCandump : format;
   Collector out(load, lenient);
   if (load.format == TraceFormat::kAsc) {
     load_asc(in, name, out, load);
+  } else if (load.format == TraceFormat::kBlf) {
+    load_blf(in, name, out, load);
   } else {
     load_candump(in, name, out);
   }
   return load;
+}
+
+TraceFormat detect_trace_format(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return detect(path, in);
 }
 
 TraceLoad load_trace(const std::filesystem::path& path, const TraceLoadOptions& options) {

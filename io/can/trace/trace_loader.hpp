@@ -1,8 +1,8 @@
 #pragma once
-// Loads a whole candump log or Vector ASC file into a Trace before anything is played
-//: a malformed line stops the load with "FILE:LINE:COLUMN: message" — so a bad log
-// sends nothing — or, lenient, is skipped and counted. Setup phase: allocates and throws.
-// Thread-safety: a function of its arguments.
+// Loads a whole candump log, Vector ASC or BLF file into a Trace before anything is played
+//: a malformed line (or BLF object) stops the load with "FILE:LINE:COLUMN: message" ("FILE:
+// byte OFFSET: message") — so a bad log sends nothing — or, lenient, is skipped and counted. Setup
+// phase: allocates and throws. Thread-safety: a function of its arguments.
 
 #include <cstddef>
 #include <cstdint>
@@ -20,6 +20,7 @@ enum class TraceFormat : std::uint8_t {
   kAuto,     ///< by extension (.asc) or by the first line that is not blank
   kCandump,  ///< candump -l / -L lines (candump_log.hpp)
   kAsc,      ///< Vector ASC (asc_reader.hpp); channel N becomes interface "can<N-1>"
+  kBlf,      ///< Vector BLF (blf_reader.hpp); channel N becomes interface "can<N-1>"
 };
 
 [[nodiscard]] std::string_view to_string(TraceFormat format) noexcept;
@@ -37,12 +38,17 @@ struct TraceLoad {
   TraceFormat format = TraceFormat::kAuto;   ///< the format read
   std::size_t bad_lines = 0;                 ///< lenient: lines skipped
   std::vector<std::string> first_bad_lines;  ///< "FILE:LINE:COLUMN: message", the first few
-  std::size_t events = 0;  ///< ASC: timestamped lines that are not frames (skipped)
+  std::size_t events = 0;  ///< ASC: timestamped lines that are not frames; BLF: objects (skipped)
+  std::size_t error_frames = 0;  ///< error frames among the trace's frames
 };
 
 /// The ASC interface name of a 1-based channel: "can0" for channel 1 (as can-utils asc2log
 /// and python-can number them).
 [[nodiscard]] std::string asc_interface_name(std::uint32_t channel);
+
+/// The format of `path`: BLF by its "LOGG" signature, ASC by the extension .asc or its first
+/// line, else candump.
+[[nodiscard]] TraceFormat detect_trace_format(const std::filesystem::path& path);
 
 /// Reads `path`. Throws std::runtime_error when the file cannot be read, on the first bad
 /// line unless lenient ("FILE:LINE:COLUMN: message"), and past Trace::kMaxFrames frames.

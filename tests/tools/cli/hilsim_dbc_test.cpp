@@ -206,6 +206,42 @@ TEST(HilsimDbc, DecodeLogAsJsonLines) {
   EXPECT_EQ(j.at("signals").at("torque_req").at("value"), -20.5);
 }
 
+TEST(HilsimDbc, DecodeLogReadsABlfTraceLikeItsCandumpTwin) {
+  if (hil::io::testing::run_command("/usr/bin/python3 -c 'import can'").status != 0) {
+    GTEST_SKIP() << "python3-can not installed (tools/install-deps.sh)";
+  }
+  const hil::config::testing::TempDir dir;
+  const auto log = dir.write("can.log",
+                             "(1700000000.000000) can0 100#E204FFFF00000000\n"
+                             "(1700000000.000100) can0 7FF#00\n"
+                             "(1700000000.000200) can1 201#0104EFBE00000000\n"
+                             "(1700000000.000300) can0 20000080#0000000000000000\n"
+                             "(1700000000.001300) can0 12345678#00\n");
+  const auto blf = dir.path() / "trace.blf";
+  const CommandResult convert = hil::io::testing::run_command(
+      "/usr/bin/python3 " HIL_SOURCE_DIR "/tests/io/can/trace/python_can_write_blf.py " +
+      log.string() + " " + blf.string());
+  ASSERT_EQ(convert.status, 0) << convert.output;
+  const CommandResult run = hilsim("dbc decode " + dbc_path() + " --log " + blf.string());
+  ASSERT_EQ(run.status, 0) << run.output;
+  const std::string& s = run.output;
+  EXPECT_TRUE(contains(s,
+                       "(0.000000) can0 100#E204FFFF00000000 WheelSpeeds\n"
+                       "  speed_fl=12.5 rad/s\n  speed_fr=655.35 rad/s\n"))
+      << s;
+  EXPECT_TRUE(contains(s,
+                       "(0.000200) can1 201#0104EFBE00000000 MuxExt\n  mux1=1\n  mux2=4\n"
+                       "  sig_c=48879\n"))
+      << s;
+  EXPECT_TRUE(contains(s, blf.string() +
+                              " (blf; times since the first frame): 5 frames, 2 decoded, 2 with "
+                              "ids not in " +
+                              dbc_path() +
+                              " (0x7FF x1, 0x12345678 x1), 1 error frame, 0 bad objects, 0 other "
+                              "objects skipped"))
+      << s;
+}
+
 TEST(HilsimDbc, MalformedDbcNamesFileLineColumn) {
   const hil::config::testing::TempDir dir;
   const auto dbc =

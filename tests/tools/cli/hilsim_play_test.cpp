@@ -1,6 +1,6 @@
 // `hilsim play` as a user runs it: onto cannelloni UDP receivers on loopback (decoded with
 // io/can/transport/cannelloni_codec.hpp), with bad lines, --lenient, --ids, --map, --loop, --speed,
-// ASC input converted by can-utils log2asc, Ctrl-C and --json.
+// ASC input converted by can-utils log2asc, BLF written by python-can, Ctrl-C and --json.
 
 #include <gtest/gtest.h>
 
@@ -17,6 +17,7 @@
 #include "io/can/trace/trace_loader.hpp"
 #include "tests/support/cannelloni_sink.hpp"
 #include "tests/support/run_command.hpp"
+#include "tests/support/sample_log.hpp"
 #include "tests/support/temp_dir.hpp"
 
 namespace hil::tools {
@@ -26,6 +27,7 @@ using config::testing::TempDir;
 using io::can::CanFrame;
 using io::can::test::CannelloniSink;
 using io::testing::CommandResult;
+using io::testing::sample_log;
 
 CommandResult hilsim(const std::string& args) {
   return io::testing::run_command(std::string(HILSIM_BINARY) + " " + args);
@@ -35,27 +37,6 @@ bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
 
-/// Every kind of frame (classic, 29-bit, remote, FD with BRS/ESI, 64 bytes, error frame),
-/// 1 ms apart, on can0 and (every third) can1, some with a direction suffix.
-std::string sample_log(int frames = 60) {
-  const std::vector<std::string> kinds{"123#DEADBEEF",
-                                       "1F334455#1122",
-                                       "123#R",
-                                       "321##100112233445566778899AABB",
-                                       "321##2AA",
-                                       "20000080#0000000000000000",
-                                       "7FF#",
-                                       "456#R7",
-                                       "00ABCDEF##0" + std::string(128, '5')};
-  std::string log;
-  for (int i = 0; i < frames; ++i) {
-    std::array<char, 32> stamp{};
-    std::snprintf(stamp.data(), stamp.size(), "(1700000000.%06d) ", i * 1000);
-    log += stamp.data() + std::string(i % 3 == 2 ? "can1 " : "can0 ") +
-           kinds[static_cast<std::size_t>(i) % kinds.size()] + (i % 5 == 0 ? " R\n" : "\n");
-  }
-  return log;
-}
 
 /// The frames of a log file, read with our loader, of `interface` (or all).
 std::vector<CanFrame> frames_of(const std::filesystem::path& log,
@@ -175,6 +156,38 @@ TEST(HilsimPlay, AnAscFileConvertedByLog2ascPlaysTheSameFramesAsTheLog) {
   ASSERT_EQ(b.status, 0) << b.output;
   EXPECT_EQ(from_log.frames().size(), 60U);
   EXPECT_EQ(from_asc.frames_only(), from_log.frames_only());
+}
+
+TEST(HilsimPlay, ABlfWrittenByPythonCanPlaysTheSameFramesAtTheSameTimesAsItsLog) {
+  if (io::testing::run_command("/usr/bin/python3 -c 'import can'").status != 0) {
+    GTEST_SKIP() << "python3-can not installed (tools/install-deps.sh)";
+  }
+  const TempDir dir;
+  const auto log = dir.write("can.log", sample_log());
+  const auto blf = dir.path() / "can.blf";
+  // Containers of 300 bytes: several, with frames split across them
+  const auto convert = io::testing::run_command("/usr/bin/python3 " HIL_SOURCE_DIR
+                                                "/tests/io/can/trace/python_can_write_blf.py " +
+                                                log.string() + " " + blf.string() + " 300");
+  ASSERT_EQ(convert.status, 0) << convert.output;
+  CannelloniSink from_log;
+  CannelloniSink from_blf;
+  const CommandResult a = hilsim("play " + log.string() + " --to '" + from_log.uri() + "' -q");
+  const CommandResult b = hilsim("play " + blf.string() + " --to '" + from_blf.uri() + "'");
+  from_log.stop();
+  from_blf.stop();
+  ASSERT_EQ(a.status, 0) << a.output;
+  ASSERT_EQ(b.status, 0) << b.output;
+  EXPECT_TRUE(contains(b.output, "(blf) 60 frames on can0, can1")) << b.output;
+  EXPECT_EQ(from_log.frames().size(), 60U);
+  EXPECT_EQ(from_blf.frames_only(), from_log.frames_only());
+  // Timing: the log spans 59 ms; both plays keep it (arrival times, so a few ms of jitter)
+  const auto span_ms = [](const CannelloniSink& sink) {
+    const auto& got = sink.frames();
+    return static_cast<double>(got.back().timestamp_ns - got.front().timestamp_ns) / 1e6;
+  };
+  EXPECT_NEAR(span_ms(from_blf), 59.0, 5.0);
+  EXPECT_NEAR(span_ms(from_blf), span_ms(from_log), 5.0);
 }
 
 TEST(HilsimPlay, LoopsRepeatTheLogAndJsonHasTheFigures) {

@@ -19,6 +19,7 @@
 #include <string>
 #include <thread>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "tests/support/temp_dir.hpp"
@@ -158,6 +159,53 @@ TEST_F(HilsimRun, CanLogIsReadByLog2ascAndPythonCan) {
   EXPECT_EQ(std::stoul(read.output), lines);
 }
 
+TEST_F(HilsimRun, CanLogExportsAsBlfThatPythonCanAndWeReadBack) {
+  ASSERT_EQ(run_->status, 0);
+  const fs::path blf = dir_->path() / "run.blf";
+  const testing::CommandResult exported =
+      run_hilsim("export " + run_dir().string() + " --blf " + blf.string());
+  ASSERT_EQ(exported.status, 0) << exported.output;
+  std::size_t lines = 0;
+  std::size_t sent = 0;
+  std::ifstream in(run_dir() / "can.log");
+  for (std::string line; std::getline(in, line);) {
+    ++lines;
+    if (line.ends_with(" T")) ++sent;
+  }
+  EXPECT_NE(exported.output.find(fmt::format("exported {} frames of", lines)), std::string::npos)
+      << exported.output;
+  EXPECT_NE(exported.output.find("(BLF; ecu → channel 1)"), std::string::npos) << exported.output;
+  // python-can: every frame, the rig's sent as transmitted on channel 1 (python's 0)
+  const testing::CommandResult read = io::testing::run_command(
+      "/usr/bin/python3 " HIL_SOURCE_DIR "/tests/io/can/trace/python_can_read_blf.py " +
+          blf.string(),
+      false);
+  if (read.status != 0 && read.output.find("No module named 'can'") != std::string::npos) {
+    GTEST_SKIP() << "python3-can not installed (tools/install-deps.sh)";
+  }
+  ASSERT_EQ(read.status, 0) << read.output;
+  std::istringstream python(read.output);
+  std::size_t read_lines = 0;
+  std::size_t read_sent = 0;
+  for (std::string line; std::getline(python, line);) {
+    ++read_lines;
+    if (line.find(" ch=0 ") == std::string::npos) ADD_FAILURE() << line;
+    if (line.find(" rx=0 ") != std::string::npos) ++read_sent;
+  }
+  EXPECT_EQ(read_lines, lines);
+  EXPECT_EQ(read_sent, sent);
+  EXPECT_GT(sent, 500U);
+  // and our own reader, through the rig's DBC
+  const testing::CommandResult decoded =
+      run_hilsim("dbc decode " + (run_dir() / "ravon.dbc").string() + " --log " + blf.string());
+  ASSERT_EQ(decoded.status, 0) << decoded.output;
+  EXPECT_NE(decoded.output.find(fmt::format("(blf; times since the first frame): {} frames, {} "
+                                            "decoded, 0 with ids not in",
+                                            lines, lines)),
+            std::string::npos)
+      << decoded.output.substr(decoded.output.size() - 400);
+}
+
 TEST_F(HilsimRun, MalformedLogLinesAreReportedWithTheirLineOrSkippedWhenLenient) {
   ASSERT_EQ(run_->status, 0);
   const fs::path copy = dir_->path() / "damaged";
@@ -252,6 +300,60 @@ TEST(HilsimDefaultRun, PassesTheFirstLaneReplaysIdenticallyAndReportsWhatTimingJ
   const testing::CommandResult replay = run_hilsim("replay " + run.string());
   EXPECT_EQ(replay.status, 0) << replay.output;
   EXPECT_NE(replay.output.find("identical: "), std::string::npos) << replay.output;
+}
+
+TEST(HilsimReplayLog, ABlfTraceReplaysIntoARigAsItsCandumpTwinDoes) {
+  if (io::testing::run_command("/usr/bin/python3 -c 'import can'").status != 0) {
+    GTEST_SKIP() << "python3-can not installed (tools/install-deps.sh)";
+  }
+  const config::testing::TempDir dir;
+  // A vehicle's CAN trace: what the built-in ECU sent in a 1 s run. Every frame after the
+  // first moves half a tick later, so that python-can's timestamps (doubles of epoch seconds,
+  // ~0.2 µs off) cannot put a frame on the other side of a tick boundary.
+  const testing::CommandResult run = run_hilsim(
+      "run --duration 1s --no-rt --speed max -q --record " + (dir.path() / "run").string());
+  ASSERT_EQ(run.status, 0) << run.output;
+  std::ifstream recorded(dir.path() / "run" / "can.log");
+  std::ofstream trace(dir.path() / "ecu.log");
+  int frames = 0;
+  for (std::string line; std::getline(recorded, line);) {
+    if (!line.ends_with(" R")) continue;
+    const std::size_t dot = line.find('.');
+    long long micros = std::stoll(line.substr(dot + 1, 6)) + (frames == 0 ? 0 : 125);
+    const long long seconds = std::stoll(line.substr(1, dot - 1)) + micros / 1'000'000;
+    micros %= 1'000'000;
+    trace << fmt::format("({}.{:06}){}\n", seconds, micros,
+                         line.substr(line.find(')') + 1, line.size() - line.find(')') - 3));
+    ++frames;
+  }
+  trace.close();
+  ASSERT_GT(frames, 90);
+  const fs::path blf = dir.path() / "ecu.blf";
+  const testing::CommandResult convert = io::testing::run_command(
+      "/usr/bin/python3 " HIL_SOURCE_DIR "/tests/io/can/trace/python_can_write_blf.py " +
+      (dir.path() / "ecu.log").string() + " " + blf.string() + " 1000");
+  ASSERT_EQ(convert.status, 0) << convert.output;
+
+  std::vector<std::string> exported;
+  for (const char* source : {"ecu.log", "ecu.blf"}) {
+    const fs::path out = dir.path() / (std::string(source) + ".run");
+    const testing::CommandResult replay =
+        run_hilsim(fmt::format("replay {} --rig ravon --speed max -q --record {}",
+                               (dir.path() / source).string(), out.string()));
+    ASSERT_EQ(replay.status, 0) << replay.output;
+    EXPECT_NE(replay.output.find(fmt::format("replayed {} frames of", frames)), std::string::npos)
+        << replay.output;
+    const testing::CommandResult csv =
+        run_hilsim("export " + out.string() + " --csv " + (out / "csv").string());
+    ASSERT_EQ(csv.status, 0) << csv.output;
+    std::string all;
+    for (const auto& f : fs::directory_iterator(out / "csv")) {
+      if (f.path().filename() != "events.csv") all += read_text(f.path());
+    }
+    exported.push_back(all);
+  }
+  EXPECT_GT(exported[0].size(), 100'000U);
+  EXPECT_TRUE(exported[0] == exported[1]) << "the BLF's replay differs from its log's";
 }
 
 }  // namespace

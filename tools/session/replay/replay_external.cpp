@@ -1,4 +1,4 @@
-// `hilsim replay LOG --rig NAME`: a candump log from a real vehicle replayed into
+// `hilsim replay LOG --rig NAME`: a CAN log from a real vehicle (candump, ASC or BLF) replayed into
 // a rig. Each frame applies at the tick its time since the log's first frame falls into;
 // nothing is compared; the outputs are recorded in a run directory for inspection. The loop
 // is the run harness's executive with the rig's tick, as fast as --speed says.
@@ -28,13 +28,15 @@ int replay_external_log(const ReplayOptions& o) {
   }
   const config::RigSettings& settings = *loaded.settings;
   const RunRecord run{.period_ns = settings.executive.period, .rig = rig_name(*o.rig)};
-  const CanRecording log = read_can_recording(o.source, run, true);
-  for (const std::string& bad : log.bad_lines) fmt::print(stderr, "{}\n", bad);
-  if (!log.bad_lines.empty() && !o.lenient) {
-    fmt::print(stderr, "{} malformed line{}; --lenient skips them\n", log.bad_lines.size(),
-               log.bad_lines.size() == 1 ? "" : "s");
+  CanRecording log;
+  try {
+    log = read_external_log(o.source, run.period_ns, o.lenient);
+  } catch (const std::runtime_error& e) {  // the first bad line or object, or unreadable
+    fmt::print(stderr, "{}\n{}: not replayed; --lenient skips malformed lines and objects\n",
+               e.what(), o.source);
     return 2;
   }
+  for (const std::string& bad : log.bad_lines) fmt::print(stderr, "{} (skipped)\n", bad);
   if (log.frames == 0) {
     fmt::print(stderr, "{}: no frames to replay\n", o.source);
     return 2;

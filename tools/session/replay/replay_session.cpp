@@ -111,7 +111,7 @@ int replay(const ReplayOptions& o) {
     fmt::print(stderr, "the override changes the period: a replay needs the recorded one\n");
     return 2;
   }
-  const CanRecording log = read_can_recording(dir / "can.log", run, false);
+  const CanRecording log = read_can_recording(dir / "can.log", run);
   if (!log.cut.empty()) fmt::print(stderr, "note: {}\n", log.cut);
   if (!log.bad_lines.empty()) {
     for (const std::string& bad : log.bad_lines) fmt::print(stderr, "{}\n", bad);

@@ -19,9 +19,11 @@ constexpr const char* kMsgText = "BO_ 1 M: 8 X\n";  // line 1 of most cases
 constexpr const char* kSigA8Text = " SG_ a : 0|8@1+ (1,0) [0|0] \"\" X\n";
 constexpr const char* kMuxXText = " SG_ x M : 0|8@1+ (1,0) [0|0] \"\" X\n";
 
+/// The error of `text` read as a rig reads its DBC (strictly; the command line accepts the
+/// field's deviations with warnings: dbc_field_test.cpp).
 std::string error_of(const std::string& text) {
   try {
-    (void)parse_dbc(text, "bad.dbc");
+    (void)parse_dbc(text, "bad.dbc", {.accept_deviations = false});
   } catch (const DbcError& e) {
     return e.what();
   }
@@ -76,8 +78,12 @@ TEST(DbcErrors, MessageSyntaxAndIds) {
       {"BO_ M: 8 X\n",
        "bad.dbc:1:5: BO_: expected the message id (decimal; bit 31 set for a 29-bit id), got 'M'"},
       {"BO_ 4096 M: 8 X\n",
-       "bad.dbc:1:5: BO_: id 4096 (0x1000) does not fit 11 bits; a 29-bit id has bit 31 set "
-       "(0x80000000 + id = 2147487744)"},
+       "bad.dbc:1:5: BO_: id 4096 (0x1000) does not fit 11 bits and has no 0x80000000 flag; a rig "
+       "reads its DBC strictly: write a 29-bit id with bit 31 set (2147487744), or set dbc_lenient: "
+       "true on the bus"},
+      {"BO_ 536870912 M: 8 X\n",
+       "bad.dbc:1:5: BO_: id 536870912 (0x20000000) fits neither 11 nor 29 bits (a 29-bit id is "
+       "written with bit 31 set: 0x80000000 + id)"},
       {"BO_ 4294967295 M: 8 X\n",
        "bad.dbc:1:5: BO_: id 4294967295 (0xFFFFFFFF) is no 29-bit id: with bit 31 set it is at "
        "most 0x9FFFFFFF"},
@@ -102,8 +108,8 @@ TEST(DbcErrors, LexicalAndStatementLevel) {
        "...), got 'FOO_'"},
       {"VERSION 1\n",
        "bad.dbc:1:9: VERSION: expected the version string, e.g. VERSION \"1.0\", got '1'"},
-      {"CM_ \"x\"\nBO_ 1 M: 8 X\n",
-       "bad.dbc:2:1: CM_: expected ';' at the end of the statement, got 'BO_'"},
+      {"CM_ \"x\" BO_ 1 M: 8 X\n",
+       "bad.dbc:1:9: CM_: expected ';' at the end of the statement, got 'BO_'"},
       {"EV_ a: 0 [0|1]\n",
        "bad.dbc:2:1: EV_: expected ';' at the end of the EV_ statement started at line 1, got the "
        "end of the file"},
@@ -113,10 +119,14 @@ TEST(DbcErrors, LexicalAndStatementLevel) {
 TEST(DbcErrors, SignalsBeyondTheMessage) {
   expect_errors({
       {"BO_ 1 M: 2 X\n SG_ a : 8|16@1+ (1,0) [0|0] \"\" X\n",
-       "bad.dbc:2:6: SG_ 'a': bits 8..23 (Intel, LSB..MSB) need 3 bytes but BO_ 'M' has 2"},
+       "bad.dbc:2:6: SG_ 'a': bits 8..23 (Intel, LSB..MSB) need 3 bytes but BO_ 'M' has 2; a rig "
+       "reads its DBC strictly: fix the message length or the signal, or set dbc_lenient: true on "
+       "the bus"},
       // Motorola start 0 = the LSB of byte 0; a second bit continues at bit 15 (byte 1's MSB).
       {"BO_ 1 M: 1 X\n SG_ a : 0|2@0+ (1,0) [0|0] \"\" X\n",
-       "bad.dbc:2:6: SG_ 'a': bits 0..15 (Motorola, MSB..LSB) need 2 bytes but BO_ 'M' has 1"},
+       "bad.dbc:2:6: SG_ 'a': bits 0..15 (Motorola, MSB..LSB) need 2 bytes but BO_ 'M' has 1; a "
+       "rig reads its DBC strictly: fix the message length or the signal, or set dbc_lenient: true "
+       "on the bus"},
   });
 }
 
