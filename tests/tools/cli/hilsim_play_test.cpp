@@ -37,7 +37,6 @@ bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
 
-
 /// The frames of a log file, read with our loader, of `interface` (or all).
 std::vector<CanFrame> frames_of(const std::filesystem::path& log,
                                 const std::string& interface = {}) {

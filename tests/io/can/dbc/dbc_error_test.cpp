@@ -79,7 +79,8 @@ TEST(DbcErrors, MessageSyntaxAndIds) {
        "bad.dbc:1:5: BO_: expected the message id (decimal; bit 31 set for a 29-bit id), got 'M'"},
       {"BO_ 4096 M: 8 X\n",
        "bad.dbc:1:5: BO_: id 4096 (0x1000) does not fit 11 bits and has no 0x80000000 flag; a rig "
-       "reads its DBC strictly: write a 29-bit id with bit 31 set (2147487744), or set dbc_lenient: "
+       "reads its DBC strictly: write a 29-bit id with bit 31 set (2147487744), or set "
+       "dbc_lenient: "
        "true on the bus"},
       {"BO_ 536870912 M: 8 X\n",
        "bad.dbc:1:5: BO_: id 536870912 (0x20000000) fits neither 11 nor 29 bits (a 29-bit id is "
