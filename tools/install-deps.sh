@@ -12,6 +12,7 @@ packages=(
   rt-tests clang libclang-rt-14-dev clang-format clang-tidy
   can-utils python3-can python3-canmatrix python3-websockets python3-pytest python3-serial
   systemd python3
+  slurmctld slurmd slurm-client munge
   chromium fonts-dejavu-core
 )
 

@@ -17,6 +17,7 @@
 #include "io/record/telemetry_reader.hpp"
 #include "io/record/telemetry_schema.hpp"
 #include "tools/session/blf_export.hpp"
+#include "tools/session/csv.hpp"
 
 namespace hil::cli {
 
@@ -26,6 +27,7 @@ namespace fs = std::filesystem;
 using io::record::TelemetryEvent;
 using io::record::TelemetryLayout;
 using io::record::TelemetrySample;
+using session::csv_field;
 
 struct ExportOptions {
   std::string run;
@@ -43,14 +45,6 @@ File create(const fs::path& path) {
   File f(std::fopen(path.c_str(), "w"));
   if (!f) throw std::runtime_error(fmt::format("cannot create '{}'", path.string()));
   return f;
-}
-
-/// A CSV field: quoted when it holds a comma, quote or line break (RFC 4180).
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (const char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
 }
 
 /// Writes one CSV per telemetry topic (time_s,tick,<channel>...) and events.csv.

@@ -14,6 +14,7 @@
 #include "tools/cli/play_command.hpp"
 #include "tools/cli/replay_command.hpp"
 #include "tools/cli/run_command.hpp"
+#include "tools/cli/sweep_command.hpp"
 #include "tools/cli/timing_command.hpp"
 #include "tools/cli/tire_curve_command.hpp"
 #include "tools/session/run_directory.hpp"
@@ -37,6 +38,7 @@ int main(int argc, char** argv) {
   hil::cli::add_play_command(app);
   hil::cli::add_ecu_command(app);
   hil::cli::add_bus_command(app);
+  hil::cli::add_sweep_command(app);
 
   // Warnings and errors go to stderr: stdout carries only results (summaries, CSV, JSON)
   spdlog::set_default_logger(spdlog::stderr_color_mt("hilsim"));

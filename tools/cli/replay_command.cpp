@@ -20,13 +20,13 @@ void add_replay_command(CLI::App& app) {
       "  hilsim replay runs/ravon-20261122T101500Z          # identical, or the first divergence\n"
       "  hilsim replay runs/ravon-… --until 12s --report replay.json\n"
       "  hilsim replay runs/ravon-… --override heavier.pbtxt  # what-if: an overlay on the rig\n"
-      "  hilsim replay drive.log --rig ravon                 # a candump log from the vehicle\n"
+      "  hilsim replay drive.blf --rig ravon                 # a vehicle trace: candump, ASC, BLF\n"
       "\n"
       "A run directory replays open loop: its rig.pbtxt rebuilds the rig, the frames can.log\n"
       "recorded as received are applied at their ticks, and every frame the simulator sends and\n"
       "every telemetry sample is compared with the recording, bit for bit.\n"
       "Exit status: 0 identical (or a log replayed), 1 a divergence, 2 bad input.\n");
-  cmd->add_option("source", o->source, "Run directory, or a candump log with --rig")
+  cmd->add_option("source", o->source, "Run directory, or a CAN log (candump, ASC, BLF) with --rig")
       ->required()
       ->type_name("RUN_DIR|LOG");
   add_speed_option(*cmd, o->speed,
@@ -42,7 +42,7 @@ void add_replay_command(CLI::App& app) {
   cmd->add_option("--override", o->overrides, "Overlay on the recorded rig; repeatable")
       ->type_name("FILE")
       ->allow_extra_args(false);
-  cmd->add_option("--rig", o->rig, "Replay a candump log into this rig (name or file)")
+  cmd->add_option("--rig", o->rig, "Replay a CAN log into this rig (name or file)")
       ->type_name("NAME");
   cmd->add_option("--record", o->record_dir, "With --rig: the run directory for the outputs")
       ->type_name("DIR");

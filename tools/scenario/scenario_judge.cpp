@@ -141,6 +141,8 @@ GateResult ScenarioJudge::judge(const scenario::GateSettings& gate, const GateSt
               return;
             }
             r.passed = g.worst_margin >= 0.0;
+            r.value = g.worst_margin;
+            r.unit = "m";
             r.detail = r.passed ? fmt::format("smallest clearance {:.3f} m (at x {:.1f} m)",
                                               g.worst_margin, g.worst_x)
                                 : fmt::format("outside the lane by {:.3f} m (at x {:.1f} m)",
@@ -149,6 +151,8 @@ GateResult ScenarioJudge::judge(const scenario::GateSettings& gate, const GateSt
           [&](const scenario::SpeedReachedGate& s) {
             r.kind = "speed_reached";
             r.passed = g.passed_at >= 0.0;
+            r.unit = "s";
+            if (r.passed) r.value = g.passed_at;
             if (r.passed) {
               r.detail = fmt::format("within {:.3f} m/s of {:.3f} m/s for {:.1f} s by {:.2f} s",
                                      s.tolerance, s.speed, s.hold_s, g.passed_at);
@@ -166,6 +170,8 @@ GateResult ScenarioJudge::judge(const scenario::GateSettings& gate, const GateSt
           [&](const scenario::NoRollbackGate& n) {
             r.kind = "no_rollback";
             r.passed = g.samples > 0 && g.figure <= n.max_m;
+            r.unit = "m";
+            if (g.samples > 0) r.value = g.figure;
             r.reached = g.samples > 0;
             r.detail =
                 fmt::format("largest rollback {:.3f} m (allowed {:.3f} m)", g.figure, n.max_m);
@@ -174,6 +180,8 @@ GateResult ScenarioJudge::judge(const scenario::GateSettings& gate, const GateSt
             r.kind = "max_deviation";
             const bool whole = until >= m.to_s - kTimeSlack;
             r.passed = g.samples > 0 && whole && g.figure <= m.max_m;
+            r.unit = "m";
+            if (g.samples > 0) r.value = g.figure;
             r.reached = whole;
             r.detail = fmt::format("largest deviation {:.3f} m at {:.2f} s (allowed {:.3f} m){}",
                                    g.figure, g.figure_at, m.max_m,
@@ -182,6 +190,8 @@ GateResult ScenarioJudge::judge(const scenario::GateSettings& gate, const GateSt
           [&](const scenario::DistanceReachedGate& d) {
             r.kind = "distance_reached";
             r.passed = g.passed_at >= 0.0;
+            r.unit = "m";
+            r.value = std::max(g.peak, 0.0);
             r.reached = r.passed || until >= d.by_s - kTimeSlack;
             r.detail = r.passed
                            ? fmt::format("reached {:.1f} m at {:.2f} s", d.distance, g.passed_at)
@@ -191,6 +201,8 @@ GateResult ScenarioJudge::judge(const scenario::GateSettings& gate, const GateSt
           [&](const scenario::StoppedGate& s) {
             r.kind = "stopped";
             r.passed = g.samples > 0 && g.figure <= s.max_speed;
+            r.unit = "m/s";
+            if (g.samples > 0) r.value = g.figure;
             r.reached = g.samples > 0;
             r.detail = g.samples == 0
                            ? fmt::format("not observed: the run ended at {:.2f} s", until)

@@ -11,6 +11,7 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -35,6 +36,12 @@ struct GateResult {
   std::string kind;  ///< "lane", "speed_reached", …
   bool passed = false;
   std::string detail;  ///< the measured figure and what was required
+  /// The gate's figure as a number (NaN when there is none yet), in `unit`: lane the smallest
+  /// clearance (negative: outside), speed_reached the time it held from, no_rollback the
+  /// largest rollback, max_deviation the largest deviation, distance_reached the distance
+  /// covered, stopped the largest speed. For tables (`hilsim sweep collect`).
+  double value = std::numeric_limits<double>::quiet_NaN();
+  std::string unit;
   /// false when the run ended before the gate could be decided (a run cut short with
   /// --duration): its `passed` is then no verdict.
   bool reached = true;

@@ -2,7 +2,9 @@
 
 #include <fmt/chrono.h>
 #include <fmt/format.h>
+
 #include <unistd.h>
+#include <cmath>
 
 #include <array>
 
@@ -211,6 +213,22 @@ nlohmann::json manifest_json(const RunReport& r) {
     j["safe_state"] = v.safe_state ? nlohmann::json(v.safe_state_since) : nlohmann::json(nullptr);
   }
   if (!r.verdict.empty()) j["scenario_verdict"] = r.verdict;
+  if (r.gates) {
+    nlohmann::json gates = nlohmann::json::array();
+    for (const scenario::GateResult& g : r.gates->gates) {
+      const bool decided = r.whole_scenario || g.reached;
+      gates.push_back({{"name", g.name},
+                       {"kind", g.kind},
+                       {"result", !decided   ? "undecided"
+                                  : g.passed ? "passed"
+                                             : "failed"},
+                       {"value", std::isfinite(g.value) ? nlohmann::json(g.value) : nullptr},
+                       {"unit", g.unit},
+                       {"detail", g.detail}});
+    }
+    j["scenario_gates"] = gates;
+    j["scenario_passed"] = !r.failed;
+  }
   if (r.recording) {
     const RecordingCounters& rec = *r.recording;
     j["recording"] = {

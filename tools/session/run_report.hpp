@@ -17,6 +17,7 @@
 #include "rt_core/executive.hpp"
 #include "rt_core/rt_setup.hpp"
 #include "rt_core/timing_stats.hpp"
+#include "tools/scenario/scenario_judge.hpp"
 #include "tools/session/speed.hpp"
 
 namespace hil::session {
@@ -54,6 +55,10 @@ struct RunReport {
   std::string faults;   ///< the fault engine's report (faults::format_faults), "" none
   std::string verdict;  ///< the scenario's criteria: "" none, else "passed …"/"FAILED …"
   bool failed = false;
+  /// The gates one by one (manifest.json "scenario_gates"), when the run had a scenario;
+  /// `whole_scenario` false when it ended before the scenario did (gates not reached undecided).
+  std::optional<scenario::ScenarioVerdict> gates;
+  bool whole_scenario = true;
 };
 
 /// "sim 12.3 s  RTF 1.00  overruns 0  wake p99 45 us  can rx 615 tx 1230  timeouts 0".

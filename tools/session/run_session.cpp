@@ -236,7 +236,9 @@ int run_rig(const RunOptions& o) {
   report.faults = faults::format_faults(setup->faults->report());
   if (scenario_run) {
     const bool whole = report.result.ticks >= scenario_run->ticks();
-    report.verdict = describe(scenario_run->verdict(), whole, report.failed);
+    report.gates = scenario_run->verdict();
+    report.whole_scenario = whole;
+    report.verdict = describe(*report.gates, whole, report.failed);
   }
   bool recording_incomplete = false;
   if (recording) {

@@ -1,0 +1,363 @@
+#include "tools/sweep/sweep_runner.hpp"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <deque>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "tools/session/run_directory.hpp"
+
+namespace hil::sweep {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+constexpr auto kPoll = std::chrono::milliseconds(20);
+constexpr auto kKillAfter = std::chrono::seconds(5);  // SIGTERM, then SIGKILL
+constexpr int kExitFailed = 4;
+
+std::atomic<int> g_stop_signal{0};
+
+void on_sweep_stop_signal(int signal) { g_stop_signal.store(signal); }
+
+/// What identifies a variant's run: its parameters, scenario, rig and duration (not where
+/// the plan was read from).
+std::string variant_hash(const SweepPlan& plan, const Variant& v) {
+  std::string key =
+      fmt::format("{}\n{}\n{}\n", v.scenario, plan.rig(), plan.message().duration_s());
+  for (const Parameter& p : v.parameters) key += fmt::format("{}={}\n", p.field, p.value);
+  return session::config_hash(key);
+}
+
+std::string index_name(std::size_t index) { return fmt::format("{:06}", index); }
+
+/// `text` into `file` through a temporary of this process's, renamed over it.
+void write_text(const fs::path& file, const std::string& text) {
+  const fs::path tmp = fmt::format("{}.{}.tmp", file.string(), getpid());
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out << text;
+    if (!out) throw std::runtime_error(fmt::format("cannot write '{}'", tmp.string()));
+  }
+  fs::rename(tmp, file);
+}
+
+/// A variant already run to a verdict with the same hash.
+bool already_done(const fs::path& dir, const std::string& hash, VariantOutcome& outcome) {
+  std::ifstream in(dir / "sweep.json");
+  if (!in) return false;
+  const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+  if (j.is_discarded() || j.value("variant_hash", std::string()) != hash) return false;
+  const Status s = status_from(j.value("status", std::string()));
+  if (s != Status::kPassed && s != Status::kFailed) return false;
+  outcome.status = s;
+  outcome.exit_status = j.value("exit_status", -1);
+  outcome.wall_s = j.value("wall_s", 0.0);
+  outcome.skipped = true;
+  return true;
+}
+
+struct Child {
+  pid_t pid = -1;
+  Variant variant;
+  std::string hash;
+  fs::path tmp;
+  fs::path log;
+  Clock::time_point started;
+  bool timed_out = false;
+  bool killed = false;
+  Clock::time_point term_sent;
+};
+
+std::vector<std::string> child_arguments(const SweepPlan& plan, const Variant& v,
+                                         const fs::path& overlay, const fs::path& record,
+                                         const fs::path& hilsim) {
+  std::vector<std::string> args{
+      hilsim.string(), "run",     "--rig",     plan.rig(), "--overlay", overlay.string(), "--speed",
+      "max",           "--no-rt", "--console", "off",      "--record",  record.string(),  "-q"};
+  if (!v.scenario.empty()) {
+    args.emplace_back("--scenario");
+    args.push_back(v.scenario);
+  }
+  if (plan.message().has_duration_s()) {
+    args.emplace_back("--duration");
+    args.push_back(fmt::format("{}s", plan.message().duration_s()));
+  }
+  return args;
+}
+
+pid_t spawn(const std::vector<std::string>& args, const fs::path& log) {
+  std::vector<char*> argv;
+  argv.reserve(args.size() + 1);
+  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  const pid_t pid = fork();
+  if (pid < 0) throw std::runtime_error("fork failed");
+  if (pid == 0) {
+    setpgid(0, 0);  // its own group: a stop reaches it and whatever it starts
+    const int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd >= 0) {
+      dup2(fd, STDOUT_FILENO);
+      dup2(fd, STDERR_FILENO);
+    }
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  setpgid(pid, pid);
+  return pid;
+}
+
+class Progress {
+ public:
+  Progress(const SweepPlan& plan, std::size_t total, bool enabled)
+      : plan_(plan), total_(total), enabled_(enabled) {}
+
+  void count(const VariantOutcome& o) { ++by_status_[static_cast<std::size_t>(o.status)]; }
+
+  void maybe_print(std::size_t running, bool force = false) {
+    const auto now = Clock::now();
+    if (!enabled_ || (!force && now - last_ < std::chrono::seconds(1))) return;
+    last_ = now;
+    std::size_t done = 0;
+    for (const std::size_t n : by_status_) done += n;
+    std::string counts;
+    for (std::size_t s = 0; s < by_status_.size(); ++s) {
+      if (by_status_[s] == 0) continue;
+      counts += fmt::format("{}{} {}", counts.empty() ? "" : ", ", by_status_[s],
+                            to_string(static_cast<Status>(s)));
+    }
+    const int width = 30;
+    const auto filled = static_cast<int>(static_cast<double>(width) * static_cast<double>(done) /
+                                         static_cast<double>(std::max<std::size_t>(total_, 1)));
+    fmt::print(stderr, "sweep {}: [{:#<{}}{:.<{}}] {} of {} done{}{}, {} running, {:.1f} s\n",
+               plan_.name(), "", filled, "", width - filled, done, total_,
+               counts.empty() ? "" : " (", counts.empty() ? "" : counts + ")", running,
+               std::chrono::duration<double>(now - started_).count());
+  }
+
+ private:
+  const SweepPlan& plan_;
+  std::size_t total_;
+  bool enabled_;
+  std::array<std::size_t, 6> by_status_{};
+  Clock::time_point started_ = Clock::now();
+  Clock::time_point last_ = started_;
+};
+
+VariantOutcome finish(const SweepPlan& plan, const RunnerOptions& o, Child& c, int wait_status) {
+  VariantOutcome out{.index = c.variant.index};
+  out.wall_s = std::chrono::duration<double>(Clock::now() - c.started).count();
+  if (WIFEXITED(wait_status)) out.exit_status = WEXITSTATUS(wait_status);
+  if (WIFSIGNALED(wait_status)) out.signal = WTERMSIG(wait_status);
+  if (c.timed_out) {
+    out.status = Status::kTimedOut;
+  } else if (c.killed) {
+    out.status = Status::kMissing;  // stopped by the sweep's own stop: not a result
+  } else if (out.signal != 0) {
+    out.status = Status::kCrashed;
+  } else if (out.exit_status == 0) {
+    out.status = Status::kPassed;
+  } else if (out.exit_status == kExitFailed) {
+    out.status = Status::kFailed;
+  } else {
+    out.status = Status::kError;
+  }
+  const fs::path dir = run_directory(o.out, c.variant.index);
+  if (out.status == Status::kMissing) {  // leave no half run behind
+    fs::remove_all(c.tmp);
+    fs::remove(c.log);
+    return out;
+  }
+  fs::remove_all(dir);
+  if (fs::exists(c.tmp)) {
+    fs::rename(c.tmp, dir);
+  } else {
+    fs::create_directories(dir);  // it failed before recording: keep its log and status
+  }
+  fs::rename(c.log, dir / "run.log");
+  nlohmann::json parameters = nlohmann::json::object();
+  for (const Parameter& p : c.variant.parameters) parameters[p.field] = p.value;
+  session::write_json(dir, "sweep.json",
+                      {{"sweep", plan.name()},
+                       {"plan", fs::absolute(plan.file()).string()},
+                       {"index", c.variant.index},
+                       {"scenario", c.variant.scenario},
+                       {"seed", c.variant.seed},
+                       {"parameters", parameters},
+                       {"status", to_string(out.status)},
+                       {"exit_status", out.exit_status},
+                       {"signal", out.signal},
+                       {"wall_s", out.wall_s},
+                       {"timeout_s", plan.timeout_s()},
+                       {"variant_hash", c.hash}});
+  return out;
+}
+
+}  // namespace
+
+std::string_view to_string(Status s) noexcept {
+  switch (s) {
+    case Status::kPassed:
+      return "passed";
+    case Status::kFailed:
+      return "failed";
+    case Status::kError:
+      return "error";
+    case Status::kCrashed:
+      return "crashed";
+    case Status::kTimedOut:
+      return "timed out";
+    case Status::kMissing:
+      return "missing";
+  }
+  return "missing";
+}
+
+Status status_from(std::string_view text) noexcept {
+  for (const Status s :
+       {Status::kPassed, Status::kFailed, Status::kError, Status::kCrashed, Status::kTimedOut}) {
+    if (text == to_string(s)) return s;
+  }
+  return Status::kMissing;
+}
+
+fs::path run_directory(const fs::path& out, std::size_t index) {
+  return out / "runs" / index_name(index);
+}
+
+void write_plan_json(const SweepPlan& plan, const fs::path& out) {
+  nlohmann::json variants = nlohmann::json::array();
+  for (std::size_t i = 0; i < plan.size(); ++i) {
+    const Variant v = plan.variant(i);
+    nlohmann::json parameters = nlohmann::json::object();
+    for (const Parameter& p : v.parameters) parameters[p.field] = p.value;
+    variants.push_back({{"index", i},
+                        {"scenario", v.scenario},
+                        {"grid_point", v.grid_point},
+                        {"sample", v.sample},
+                        {"repetition", v.repetition},
+                        {"seed", v.seed},
+                        {"parameters", parameters}});
+  }
+  fs::create_directories(out);
+  // Several array tasks may write it at once: each through a file of its own, renamed over
+  // it (the same bytes from each)
+  const nlohmann::json j{{"sweep", plan.name()},
+                         {"plan", fs::absolute(plan.file()).string()},
+                         {"rig", plan.rig()},
+                         {"fields", plan.fields()},
+                         {"per_task", plan.per_task()},
+                         {"tasks", plan.tasks()},
+                         {"timeout_s", plan.timeout_s()},
+                         {"variants", variants}};
+  write_text(out / "plan.json", j.dump(2) + "\n");
+}
+
+std::vector<VariantOutcome> run_variants(const SweepPlan& plan,
+                                         std::span<const std::size_t> indices,
+                                         const RunnerOptions& o) {
+  fs::create_directories(o.out / "runs");
+  fs::create_directories(o.out / "variants");
+  g_stop_signal.store(0);
+  struct sigaction action {};
+  action.sa_handler = on_sweep_stop_signal;
+  struct sigaction old_int {};
+  struct sigaction old_term {};
+  sigaction(SIGINT, &action, &old_int);
+  sigaction(SIGTERM, &action, &old_term);
+
+  std::deque<std::size_t> pending(indices.begin(), indices.end());
+  std::map<pid_t, Child> running;
+  std::vector<VariantOutcome> outcomes;
+  Progress progress(plan, indices.size(), o.progress);
+  const auto timeout =
+      std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(plan.timeout_s()));
+  bool stopping = false;
+  while (!pending.empty() || !running.empty()) {
+    if (g_stop_signal.load() != 0 && !stopping) {
+      stopping = true;
+      pending.clear();
+      for (auto& [pid, c] : running) {
+        c.killed = true;
+        c.term_sent = Clock::now();
+        kill(-pid, SIGTERM);
+      }
+    }
+    while (!stopping && !pending.empty() && running.size() < std::max(1U, o.jobs)) {
+      Child c;
+      c.variant = plan.variant(pending.front());
+      pending.pop_front();
+      c.hash = variant_hash(plan, c.variant);
+      const fs::path dir = run_directory(o.out, c.variant.index);
+      VariantOutcome done{.index = c.variant.index};
+      if (already_done(dir, c.hash, done)) {
+        outcomes.push_back(done);
+        progress.count(done);
+        continue;
+      }
+      const fs::path overlay = o.out / "variants" / (index_name(c.variant.index) + ".pbtxt");
+      write_text(overlay, c.variant.overlay);
+      c.tmp = o.out / "runs" / fmt::format(".{}.{}", index_name(c.variant.index), getpid());
+      c.log = o.out / "runs" / fmt::format(".{}.{}.log", index_name(c.variant.index), getpid());
+      fs::remove_all(c.tmp);
+      c.started = Clock::now();
+      c.pid = spawn(child_arguments(plan, c.variant, overlay, c.tmp, o.hilsim), c.log);
+      running.emplace(c.pid, std::move(c));
+    }
+    int wait_status = 0;
+    const pid_t pid = waitpid(-1, &wait_status, WNOHANG);
+    if (pid > 0) {
+      const auto it = running.find(pid);
+      if (it != running.end()) {
+        const VariantOutcome out = finish(plan, o, it->second, wait_status);
+        running.erase(it);
+        if (out.status != Status::kMissing) {
+          outcomes.push_back(out);
+          progress.count(out);
+        }
+      }
+      continue;
+    }
+    const auto now = Clock::now();
+    for (auto& [child_pid, c] : running) {
+      if (!c.timed_out && !c.killed && now - c.started > timeout) {
+        c.timed_out = true;
+        c.term_sent = now;
+        kill(-child_pid, SIGTERM);
+      } else if ((c.timed_out || c.killed) && now - c.term_sent > kKillAfter) {
+        kill(-child_pid, SIGKILL);
+      }
+    }
+    progress.maybe_print(running.size());
+    std::this_thread::sleep_for(kPoll);
+  }
+  progress.maybe_print(0, true);
+  sigaction(SIGINT, &old_int, nullptr);
+  sigaction(SIGTERM, &old_term, nullptr);
+  std::ranges::sort(outcomes, {}, &VariantOutcome::index);
+  return outcomes;
+}
+
+int sweep_exit_status(std::span<const VariantOutcome> outcomes) noexcept {
+  int worst = 0;
+  for (const VariantOutcome& o : outcomes) {
+    if (o.status == Status::kFailed) worst = std::max(worst, kExitFailed);
+    if (o.status != Status::kPassed && o.status != Status::kFailed) return 1;
+  }
+  return worst;
+}
+
+}  // namespace hil::sweep
