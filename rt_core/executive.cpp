@@ -43,12 +43,13 @@ Executive::Executive(ExecutiveConfig config, std::vector<TaskEntry> tasks, Clock
     : config_(config),
       tasks_((validate(config, tasks), std::move(tasks))),
       task_exec_(tasks_.size(), 0),
+      untimed_(tasks_.size(), -1),
       clock_(clock),
       log_(log),
       stats_(tasks_.size()) {}
 
 template <class Body>
-Nanoseconds Executive::run_phase(std::int64_t tick, Nanoseconds started, Phase phase,
+Nanoseconds Executive::run_phase(std::int64_t tick, Nanoseconds started, Phase phase, bool timed,
                                  Body body) noexcept {
   Nanoseconds t = started;
   const auto bit = static_cast<std::uint8_t>(phase);
@@ -61,6 +62,7 @@ Nanoseconds Executive::run_phase(std::int64_t tick, Nanoseconds started, Phase p
                           .dt = dt,
                           .dt_s = static_cast<double>(dt) * 1e-9};
     body(*e.task, ctx);
+    if (!timed) continue;
     const Nanoseconds now = clock_.now();
     task_exec_[i] += now - t;
     t = now;
@@ -108,17 +110,20 @@ RunResult Executive::run(std::int64_t max_ticks) noexcept {
     for (std::size_t i = 0; i < tasks_.size(); ++i) {
       task_exec_[i] = tick_is_due(k, tasks_[i]) ? 0 : -1;  // -1 marks "not due" for all phases
     }
-    Nanoseconds t =
-        run_phase(k, woke, Phase::read, [](Task& task, const TickContext& c) { task.read(c); });
-    t = run_phase(k, t, Phase::update, [](Task& task, const TickContext& c) { task.update(c); });
-    const Nanoseconds end =
-        run_phase(k, t, Phase::write, [](Task& task, const TickContext& c) { task.write(c); });
+    const bool timed = config_.task_timing_stride <= 1 || k % config_.task_timing_stride == 0;
+    Nanoseconds t = run_phase(k, woke, Phase::read, timed,
+                              [](Task& task, const TickContext& c) { task.read(c); });
+    t = run_phase(k, t, Phase::update, timed,
+                  [](Task& task, const TickContext& c) { task.update(c); });
+    t = run_phase(k, t, Phase::write, timed,
+                  [](Task& task, const TickContext& c) { task.write(c); });
+    const Nanoseconds end = timed ? t : clock_.now();
 
     Nanoseconds next = deadline + period;
     TickSample sample{.tick = k,
                       .wake_latency = woke - deadline,
                       .exec = end - woke,
-                      .task_exec = task_exec_,
+                      .task_exec = timed ? task_exec_ : untimed_,
                       .overrun = end > next,
                       .late_by = end - next,
                       .missed_periods = 0,

@@ -68,7 +68,8 @@ class Executive {
   /// Runs one phase of every due task, charging each its execution time; returns the time
   /// at which the phase ended.
   template <class Body>
-  Nanoseconds run_phase(std::int64_t tick, Nanoseconds started, Phase phase, Body body) noexcept;
+  Nanoseconds run_phase(std::int64_t tick, Nanoseconds started, Phase phase, bool timed,
+                        Body body) noexcept;
   /// First deadline after `end`, counting how many were dropped on the way.
   [[nodiscard]] Nanoseconds drop_missed(Nanoseconds next, Nanoseconds end,
                                         std::uint32_t& missed) const noexcept;
@@ -77,6 +78,7 @@ class Executive {
   ExecutiveConfig config_;
   std::vector<TaskEntry> tasks_;
   std::vector<Nanoseconds> task_exec_;  // per task, this tick: exec time, or -1 if not due
+  std::vector<Nanoseconds> untimed_;    // all -1: a tick whose tasks were not timed
   Clock& clock_;
   RtLog* log_;
   TimingStats stats_;

@@ -244,5 +244,25 @@ TEST(Executive, WakeLatencyAndExecutionTimeAreMeasuredPerTickAndPerTask) {
   EXPECT_EQ(s.task_exec_time[1].percentile_us(0.99), 40.0);
 }
 
+TEST(Executive, ATaskTimingStrideTimesTasksOnEveryNthTickAndTheTickAlways) {
+  SimulatedClock clock;
+  RecordingTask cheap(clock, [](std::int64_t) { return 3 * kMicrosecond; });
+  RecordingTask dear(clock, [](std::int64_t tick) {
+    return tick == 6 ? 2 * kPeriod : 40 * kMicrosecond;  // tick 6 overruns, untimed
+  });
+  ExecutiveConfig config = config_with({});
+  config.task_timing_stride = 4;
+  Executive exec(config, {{.name = "cheap", .task = &cheap}, {.name = "dear", .task = &dear}},
+                 clock);
+  ASSERT_EQ(exec.run(100).ticks, 100);
+  const TimingSnapshot s = exec.stats().snapshot();
+  EXPECT_EQ(s.exec_time.count, 100U);                             // every tick
+  EXPECT_EQ(s.exec_time.max_ns, 2 * kPeriod + 3 * kMicrosecond);  // the untimed tick's too
+  EXPECT_EQ(s.overruns, 1U);                                      // and its overrun
+  EXPECT_EQ(s.task_exec_time[0].count, 25U);                      // ticks 0, 4, 8, …
+  EXPECT_EQ(s.task_exec_time[1].max_ns, 40 * kMicrosecond);
+  EXPECT_EQ(cheap.phases_.size(), 300U);  // every task still ran every phase of every tick
+}
+
 }  // namespace
 }  // namespace hil::rt

@@ -24,6 +24,7 @@ constexpr std::size_t kLogLinesPerReport = 3;
 
 rt::ExecutiveConfig for_run(rt::ExecutiveConfig config, const HarnessOptions& options) {
   if (!options.speed.realtime() || options.open_loop) config.overrun.kind = rt::OverrunKind::skip;
+  config.task_timing_stride = options.speed.task_timing_stride();
   return config;
 }
 

@@ -255,6 +255,7 @@ nlohmann::json manifest_json(const RunReport& r) {
 nlohmann::json timing_json(const RunReport& r) {
   TimingReport t;
   t.config = r.settings->executive;
+  t.config.task_timing_stride = r.speed.task_timing_stride();  // as the harness ran it
   t.rt_options = r.settings->rt;
   t.duration = r.stats.ticks * r.settings->executive.period;
   t.status = r.status;

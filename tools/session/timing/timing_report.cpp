@@ -65,6 +65,10 @@ std::string format_summary(const TimingReport& r) {
   out += row("wake-up latency", s.wake_latency);
   out += row("execution time", s.exec_time);
   if (!r.workload.empty()) {  // a rig: where its time goes
+    if (r.config.task_timing_stride > 1) {
+      out += fmt::format("  (tasks timed on every {}th tick: faster than real time)\n",
+                         r.config.task_timing_stride);
+    }
     for (std::size_t i = 0; i < s.task_exec_time.size() && i < r.task_names.size(); ++i) {
       out += row(fmt::format("  task {}", r.task_names[i]), s.task_exec_time[i]);
     }
@@ -111,6 +115,7 @@ nlohmann::json to_json(const TimingReport& r) {
   };
   if (!r.workload.empty()) {
     j["workload"] = r.workload;
+    j["task_timing_stride"] = r.config.task_timing_stride;
     for (std::size_t i = 0; i < s.task_exec_time.size() && i < r.task_names.size(); ++i) {
       j["task_exec_time_us"][r.task_names[i]] = percentiles(s.task_exec_time[i], false);
     }
