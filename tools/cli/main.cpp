@@ -11,6 +11,7 @@
 #include "tools/cli/dbc_command.hpp"
 #include "tools/cli/ecu_command.hpp"
 #include "tools/cli/export_command.hpp"
+#include "tools/cli/fmu_command.hpp"
 #include "tools/cli/play_command.hpp"
 #include "tools/cli/replay_command.hpp"
 #include "tools/cli/run_command.hpp"
@@ -39,6 +40,7 @@ int main(int argc, char** argv) {
   hil::cli::add_ecu_command(app);
   hil::cli::add_bus_command(app);
   hil::cli::add_sweep_command(app);
+  hil::cli::add_fmu_command(app);
 
   // Warnings and errors go to stderr: stdout carries only results (summaries, CSV, JSON)
   spdlog::set_default_logger(spdlog::stderr_color_mt("hilsim"));

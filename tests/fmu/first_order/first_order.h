@@ -1,0 +1,44 @@
+/* A first-order system for the FMU tests (issue 18): dx/dt = (k·u − x)/T, y = x, x(0) = x0.
+ * doStep integrates it exactly for the input held over the step:
+ *   x(t + h) = k·u + (x(t) − k·u)·exp(−h/T)
+ * so a step response read at the communication points is y(t) = k·u·(1 − exp(−t/T)) to the
+ * last bits. Shared by the FMI 2.0 and FMI 3.0 wrappers (first_order_fmi2.c, _fmi3.c).
+ * Value references: 0 T [s], 1 k, 2 x0, 3 u (input), 4 y (output). */
+#ifndef HILSIM_TEST_FIRST_ORDER_H
+#define HILSIM_TEST_FIRST_ORDER_H
+
+#include <math.h>
+#include <stdlib.h>
+
+typedef struct {
+  double value[5];
+  double time;
+  int fail_at_step; /* the wrappers' "fail_after" variable, for the failure tests; 0: never */
+  int steps;
+} FirstOrder;
+
+static FirstOrder* first_order_new(void) {
+  FirstOrder* m = (FirstOrder*)calloc(1, sizeof(FirstOrder));
+  if (m == NULL) return NULL;
+  m->value[0] = 0.5; /* T */
+  m->value[1] = 1.0; /* k */
+  m->value[2] = 0.0; /* x0 */
+  m->value[3] = 1.0; /* u */
+  m->value[4] = 0.0; /* y */
+  return m;
+}
+
+static void first_order_initialize(FirstOrder* m) { m->value[4] = m->value[2]; }
+
+/* 0 on success, −1 when the step must fail (T ≤ 0, or the failure test's step reached). */
+static int first_order_step(FirstOrder* m, double h) {
+  const double T = m->value[0];
+  const double target = m->value[1] * m->value[3];
+  ++m->steps;
+  if (T <= 0.0 || (m->fail_at_step > 0 && m->steps >= m->fail_at_step)) return -1;
+  m->value[4] = target + (m->value[4] - target) * exp(-h / T);
+  m->time += h;
+  return 0;
+}
+
+#endif

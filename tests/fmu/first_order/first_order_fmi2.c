@@ -1,0 +1,81 @@
+/* FMI 2.0 co-simulation wrapper of first_order.h, declared from the FMI 2.0.4 standard
+ * (§2.1.2 types, §2.1.5 instance, §4.2 co-simulation). */
+#include <stddef.h>
+#include <string.h>
+
+#include "first_order.h"
+
+typedef void* fmi2Component;
+typedef unsigned int fmi2ValueReference;
+typedef int fmi2Boolean;
+typedef const char* fmi2String;
+typedef enum { fmi2OK, fmi2Warning, fmi2Discard, fmi2Error, fmi2Fatal, fmi2Pending } fmi2Status;
+typedef enum { fmi2ModelExchange, fmi2CoSimulation } fmi2Type;
+typedef struct {
+  void (*logger)(void*, fmi2String, fmi2Status, fmi2String, fmi2String, ...);
+  void* (*allocateMemory)(size_t, size_t);
+  void (*freeMemory)(void*);
+  void (*stepFinished)(void*, fmi2Status);
+  void* componentEnvironment;
+} fmi2CallbackFunctions;
+
+#define EXPORT __attribute__((visibility("default")))
+
+EXPORT const char* fmi2GetVersion(void) { return "2.0"; }
+EXPORT const char* fmi2GetTypesPlatform(void) { return "default"; }
+
+EXPORT fmi2Component fmi2Instantiate(fmi2String name, fmi2Type type, fmi2String guid,
+                                     fmi2String resources, const fmi2CallbackFunctions* f,
+                                     fmi2Boolean visible, fmi2Boolean logging) {
+  (void)name; (void)resources; (void)visible; (void)logging; (void)f;
+  if (type != fmi2CoSimulation || guid == NULL ||
+      strcmp(guid, "{8c4e810f-3df3-4a00-8276-176fa3c9f001}") != 0) {
+    return NULL;
+  }
+  return first_order_new();
+}
+
+EXPORT void fmi2FreeInstance(fmi2Component c) { free(c); }
+
+EXPORT fmi2Status fmi2SetupExperiment(fmi2Component c, fmi2Boolean tolerance_defined,
+                                      double tolerance, double start, fmi2Boolean stop_defined,
+                                      double stop) {
+  (void)tolerance_defined; (void)tolerance; (void)stop_defined; (void)stop;
+  ((FirstOrder*)c)->time = start;
+  return fmi2OK;
+}
+
+EXPORT fmi2Status fmi2EnterInitializationMode(fmi2Component c) { (void)c; return fmi2OK; }
+
+EXPORT fmi2Status fmi2ExitInitializationMode(fmi2Component c) {
+  first_order_initialize((FirstOrder*)c);
+  return fmi2OK;
+}
+
+EXPORT fmi2Status fmi2Terminate(fmi2Component c) { (void)c; return fmi2OK; }
+
+EXPORT fmi2Status fmi2GetReal(fmi2Component c, const fmi2ValueReference vr[], size_t n,
+                              double value[]) {
+  FirstOrder* m = (FirstOrder*)c;
+  for (size_t i = 0; i < n; ++i) {
+    if (vr[i] > 4) return fmi2Error;
+    value[i] = m->value[vr[i]];
+  }
+  return fmi2OK;
+}
+
+EXPORT fmi2Status fmi2SetReal(fmi2Component c, const fmi2ValueReference vr[], size_t n,
+                              const double value[]) {
+  FirstOrder* m = (FirstOrder*)c;
+  for (size_t i = 0; i < n; ++i) {
+    if (vr[i] == 5) { m->fail_at_step = (int)value[i]; continue; }
+    if (vr[i] > 4) return fmi2Error;
+    m->value[vr[i]] = value[i];
+  }
+  return fmi2OK;
+}
+
+EXPORT fmi2Status fmi2DoStep(fmi2Component c, double t, double h, fmi2Boolean no_prior) {
+  (void)t; (void)no_prior;
+  return first_order_step((FirstOrder*)c, h) == 0 ? fmi2OK : fmi2Error;
+}
