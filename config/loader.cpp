@@ -46,6 +46,7 @@ struct RigLayerRef {
   std::vector<io::can::CanBusSpec> can;
   std::optional<io::bus::BusSpec> bus;
   std::vector<FaultSettings> faults;
+  std::vector<FmuSettings> fmus;
   RecordingSettings recording;
   ConfigErrors can_errors;
   std::optional<models::VehicleParams> vehicle;  // converted once, here
@@ -62,6 +63,8 @@ struct RigLayerRef {
     if (can_errors.empty()) {
       can_errors = check_faults(merged.faults(), channels, {}, can, "faults", source_map, faults);
     }
+    if (can_errors.empty())
+      can_errors = check_fmus(merged.fmus(), channels, "fmus", source_map, fmus);
     ConfigErrors recording_errors =
         check_recording(merged.recording(), 1.0 / period_s, "recording", source_map, recording);
     can_errors.insert(can_errors.end(), std::make_move_iterator(recording_errors.begin()),
@@ -81,6 +84,7 @@ struct RigLayerRef {
   settings.can = std::move(can);
   settings.bus = std::move(bus);
   settings.faults = std::move(faults);
+  settings.fmus = std::move(fmus);
   settings.recording = std::move(recording);
   // The files the rig names, as resolved: the merged message no longer knows which file
   // each relative path was relative to (a run directory copies them from here)

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "config/fault_settings.hpp"
+#include "config/fmu_settings.hpp"
 #include "config/host_facts.hpp"
 #include "config/recording_settings.hpp"
 #include "config/rig.pb.h"
@@ -43,6 +44,8 @@ struct RigSettings {
   std::vector<FaultSettings> faults;
   /// What runs record (config/recording.proto).
   RecordingSettings recording;
+  /// The FMUs co-simulated in the loop, every name checked (config/fmu_settings.hpp).
+  std::vector<FmuSettings> fmus;
   /// Overlays applied, defaults not filled in, file paths (DBC, DEM) made absolute.
   RigConfig message;
   std::vector<std::string> sources;  ///< the files, base first, as the caller named them

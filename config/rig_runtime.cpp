@@ -112,6 +112,9 @@ RigRuntime::RigRuntime(RigSettings settings, const RuntimeOptions& options)
       bus_task_->connect(&live_bus_->image(), &live_bus_->input());
     }
   }
+  for (const FmuSettings& f : settings_.fmus) {
+    fmu_tasks_.push_back(std::make_unique<FmuTask>(f, table_, period_s));
+  }
   table_.freeze();
   if (vehicle_) {
     vehicle_task_ = std::make_unique<VehicleTask>(*vehicle_, *vehicle_channels_, table_);
@@ -130,6 +133,9 @@ void RigRuntime::add_tasks(rt::TickPlan& plan) {
     plan.add(rt::Slot::bus_tx, "bus_tx", *bus_task_);
   }
   if (vehicle_task_) plan.add(rt::Slot::models, "vehicle", *vehicle_task_);
+  for (std::size_t i = 0; i < fmu_tasks_.size(); ++i) {
+    plan.add(rt::Slot::fmu, "fmu " + settings_.fmus[i].instance, *fmu_tasks_[i]);
+  }
   plan.add(rt::Slot::publish, "publish", *publish_task_);
 }
 

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "config/fmu_task.hpp"
 #include "config/loader.hpp"
 #include "io/bus/bus_task.hpp"
 #include "io/bus/live_bus.hpp"
@@ -63,6 +64,10 @@ class RigRuntime {
   [[nodiscard]] const rt::ChannelTable& table() const noexcept { return table_; }
   /// The vehicle, or nullptr for a rig without one. Setup may reset() it (start pose).
   [[nodiscard]] models::Vehicle* vehicle() noexcept { return vehicle_.get(); }
+  /// The rig's FMUs in the tick (config/fmu_task.hpp), in the rig file's order.
+  [[nodiscard]] const std::vector<std::unique_ptr<FmuTask>>& fmus() const noexcept {
+    return fmu_tasks_;
+  }
   [[nodiscard]] const std::vector<std::unique_ptr<io::can::CanBus>>& buses() const noexcept {
     return buses_;
   }
@@ -89,6 +94,7 @@ class RigRuntime {
   std::unique_ptr<CanTask> can_task_;
   std::unique_ptr<VehicleTask> vehicle_task_;
   std::unique_ptr<PublishTask> publish_task_;
+  std::vector<std::unique_ptr<FmuTask>> fmu_tasks_;
 };
 
 }  // namespace hil::config

@@ -108,6 +108,13 @@ int run_check(const CheckOptions& o) {
     fmt::print("  CAN {} ({}): {} messages received, {} sent\n", bus.name, bus.uri, bus.rx.size(),
                bus.tx.size());
   }
+  for (const config::FmuSettings& f : rig.fmus) {
+    fmt::print("  fmu {}: {} every {} tick{}, {} parameter{}, {} input{}, {} output{}\n",
+               f.instance, f.path.string(), f.every_ticks, f.every_ticks == 1 ? "" : "s",
+               f.parameters.size(), f.parameters.size() == 1 ? "" : "s", f.inputs.size(),
+               f.inputs.size() == 1 ? "" : "s", f.outputs.size(), f.outputs.size() == 1 ? "" : "s");
+  }
+
   if (!rig.faults.empty()) fmt::print("  faults: {}\n", rig.faults.size());
   // The scenario `hilsim run` drives by default must load on this rig too
   const std::string& scenario = rig.message.default_scenario();

@@ -152,6 +152,9 @@ std::string run_summary(const RunReport& r) {
     if (!r.faults.empty()) faults = r.faults + (faults.empty() ? "" : "; " + faults);
     out += fmt::format("  faults: {}\n", faults.empty() ? std::string("none") : faults);
   }
+  if (r.runtime != nullptr) {
+    for (const auto& f : r.runtime->fmus()) out += fmt::format("  {}\n", f->report());
+  }
   if (!r.verdict.empty()) out += fmt::format("  scenario: {}\n", r.verdict);
   if (r.run_dir && r.recording) {
     const RecordingCounters& rec = *r.recording;
@@ -204,6 +207,13 @@ nlohmann::json manifest_json(const RunReport& r) {
   }
   j["ended"] = r.ending;
   if (!r.faults.empty()) j["faults"] = r.faults;
+  if (r.runtime != nullptr && !r.runtime->fmus().empty()) {
+    j["fmus"] = nlohmann::json::array();
+    for (const auto& f : r.runtime->fmus()) {
+      j["fmus"].push_back(
+          {{"report", f->report()}, {"steps", f->steps()}, {"failed", f->failed()}});
+    }
+  }
   j["ticks"] = r.stats.ticks;
   j["simulated_s"] = seconds(r.stats.ticks, s.executive.period);
   j["wall_s"] = wall_seconds(r.wall);

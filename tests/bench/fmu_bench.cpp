@@ -1,0 +1,43 @@
+// Cost of one FMU step in the loop (issue 18): FmuTask::update of the first-order test FMU —
+// read the input channel, set it, doStep, get the output, write the channels — FMI 2 and 3.
+
+#include <benchmark/benchmark.h>
+#include <fmt/format.h>
+
+#include "config/fmu_task.hpp"
+#include "rt_core/channel_table.hpp"
+
+namespace {
+
+void BM_FmuTaskStep(benchmark::State& state) {
+  using namespace hil;
+  rt::ChannelTable table;
+  (void)table.add({.name = "in.speed", .unit = "m/s", .direction = rt::Direction::input});
+  (void)table.add({.name = "in.wind", .unit = "m/s", .direction = rt::Direction::input});
+  const config::FmuSettings s{
+      .path = fmt::format("{}/first_order_fmi{}.fmu", HIL_FMU_DIR, state.range(0)),
+      .instance = "lag",
+      .inputs = {{.channel = "in.speed", .variable = "u", .value_reference = 3}},
+      .outputs = {{.variable = "y",
+                   .value_reference = 4,
+                   .unit = "m/s",
+                   .channel = "fmu.lag.y",
+                   .drives = "in.wind"}}};
+  config::FmuTask task(s, table, 0.00025);
+  table.freeze();
+  table.set(table.resolve("in.speed"), 1.0);
+  std::int64_t tick = 0;
+  for (auto _ : state) {
+    task.update({.tick = tick, .time = tick * 250'000, .dt = 250'000, .dt_s = 0.00025});
+    ++tick;
+  }
+  benchmark::DoNotOptimize(table.get(table.resolve("fmu.lag.y")));
+  if (task.failed() || task.steps() != static_cast<std::uint64_t>(tick)) {
+    state.SkipWithError("the FMU failed or skipped steps");
+  }
+}
+BENCHMARK(BM_FmuTaskStep)->Arg(2)->Arg(3)->ArgName("fmi");
+
+}  // namespace
+
+BENCHMARK_MAIN();

@@ -1,0 +1,59 @@
+// The tick's side of an FMU allocates nothing (DESIGN.md §5): FmuTask::update over a thousand
+// ticks of the first-order FMU (FMI 2 and 3), counted by the replaced operator new, with no
+// page faults once warm. (What an FMU's own C code allocates is not counted here: docs/fmu.md.)
+
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include "config/fmu_task.hpp"
+#include "rt_core/channel_table.hpp"
+#include "tests/support/allocation_counter.hpp"
+
+namespace hil::config {
+namespace {
+
+class FmuTaskBudget : public ::testing::TestWithParam<int> {};
+
+TEST_P(FmuTaskBudget, UpdateAllocatesNothingAndFaultsNoPages) {
+  rt::ChannelTable table;
+  (void)table.add({.name = "in.speed", .unit = "m/s", .direction = rt::Direction::input});
+  (void)table.add({.name = "in.wind", .unit = "m/s", .direction = rt::Direction::input});
+  FmuSettings s{.path = fmt::format("{}/first_order_fmi{}.fmu", HIL_FMU_DIR, GetParam()),
+                .instance = "lag",
+                .every_ticks = 2,
+                .parameters = {{.name = "T", .value_reference = 0, .value = 0.1}},
+                .inputs = {{.channel = "in.speed", .variable = "u", .value_reference = 3}},
+                .outputs = {{.variable = "y",
+                             .value_reference = 4,
+                             .unit = "m/s",
+                             .safe = 0.0,
+                             .channel = "fmu.lag.y",
+                             .drives = "in.wind"}}};
+  FmuTask task(s, table, 0.00025);
+  table.freeze();
+  const rt::ChannelId speed = table.resolve("in.speed");
+  const rt::ChannelId y = table.resolve("fmu.lag.y");
+  table.set(speed, 1.0);
+  std::int64_t tick = 0;
+  const auto run = [&](int n) {
+    for (int i = 0; i < n; ++i, ++tick) {
+      task.update({.tick = tick, .time = tick * 250'000, .dt = 250'000, .dt_s = 0.00025});
+    }
+  };
+  run(100);  // warm
+  const long faults = testing::thread_minor_faults();
+  EXPECT_EQ(testing::allocations_in([&] { run(1000); }), 0U);
+  if (testing::kPageFaultsAreMeaningful) {
+    EXPECT_EQ(testing::thread_minor_faults() - faults, 0);
+  }
+  EXPECT_EQ(task.steps(), 550U);
+  EXPECT_GT(table.get(y), 0.9);  // 1100 ticks = 0.275 s = 2.75 T: y ≈ 1 − e^−2.75
+  EXPECT_EQ(table.get(table.resolve("in.wind")), table.get(y));
+}
+
+INSTANTIATE_TEST_SUITE_P(Fmi, FmuTaskBudget, ::testing::Values(2, 3),
+                         [](const auto& p) { return fmt::format("fmi{}", p.param); });
+
+}  // namespace
+}  // namespace hil::config
