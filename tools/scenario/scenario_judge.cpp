@@ -81,11 +81,20 @@ void ScenarioJudge::observe_gate(std::size_t i, GateState& g, const Observation&
                    if (g.passed_at >= 0.0) return;
                    const double error = std::abs(o.speed - s.speed);
                    const bool in_band = error <= s.tolerance;
-                   if (t <= s.by_s + s.hold_s) g.best_error = std::min(g.best_error, error);
+                   if (t <= s.by_s + s.hold_s && error < g.best_error) {
+                     g.best_error = error;
+                     g.best_error_at = t;
+                   }
                    if (!in_band) {
                      g.in_band_since = -1.0;
-                   } else if (g.in_band_since < 0.0 && t <= s.by_s) {
-                     g.in_band_since = t;
+                     g.band_since = -1.0;
+                   } else {
+                     if (g.in_band_since < 0.0 && t <= s.by_s) g.in_band_since = t;
+                     if (g.band_since < 0.0) g.band_since = t;
+                     if (t - g.band_since > g.longest_hold) {  // the longest stay, for the message
+                       g.longest_hold = t - g.band_since;
+                       g.longest_hold_from = g.band_since;
+                     }
                    }
                    if (g.in_band_since >= 0.0 && t - g.in_band_since >= s.hold_s) {
                      g.passed_at = t;
@@ -127,6 +136,20 @@ void ScenarioJudge::observe_gate(std::size_t i, GateState& g, const Observation&
              gate.check);
 }
 
+std::string ScenarioJudge::failed_hold(const scenario::SpeedReachedGate& s, const GateState& g) {
+  const std::string wanted = fmt::format(
+      "needed within {:.3f} m/s of {:.3f} m/s for {:.1f} s "
+      "from {:.1f} s at the latest",
+      s.tolerance, s.speed, s.hold_s, s.by_s);
+  if (g.longest_hold < 0.0) {  // never in the band
+    return fmt::format("{}; never in the band: closest {:.3f} m/s off, at {:.2f} s", wanted,
+                       g.best_error, g.best_error_at);
+  }
+  return fmt::format("{}; held at most {:.2f} s, from {:.2f} s{}", wanted, g.longest_hold,
+                     g.longest_hold_from,
+                     g.longest_hold_from > s.by_s ? fmt::format(" (after {:.1f} s)", s.by_s) : "");
+}
+
 GateResult ScenarioJudge::judge(const scenario::GateSettings& gate, const GateState& g) const {
   GateResult r{.name = gate.name};
   const double until = last_time_;
@@ -161,10 +184,7 @@ GateResult ScenarioJudge::judge(const scenario::GateSettings& gate, const GateSt
               r.detail = fmt::format("not decided: the run ended at {:.2f} s, before {:.1f} s",
                                      until, s.by_s + s.hold_s);
             } else {
-              r.detail = fmt::format(
-                  "not within {:.3f} m/s of {:.3f} m/s for {:.1f} s by "
-                  "{:.1f} s (closest: {:.3f} m/s off)",
-                  s.tolerance, s.speed, s.hold_s, s.by_s, g.best_error);
+              r.detail = failed_hold(s, g);
             }
           },
           [&](const scenario::NoRollbackGate& n) {

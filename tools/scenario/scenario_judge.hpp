@@ -82,8 +82,10 @@ class ScenarioJudge {
     // lane: smallest distance of a corner inside the lane (< 0: outside), where
     double worst_margin = 1e9, worst_x = 0.0;
     std::int64_t samples = 0;  ///< observations that counted for the gate
-    // speed_reached: since when in the band; best |error|; the time it passed
-    double in_band_since = -1.0, best_error = 1e9, passed_at = -1.0;
+    // speed_reached: since when in the band (a hold that counts: started by by_s); best
+    // |error| and when; the time it passed; any stay in the band: since, the longest, from when
+    double in_band_since = -1.0, best_error = 1e9, best_error_at = 0.0, passed_at = -1.0;
+    double band_since = -1.0, longest_hold = -1.0, longest_hold_from = 0.0;
     // no_rollback / distance_reached / max_deviation / stopped: the figure
     double peak = -1e9, figure = 0.0, figure_at = 0.0;
     bool marked = false;  ///< its live mark is set
@@ -98,6 +100,9 @@ class ScenarioJudge {
   void observe_gate(std::size_t i, GateState& g, const Observation& o,
                     const CoursePose& pose) noexcept;
   [[nodiscard]] GateResult judge(const scenario::GateSettings& gate, const GateState& g) const;
+  /// Why a speed_reached gate failed: the longest hold and where, or how close it came.
+  [[nodiscard]] static std::string failed_hold(const scenario::SpeedReachedGate& s,
+                                               const GateState& g);
 
   std::vector<scenario::GateSettings> gates_;
   scenario::Footprint footprint_;

@@ -108,6 +108,29 @@ TEST(ScenarioJudge, SpeedGateNeedsTheBandHeldLongEnoughAndInTime) {
   EXPECT_FALSE(run(4.0, 4.5));   // not held
 }
 
+// A failed hold says what was needed and what happened: the longest hold and where, or how
+// close the speed came — never "0.000 m/s off" for a speed that was in the band.
+TEST(ScenarioJudge, AFailedSpeedGateSaysTheLongestHoldAndWhere) {
+  const scenario::ScenarioSettings s = with_gate(
+      scenario::SpeedReachedGate{.speed = 2.0, .tolerance = 0.04, .by_s = 5.0, .hold_s = 1.0});
+  const auto detail = [&](double reach_at, double leave_at) {
+    scenario::ScenarioJudge j(s);
+    for (int k = 0; k <= 1000; ++k) {
+      const double t = k * 0.01;
+      j.observe({.time = t, .speed = t >= reach_at && t < leave_at ? 2.03 : 1.5});
+    }
+    const scenario::GateResult g = j.verdict().gates[0];
+    EXPECT_FALSE(g.passed);
+    return g.detail;
+  };
+  const std::string wanted =
+      "needed within 0.040 m/s of 2.000 m/s for 1.0 s from 5.0 s at the "
+      "latest; ";
+  EXPECT_EQ(detail(4.0, 4.5), wanted + "held at most 0.49 s, from 4.00 s");
+  EXPECT_EQ(detail(5.2, 10.0), wanted + "held at most 4.79 s, from 5.20 s (after 5.0 s)");
+  EXPECT_EQ(detail(99.0, 99.0), wanted + "never in the band: closest 0.500 m/s off, at 0.00 s");
+}
+
 TEST(ScenarioJudge, RollbackDistanceDeviationAndStop) {
   scenario::ScenarioJudge rollback(with_gate(scenario::NoRollbackGate{.max_m = 0.05}));
   for (const double x : {0.0, 0.5, 0.46, 0.8}) rollback.observe({.x = x});
