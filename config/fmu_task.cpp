@@ -3,14 +3,43 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <utility>
+#include <vector>
 
 namespace hil::config {
+namespace {
 
-FmuTask::FmuTask(const FmuSettings& settings, rt::ChannelTable& table, double period_s)
-    : settings_(settings),
-      fmu_(io::fmu::Fmu::load(settings.path)),
-      table_(table),
-      period_s_(period_s) {
+constexpr int kProbeSteps = 50;
+constexpr double kBudgetShare = 0.25;  // of the loop period: the vehicle needs the rest
+
+}  // namespace
+
+FmuTask::FmuTask(FmuSettings settings, rt::ChannelTable& table, double period_s)
+    : settings_(std::move(settings)), table_(table), period_s_(period_s) {
+  {  // the probe, on a copy of its own
+    std::vector<std::uint32_t> parameter_refs;
+    std::vector<double> parameter_values;
+    for (const FmuSettings::Parameter& p : settings_.parameters) {
+      parameter_refs.push_back(p.value_reference);
+      parameter_values.push_back(p.value);
+    }
+    std::vector<std::uint32_t> input_refs;
+    std::vector<double> input_values;
+    for (const FmuSettings::Input& in : settings_.inputs) {
+      input_refs.push_back(in.value_reference);
+      input_values.push_back(table.spec(table.resolve(in.channel)).initial);
+    }
+    std::vector<std::uint32_t> output_refs;
+    for (const FmuSettings::Output& o : settings_.outputs) output_refs.push_back(o.value_reference);
+    probe_ = io::fmu::probe_fmu(settings_.path,
+                                {.parameter_refs = parameter_refs,
+                                 .parameter_values = parameter_values,
+                                 .input_refs = input_refs,
+                                 .input_values = input_values,
+                                 .output_refs = output_refs},
+                                period_s_ * settings_.every_ticks, kProbeSteps);
+  }
+  fmu_ = io::fmu::Fmu::load(settings_.path);
   fmu_->instantiate(settings_.instance, 0.0, std::nullopt);
   for (const FmuSettings::Parameter& p : settings_.parameters) {
     if (fmu_->set_real({&p.value_reference, 1}, {&p.value, 1}) > 1) {
@@ -85,6 +114,35 @@ void FmuTask::update(const rt::TickContext& c) noexcept {
   write_outputs(table_, !finite);
 }
 
+bool FmuTask::realtime_safe() const noexcept {
+  return probe_.allocations.value_or(1) == 0 && !probe_.failed &&
+         static_cast<double>(probe_.max_step_ns) <= kBudgetShare * period_s_ * 1e9;
+}
+
+std::string FmuTask::probe_report() const {
+  const double budget_us = kBudgetShare * period_s_ * 1e6;
+  std::string verdict = "real-time safe";
+  if (!realtime_safe()) {
+    verdict = "NOT real-time safe (";
+    if (!probe_.allocations) {
+      verdict += "its allocations could not be counted";
+    } else if (*probe_.allocations != 0) {
+      verdict += fmt::format("it allocates in its steps");
+    } else if (probe_.failed) {
+      verdict += "a probed step failed";
+    } else {
+      verdict += "its slowest step is over the budget";
+    }
+    verdict += "; it runs on the RT thread anyway)";
+  }
+  return fmt::format(
+      "{} allocations in {} steps, step median {:.1f} us, max {:.1f} us (budget "
+      "{:.1f} us): {}",
+      probe_.allocations ? fmt::format("{}", *probe_.allocations) : std::string("uncounted"),
+      probe_.steps, static_cast<double>(probe_.median_step_ns) / 1e3,
+      static_cast<double>(probe_.max_step_ns) / 1e3, budget_us, verdict);
+}
+
 std::string FmuTask::report() const {
   std::string out = fmt::format("fmu {}: {} steps of {} s", settings_.instance, steps_,
                                 period_s_ * settings_.every_ticks);
@@ -94,9 +152,10 @@ std::string FmuTask::report() const {
   } else {
     out += ", none failed";
   }
-  if (non_finite_ != 0)
+  if (non_finite_ != 0) {
     out += fmt::format("; {} steps with non-finite outputs (safe values)", non_finite_);
-  return out;
+  }
+  return out + "; probe: " + probe_report();
 }
 
 }  // namespace hil::config

@@ -119,8 +119,11 @@ TEST_P(FmuInTheLoop, ItsOutputsAreChannelsItDrivesTheVehicleAndTheRunReplaysIden
                          "--console off -q --record {}",
                          o.string(), run.string()));
   ASSERT_EQ(r.status, 0) << r.output;
-  EXPECT_NE(r.output.find("fmu lag: 3000 steps of 0.001 s, none failed"), std::string::npos)
+  EXPECT_NE(r.output.find("fmu lag: 3000 steps of 0.001 s, none failed; probe: 0 allocations in "
+                          "50 steps"),
+            std::string::npos)
       << r.output;
+  EXPECT_NE(r.output.find("(budget 62.5 us): real-time safe"), std::string::npos) << r.output;
   const nlohmann::json manifest = nlohmann::json::parse(read_text(run / "manifest.json"));
   EXPECT_EQ(manifest["fmus"][0]["steps"], 3000);
   const auto replay = hilsim("replay " + run.string() + " -q");
@@ -165,6 +168,26 @@ TEST(FmuInTheLoop, AFailedStepSendsTheOutputsToTheirSafeValues) {
                            (dir.path() / "csv").string()));
   const std::string csv = read_text(dir.path() / "csv" / "fmu.lag.csv");
   EXPECT_NE(csv.find("\n0.5,2000,0\n"), std::string::npos) << csv.substr(0, 300);  // safe: 0
+}
+
+// The probe steps a copy of the FMU before the run and counts what its C code allocates.
+TEST(FmuInTheLoop, TheProbeFindsAnFmuThatAllocatesInItsSteps) {
+  const TempDir dir;
+  const fs::path o = dir.write(
+      "fmu.pbtxt", overlay("  parameters { name: \"allocate\" value: 1 }\n"
+                           "  inputs { channel: \"vehicle.body.speed\" variable: \"u\" }\n"));
+  const auto r =
+      hilsim(fmt::format("run --overlay {} --duration 0.5s --speed max --no-rt "
+                         "--console off -q --record {}",
+                         o.string(), (dir.path() / "run").string()));
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("probe: 50 allocations in 50 steps"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("NOT real-time safe (it allocates in its steps"), std::string::npos)
+      << r.output;
+  const nlohmann::json manifest =
+      nlohmann::json::parse(read_text(dir.path() / "run" / "manifest.json"));
+  EXPECT_EQ(manifest["fmus"][0]["realtime_safe"], false);
+  EXPECT_EQ(manifest["fmus"][0]["probe_allocations"], 50);
 }
 
 }  // namespace

@@ -210,8 +210,15 @@ nlohmann::json manifest_json(const RunReport& r) {
   if (r.runtime != nullptr && !r.runtime->fmus().empty()) {
     j["fmus"] = nlohmann::json::array();
     for (const auto& f : r.runtime->fmus()) {
+      const io::fmu::ProbeResult& probe = f->probe();
       j["fmus"].push_back(
-          {{"report", f->report()}, {"steps", f->steps()}, {"failed", f->failed()}});
+          {{"report", f->report()},
+           {"steps", f->steps()},
+           {"failed", f->failed()},
+           {"realtime_safe", f->realtime_safe()},
+           {"probe_allocations",
+            probe.allocations ? nlohmann::json(*probe.allocations) : nlohmann::json(nullptr)},
+           {"probe_max_step_us", static_cast<double>(probe.max_step_ns) / 1e3}});
     }
   }
   j["ticks"] = r.stats.ticks;

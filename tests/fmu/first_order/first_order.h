@@ -3,7 +3,8 @@
  *   x(t + h) = k·u + (x(t) − k·u)·exp(−h/T)
  * so a step response read at the communication points is y(t) = k·u·(1 − exp(−t/T)) to the
  * last bits. Shared by the FMI 2.0 and FMI 3.0 wrappers (first_order_fmi2.c, _fmi3.c).
- * Value references: 0 T [s], 1 k, 2 x0, 3 u (input), 4 y (output). */
+ * Value references: 0 T [s], 1 k, 2 x0, 3 u (input), 4 y (output); for tests: 5 fail_after
+ * (doStep fails from that step on), 6 allocate (doStep mallocs and frees 64 bytes). */
 #ifndef HILSIM_TEST_FIRST_ORDER_H
 #define HILSIM_TEST_FIRST_ORDER_H
 
@@ -14,6 +15,7 @@ typedef struct {
   double value[5];
   double time;
   int fail_at_step; /* the wrappers' "fail_after" variable, for the failure tests; 0: never */
+  int allocate;     /* the wrappers' "allocate" variable: doStep allocates (the probe's tests) */
   int steps;
 } FirstOrder;
 
@@ -35,6 +37,11 @@ static int first_order_step(FirstOrder* m, double h) {
   const double T = m->value[0];
   const double target = m->value[1] * m->value[3];
   ++m->steps;
+  if (m->allocate) { /* what an FMU that is not real-time safe does */
+    char* volatile scratch = (char*)malloc(64);
+    if (scratch != NULL) scratch[0] = 1;
+    free(scratch);
+  }
   if (T <= 0.0 || (m->fail_at_step > 0 && m->steps >= m->fail_at_step)) return -1;
   m->value[4] = target + (m->value[4] - target) * exp(-h / T);
   m->time += h;

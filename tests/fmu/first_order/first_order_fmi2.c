@@ -69,6 +69,7 @@ EXPORT fmi2Status fmi2SetReal(fmi2Component c, const fmi2ValueReference vr[], si
   FirstOrder* m = (FirstOrder*)c;
   for (size_t i = 0; i < n; ++i) {
     if (vr[i] == 5) { m->fail_at_step = (int)value[i]; continue; }
+    if (vr[i] == 6) { m->allocate = value[i] != 0.0; continue; }
     if (vr[i] > 4) return fmi2Error;
     m->value[vr[i]] = value[i];
   }

@@ -62,6 +62,7 @@ EXPORT fmi3Status fmi3SetFloat64(fmi3Instance c, const fmi3ValueReference vr[], 
   if (n_values < n) return fmi3Error;
   for (size_t i = 0; i < n; ++i) {
     if (vr[i] == 5) { m->fail_at_step = (int)value[i]; continue; }
+    if (vr[i] == 6) { m->allocate = value[i] != 0.0; continue; }
     if (vr[i] > 4) return fmi3Error;
     m->value[vr[i]] = value[i];
   }
