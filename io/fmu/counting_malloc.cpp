@@ -8,6 +8,18 @@
 #include <cstddef>
 #include <cstdint>
 
+// Under a sanitizer its runtime owns malloc: no counting there (malloc_count.hpp: nullopt).
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define HIL_SANITIZER_OWNS_MALLOC 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
+    __has_feature(memory_sanitizer)
+#define HIL_SANITIZER_OWNS_MALLOC 1
+#endif
+#endif
+
+#ifndef HIL_SANITIZER_OWNS_MALLOC
+
 extern "C" {
 void* __libc_malloc(std::size_t size);
 void* __libc_calloc(std::size_t count, std::size_t size);
@@ -63,3 +75,5 @@ int posix_memalign(void** out, std::size_t alignment, std::size_t size) {
 
 }  // extern "C"
 // NOLINTEND
+
+#endif  // HIL_SANITIZER_OWNS_MALLOC
