@@ -93,6 +93,9 @@ struct RigLayerRef {
         ->mutable_buses(static_cast<int>(i))
         ->set_dbc(settings.can[i].database.file_name);
   }
+  for (std::size_t i = 0; i < settings.fmus.size(); ++i) {  // replayed from the run directory
+    merged.mutable_fmus(static_cast<int>(i))->set_path(settings.fmus[i].path.string());
+  }
   if (settings.bus && settings.bus->mirror) {
     merged.mutable_bus()->mutable_mirror()->set_key_file(settings.bus->mirror->key_file);
   }

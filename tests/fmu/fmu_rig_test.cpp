@@ -190,5 +190,28 @@ TEST(FmuInTheLoop, TheProbeFindsAnFmuThatAllocatesInItsSteps) {
   EXPECT_EQ(manifest["fmus"][0]["probe_allocations"], 50);
 }
 
+// A path relative to the overlay: the run directory's rig.pbtxt names the FMU where the loader
+// found it, so the run replays from anywhere.
+TEST(FmuInTheLoop, ARelativePathReplaysFromTheRunDirectory) {
+  const TempDir dir;
+  fs::copy_file(fmu_file(2), dir.path() / "lag.fmu");
+  const fs::path o = dir.write("fmu.pbtxt",
+                               "fmus { path: \"lag.fmu\" instance: \"lag\"\n"
+                               "  inputs { channel: \"vehicle.body.speed\" variable: \"u\" }\n"
+                               "  outputs { variable: \"y\" channel: \"env.wind.speed\" } }\n");
+  const fs::path run = dir.path() / "run";
+  const auto r =
+      hilsim(fmt::format("run --overlay {} --duration 0.5s --speed max --no-rt "
+                         "--console off -q --record {}",
+                         o.string(), run.string()));
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(read_text(run / "rig.pbtxt").find((dir.path() / "lag.fmu").string()),
+            std::string::npos);
+  const auto replay =
+      io::testing::run_command(fmt::format("cd / && {} replay {} -q", HILSIM_BINARY, run.string()));
+  EXPECT_EQ(replay.status, 0) << replay.output;
+  EXPECT_NE(replay.output.find("identical"), std::string::npos) << replay.output;
+}
+
 }  // namespace
 }  // namespace hil::config
