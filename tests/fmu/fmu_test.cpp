@@ -167,8 +167,9 @@ TEST(FmuErrors, EveryBadFmuIsNamedWithWhatIsWrong) {
             std::string::npos)
       << unknown.output;
   const auto output_set = hilsim(fmt::format("fmu simulate {} --set y=1", fmu_file(2)));
-  EXPECT_NE(output_set.output.find("\"y\" has causality output; only parameters and inputs are set"),
-            std::string::npos)
+  EXPECT_NE(
+      output_set.output.find("\"y\" has causality output; only parameters and inputs are set"),
+      std::string::npos)
       << output_set.output;
 }
 

@@ -27,7 +27,11 @@ EXPORT const char* fmi2GetTypesPlatform(void) { return "default"; }
 EXPORT fmi2Component fmi2Instantiate(fmi2String name, fmi2Type type, fmi2String guid,
                                      fmi2String resources, const fmi2CallbackFunctions* f,
                                      fmi2Boolean visible, fmi2Boolean logging) {
-  (void)name; (void)resources; (void)visible; (void)logging; (void)f;
+  (void)name;
+  (void)resources;
+  (void)visible;
+  (void)logging;
+  (void)f;
   if (type != fmi2CoSimulation || guid == NULL ||
       strcmp(guid, "{8c4e810f-3df3-4a00-8276-176fa3c9f001}") != 0) {
     return NULL;
@@ -40,19 +44,28 @@ EXPORT void fmi2FreeInstance(fmi2Component c) { free(c); }
 EXPORT fmi2Status fmi2SetupExperiment(fmi2Component c, fmi2Boolean tolerance_defined,
                                       double tolerance, double start, fmi2Boolean stop_defined,
                                       double stop) {
-  (void)tolerance_defined; (void)tolerance; (void)stop_defined; (void)stop;
+  (void)tolerance_defined;
+  (void)tolerance;
+  (void)stop_defined;
+  (void)stop;
   ((FirstOrder*)c)->time = start;
   return fmi2OK;
 }
 
-EXPORT fmi2Status fmi2EnterInitializationMode(fmi2Component c) { (void)c; return fmi2OK; }
+EXPORT fmi2Status fmi2EnterInitializationMode(fmi2Component c) {
+  (void)c;
+  return fmi2OK;
+}
 
 EXPORT fmi2Status fmi2ExitInitializationMode(fmi2Component c) {
   first_order_initialize((FirstOrder*)c);
   return fmi2OK;
 }
 
-EXPORT fmi2Status fmi2Terminate(fmi2Component c) { (void)c; return fmi2OK; }
+EXPORT fmi2Status fmi2Terminate(fmi2Component c) {
+  (void)c;
+  return fmi2OK;
+}
 
 EXPORT fmi2Status fmi2GetReal(fmi2Component c, const fmi2ValueReference vr[], size_t n,
                               double value[]) {
@@ -68,8 +81,14 @@ EXPORT fmi2Status fmi2SetReal(fmi2Component c, const fmi2ValueReference vr[], si
                               const double value[]) {
   FirstOrder* m = (FirstOrder*)c;
   for (size_t i = 0; i < n; ++i) {
-    if (vr[i] == 5) { m->fail_at_step = (int)value[i]; continue; }
-    if (vr[i] == 6) { m->allocate = value[i] != 0.0; continue; }
+    if (vr[i] == 5) {
+      m->fail_at_step = (int)value[i];
+      continue;
+    }
+    if (vr[i] == 6) {
+      m->allocate = value[i] != 0.0;
+      continue;
+    }
     if (vr[i] > 4) return fmi2Error;
     m->value[vr[i]] = value[i];
   }
@@ -77,6 +96,7 @@ EXPORT fmi2Status fmi2SetReal(fmi2Component c, const fmi2ValueReference vr[], si
 }
 
 EXPORT fmi2Status fmi2DoStep(fmi2Component c, double t, double h, fmi2Boolean no_prior) {
-  (void)t; (void)no_prior;
+  (void)t;
+  (void)no_prior;
   return first_order_step((FirstOrder*)c, h) == 0 ? fmi2OK : fmi2Error;
 }

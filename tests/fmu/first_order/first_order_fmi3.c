@@ -21,8 +21,14 @@ EXPORT fmi3Instance fmi3InstantiateCoSimulation(
     bool event_mode, bool early_return, const fmi3ValueReference required[], size_t n_required,
     void* env, void (*log)(void*, fmi3Status, fmi3String, fmi3String),
     void (*intermediate)(void*, double, bool, bool, bool, bool, bool*, double*)) {
-  (void)name; (void)resources; (void)visible; (void)event_mode; (void)early_return;
-  (void)required; (void)n_required; (void)intermediate;
+  (void)name;
+  (void)resources;
+  (void)visible;
+  (void)event_mode;
+  (void)early_return;
+  (void)required;
+  (void)n_required;
+  (void)intermediate;
   if (token == NULL || strcmp(token, "{8c4e810f-3df3-4a00-8276-176fa3c9f003}") != 0) return NULL;
   if (logging && log != NULL) log(env, fmi3OK, "logAll", "first order system instantiated");
   return first_order_new();
@@ -33,7 +39,10 @@ EXPORT void fmi3FreeInstance(fmi3Instance c) { free(c); }
 EXPORT fmi3Status fmi3EnterInitializationMode(fmi3Instance c, bool tolerance_defined,
                                               double tolerance, double start, bool stop_defined,
                                               double stop) {
-  (void)tolerance_defined; (void)tolerance; (void)stop_defined; (void)stop;
+  (void)tolerance_defined;
+  (void)tolerance;
+  (void)stop_defined;
+  (void)stop;
   ((FirstOrder*)c)->time = start;
   return fmi3OK;
 }
@@ -43,7 +52,10 @@ EXPORT fmi3Status fmi3ExitInitializationMode(fmi3Instance c) {
   return fmi3OK;
 }
 
-EXPORT fmi3Status fmi3Terminate(fmi3Instance c) { (void)c; return fmi3OK; }
+EXPORT fmi3Status fmi3Terminate(fmi3Instance c) {
+  (void)c;
+  return fmi3OK;
+}
 
 EXPORT fmi3Status fmi3GetFloat64(fmi3Instance c, const fmi3ValueReference vr[], size_t n,
                                  double value[], size_t n_values) {
@@ -61,8 +73,14 @@ EXPORT fmi3Status fmi3SetFloat64(fmi3Instance c, const fmi3ValueReference vr[], 
   FirstOrder* m = (FirstOrder*)c;
   if (n_values < n) return fmi3Error;
   for (size_t i = 0; i < n; ++i) {
-    if (vr[i] == 5) { m->fail_at_step = (int)value[i]; continue; }
-    if (vr[i] == 6) { m->allocate = value[i] != 0.0; continue; }
+    if (vr[i] == 5) {
+      m->fail_at_step = (int)value[i];
+      continue;
+    }
+    if (vr[i] == 6) {
+      m->allocate = value[i] != 0.0;
+      continue;
+    }
     if (vr[i] > 4) return fmi3Error;
     m->value[vr[i]] = value[i];
   }
@@ -71,7 +89,8 @@ EXPORT fmi3Status fmi3SetFloat64(fmi3Instance c, const fmi3ValueReference vr[], 
 
 EXPORT fmi3Status fmi3DoStep(fmi3Instance c, double t, double h, bool no_prior, bool* event,
                              bool* terminate, bool* early, double* last) {
-  (void)t; (void)no_prior;
+  (void)t;
+  (void)no_prior;
   *event = false;
   *terminate = false;
   *early = false;

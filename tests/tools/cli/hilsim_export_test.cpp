@@ -125,7 +125,8 @@ TEST_F(HilsimExport, MissingInputsAreNamed) {
   EXPECT_NE(run.output.find("has no telemetry.mcap"), std::string::npos) << run.output;
   run = hilsim("export " + run_dir().string());
   EXPECT_NE(run.status, 0);
-  EXPECT_NE(run.output.find("--csv DIR or --blf FILE is required"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("--csv DIR or --blf FILE is required"), std::string::npos)
+      << run.output;
 }
 
 }  // namespace

@@ -357,7 +357,6 @@ TEST(BlfTrace, LoadTraceFindsBlfByItsSignatureAndStopsOrSkipsOnBadObjects) {
 
 // --- python-can as the peer ----------------------------------------------------------------
 
-
 class PythonCanBlf : public ::testing::TestWithParam<std::pair<int, int>> {};
 
 TEST_P(PythonCanBlf, HoldsTheFramesAndTimesOfTheLogItWasWrittenFrom) {
