@@ -108,20 +108,22 @@ std::string config_hash(const std::string& text) {
   return fmt::format("{:016x}", h);
 }
 
-void write_json(const std::filesystem::path& dir, const std::string& name,
-                const nlohmann::json& json) {
-  const std::filesystem::path target = dir / name;
-  const std::filesystem::path temporary = dir / (name + ".tmp");
-  const std::string text = json.dump(2) + "\n";
+void write_file_atomically(const std::filesystem::path& file, const std::string& text) {
+  const std::filesystem::path temporary = fmt::format("{}.{}.tmp", file.string(), ::getpid());
   const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) {
-    throw std::system_error(errno, std::generic_category(), "cannot write " + target.string());
+    throw std::system_error(errno, std::generic_category(), "cannot write " + file.string());
   }
   const bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()) &&
                   ::fdatasync(fd) == 0;
   ::close(fd);
-  if (!ok) throw std::runtime_error("cannot write " + target.string());
-  std::filesystem::rename(temporary, target);
+  if (!ok) throw std::runtime_error("cannot write " + file.string());
+  std::filesystem::rename(temporary, file);
+}
+
+void write_json(const std::filesystem::path& dir, const std::string& name,
+                const nlohmann::json& json) {
+  write_file_atomically(dir / name, json.dump(2) + "\n");
 }
 
 std::string hilsim_version() { return HIL_VERSION; }

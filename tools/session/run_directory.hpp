@@ -42,7 +42,11 @@ std::string copy_scenario(const std::filesystem::path& scenario, const std::file
 /// FNV-1a 64 of `text` as 16 hex digits (stable across builds and machines).
 [[nodiscard]] std::string config_hash(const std::string& text);
 
-/// Writes `json` to `dir/name` atomically (write to a temporary, fsync, rename).
+/// Writes `text` to `file` atomically: to a temporary of this process's own (several processes
+/// may write the same file: sweep array tasks), fdatasync, rename over it.
+void write_file_atomically(const std::filesystem::path& file, const std::string& text);
+
+/// write_file_atomically(dir/name, the JSON with 2-space indents and a final newline).
 void write_json(const std::filesystem::path& dir, const std::string& name,
                 const nlohmann::json& json);
 

@@ -42,17 +42,6 @@ std::string variant_hash(const SweepPlan& plan, const Variant& v) {
 
 std::string index_name(std::size_t index) { return fmt::format("{:06}", index); }
 
-/// `text` into `file` through a temporary of this process's, renamed over it.
-void write_text(const fs::path& file, const std::string& text) {
-  const fs::path tmp = fmt::format("{}.{}.tmp", file.string(), getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << text;
-    if (!out) throw std::runtime_error(fmt::format("cannot write '{}'", tmp.string()));
-  }
-  fs::rename(tmp, file);
-}
-
 /// A variant already run to a verdict with the same hash.
 bool already_done(const fs::path& dir, const std::string& hash, VariantOutcome& outcome) {
   std::ifstream in(dir / "sweep.json");
@@ -253,8 +242,7 @@ void write_plan_json(const SweepPlan& plan, const fs::path& out) {
                         {"parameters", parameters}});
   }
   fs::create_directories(out);
-  // Several array tasks may write it at once: each through a file of its own, renamed over
-  // it (the same bytes from each)
+  // Several array tasks may write it at once: write_json goes through a temporary per process
   const nlohmann::json j{{"sweep", plan.name()},
                          {"plan", fs::absolute(plan.file()).string()},
                          {"rig", plan.rig()},
@@ -263,7 +251,7 @@ void write_plan_json(const SweepPlan& plan, const fs::path& out) {
                          {"tasks", plan.tasks()},
                          {"timeout_s", plan.timeout_s()},
                          {"variants", variants}};
-  write_text(out / "plan.json", j.dump(2) + "\n");
+  session::write_json(out, "plan.json", j);
 }
 
 std::vector<VariantOutcome> run_variants(const SweepPlan& plan,
@@ -309,7 +297,7 @@ std::vector<VariantOutcome> run_variants(const SweepPlan& plan,
         continue;
       }
       const fs::path overlay = o.out / "variants" / (index_name(c.variant.index) + ".pbtxt");
-      write_text(overlay, c.variant.overlay);
+      session::write_file_atomically(overlay, c.variant.overlay);
       c.tmp = o.out / "runs" / fmt::format(".{}.{}", index_name(c.variant.index), getpid());
       c.log = o.out / "runs" / fmt::format(".{}.{}.log", index_name(c.variant.index), getpid());
       fs::remove_all(c.tmp);
