@@ -16,49 +16,20 @@ constexpr double kBudgetShare = 0.25;  // of the loop period: the vehicle needs 
 
 FmuTask::FmuTask(FmuSettings settings, rt::ChannelTable& table, double period_s)
     : settings_(std::move(settings)), table_(table), period_s_(period_s) {
-  {  // the probe, on a copy of its own
-    std::vector<std::uint32_t> parameter_refs;
-    std::vector<double> parameter_values;
-    for (const FmuSettings::Parameter& p : settings_.parameters) {
-      parameter_refs.push_back(p.value_reference);
-      parameter_values.push_back(p.value);
-    }
-    std::vector<std::uint32_t> input_refs;
-    std::vector<double> input_values;
-    for (const FmuSettings::Input& in : settings_.inputs) {
-      input_refs.push_back(in.value_reference);
-      input_values.push_back(table.spec(table.resolve(in.channel)).initial);
-    }
-    std::vector<std::uint32_t> output_refs;
-    for (const FmuSettings::Output& o : settings_.outputs) output_refs.push_back(o.value_reference);
-    probe_ = io::fmu::probe_fmu(settings_.path,
-                                {.parameter_refs = parameter_refs,
-                                 .parameter_values = parameter_values,
-                                 .input_refs = input_refs,
-                                 .input_values = input_values,
-                                 .output_refs = output_refs},
-                                period_s_ * settings_.every_ticks, kProbeSteps);
-  }
-  fmu_ = io::fmu::Fmu::load(settings_.path);
-  fmu_->instantiate(settings_.instance, 0.0, std::nullopt);
-  for (const FmuSettings::Parameter& p : settings_.parameters) {
-    if (fmu_->set_real({&p.value_reference, 1}, {&p.value, 1}) > 1) {
-      throw io::fmu::FmuError(fmt::format("{}: setting parameter {} = {} failed",
-                                          settings_.path.string(), p.name, p.value));
-    }
-  }
   for (const FmuSettings::Input& in : settings_.inputs) {
     input_refs_.push_back(in.value_reference);
     input_ids_.push_back(table.resolve(in.channel));
+    input_values_.push_back(table.spec(input_ids_.back()).initial);
   }
-  input_values_.resize(input_refs_.size());
-  for (std::size_t i = 0; i < input_ids_.size(); ++i) {
-    input_values_[i] = table.spec(input_ids_[i]).initial;
-  }
-  if (!input_refs_.empty()) (void)fmu_->set_real(input_refs_, input_values_);
-  fmu_->exit_initialization();
+  for (const FmuSettings::Output& o : settings_.outputs) output_refs_.push_back(o.value_reference);
+  output_values_.resize(output_refs_.size());
+  // The probe steps a copy of its own, initialised as the run's instance is
+  probe_ = io::fmu::probe_fmu(
+      *open_initialised("probe"),
+      {.input_refs = input_refs_, .input_values = input_values_, .output_refs = output_refs_},
+      period_s_ * settings_.every_ticks, kProbeSteps);
+  fmu_ = open_initialised(settings_.instance);
   for (const FmuSettings::Output& o : settings_.outputs) {
-    output_refs_.push_back(o.value_reference);
     output_ids_.push_back(table.add(
         {.name = o.channel,
          .unit = o.unit,
@@ -68,12 +39,25 @@ FmuTask::FmuTask(FmuSettings settings, rt::ChannelTable& table, double period_s)
                                     settings_.path.filename().string())}));
     driven_ids_.push_back(o.drives.empty() ? std::nullopt : std::optional(table.resolve(o.drives)));
   }
-  output_values_.resize(output_refs_.size());
   // The initial outputs, as initialisation computed them
   if (!output_refs_.empty() && fmu_->get_real(output_refs_, output_values_) > 1) {
     throw io::fmu::FmuError(fmt::format("{}: reading the outputs after initialisation failed",
                                         settings_.path.string()));
   }
+}
+
+std::unique_ptr<io::fmu::Fmu> FmuTask::open_initialised(const std::string& instance_name) const {
+  auto fmu = io::fmu::Fmu::load(settings_.path);
+  fmu->instantiate(instance_name, 0.0, std::nullopt);
+  for (const FmuSettings::Parameter& p : settings_.parameters) {
+    if (fmu->set_real({&p.value_reference, 1}, {&p.value, 1}) > 1) {
+      throw io::fmu::FmuError(fmt::format("{}: setting parameter {} = {} failed",
+                                          settings_.path.string(), p.name, p.value));
+    }
+  }
+  if (!input_refs_.empty()) (void)fmu->set_real(input_refs_, input_values_);
+  fmu->exit_initialization();
+  return fmu;
 }
 
 FmuTask::~FmuTask() = default;

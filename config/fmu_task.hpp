@@ -50,6 +50,10 @@ class FmuTask final : public rt::Task {
 
  private:
   void write_outputs(rt::ChannelTable& table, bool safe) noexcept;
+  /// A fresh copy of the FMU (own files, own binary), instantiated, its parameters and the
+  /// inputs' initial values set, initialised at t = 0: the run's instance and the probe's.
+  [[nodiscard]] std::unique_ptr<io::fmu::Fmu> open_initialised(
+      const std::string& instance_name) const;
 
   FmuSettings settings_;
   std::unique_ptr<io::fmu::Fmu> fmu_;

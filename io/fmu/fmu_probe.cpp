@@ -19,26 +19,18 @@ std::int64_t now_ns() noexcept {
 
 }  // namespace
 
-ProbeResult probe_fmu(const std::filesystem::path& file, const ProbeInputs& in, double step_s,
-                      int steps) {
-  const std::unique_ptr<Fmu> copy = Fmu::load(file);
-  copy->instantiate("probe", 0.0, std::nullopt);
-  for (std::size_t i = 0; i < in.parameter_refs.size(); ++i) {
-    (void)copy->set_real(in.parameter_refs.subspan(i, 1), in.parameter_values.subspan(i, 1));
-  }
-  if (!in.input_refs.empty()) (void)copy->set_real(in.input_refs, in.input_values);
-  copy->exit_initialization();
+ProbeResult probe_fmu(Fmu& copy, const ProbeInputs& in, double step_s, int steps) {
   std::vector<double> outputs(in.output_refs.size());
   std::vector<std::int64_t> times;
   times.reserve(static_cast<std::size_t>(steps));
   ProbeResult r;
-  (void)copy->do_step(0.0, step_s);  // the first step may set things up: not counted
+  (void)copy.do_step(0.0, step_s);  // the first step may set things up: not counted
   const std::optional<std::uint64_t> before = thread_malloc_count();
   for (int k = 1; k <= steps; ++k) {
     const std::int64_t t0 = now_ns();
-    int status = in.input_refs.empty() ? 0 : copy->set_real(in.input_refs, in.input_values);
-    if (status <= 1) status = copy->do_step(k * step_s, step_s);
-    if (status <= 1 && !outputs.empty()) status = copy->get_real(in.output_refs, outputs);
+    int status = in.input_refs.empty() ? 0 : copy.set_real(in.input_refs, in.input_values);
+    if (status <= 1) status = copy.do_step(k * step_s, step_s);
+    if (status <= 1 && !outputs.empty()) status = copy.get_real(in.output_refs, outputs);
     times.push_back(now_ns() - t0);
     ++r.steps;
     if (status > 1) {

@@ -1,15 +1,14 @@
 #pragma once
-// Before an FMU runs in the loop, a probe steps a separate copy of it (its own unpacked files,
-// its own loaded binary, so the run's instance is untouched) `steps` times with the run's
-// parameters and inputs, counting the heap allocations its calls make (malloc_count.hpp) and
-// timing each step — what decides whether it may run on the RT thread. Setup phase.
+// Before an FMU runs in the loop, a probe steps a separate copy of it (opened by the caller
+// from the same file: its own unpacked files and loaded binary, so the run's instance is
+// untouched; initialised as the run's is) `steps` times with the run's inputs, counting the
+// heap allocations its calls make (malloc_count.hpp) and timing each step — what decides
+// whether it may run on the RT thread. Setup phase.
 // Thread-safety: a function of its arguments.
 
 #include <cstdint>
-#include <filesystem>
 #include <optional>
 #include <span>
-#include <string>
 
 namespace hil::io::fmu {
 
@@ -22,15 +21,14 @@ struct ProbeResult {
 };
 
 struct ProbeInputs {
-  std::span<const std::uint32_t> parameter_refs;
-  std::span<const double> parameter_values;
   std::span<const std::uint32_t> input_refs;
   std::span<const double> input_values;
   std::span<const std::uint32_t> output_refs;
 };
 
-/// Throws FmuError when the copy cannot be opened or initialised.
-[[nodiscard]] ProbeResult probe_fmu(const std::filesystem::path& file, const ProbeInputs& in,
-                                    double step_s, int steps);
+class Fmu;
+
+/// Steps `copy` (initialised, not yet stepped) from t = 0.
+[[nodiscard]] ProbeResult probe_fmu(Fmu& copy, const ProbeInputs& in, double step_s, int steps);
 
 }  // namespace hil::io::fmu
