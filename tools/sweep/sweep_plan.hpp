@@ -16,8 +16,6 @@
 #include <utility>
 #include <vector>
 
-#include <google/protobuf/message.h>
-
 #include "config/text/config_error.hpp"
 #include "tools/sweep/sweep.pb.h"
 
@@ -88,13 +86,5 @@ struct SweepLoad {
 /// (known, a number/text field outside any list, with did-you-mean), each value (the rig with
 /// it loads: ranges and rules), empty ranges, counts. Never throws for bad input.
 [[nodiscard]] SweepLoad load_sweep(const std::filesystem::path& file);
-
-/// Sets the field at `path` of `root` (a RigConfig) from a number or a text; the error when it
-/// cannot (unknown, inside a list, a block, a text for a number, a fraction for an integer, an
-/// unknown enum name). Exposed for tests.
-[[nodiscard]] std::optional<std::string> set_field(google::protobuf::Message& root,
-                                                   std::string_view path,
-                                                   const std::optional<double>& number,
-                                                   const std::string& text);
 
 }  // namespace hil::sweep
