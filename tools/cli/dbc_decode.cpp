@@ -212,10 +212,11 @@ void print_summary(const std::string& summary, bool json) {
 }
 
 /// ASC and BLF: read whole (bad lines and objects skipped), times since the first frame.
-void decode_trace(const dbc::Database& db, const std::filesystem::path& log, bool json) {
+void decode_trace(const dbc::Database& db, const std::filesystem::path& log,
+                  can::TraceFormat format, bool json) {
   can::TraceLoad load;
   try {
-    load = can::load_trace(log, {.lenient = true});
+    load = can::load_trace(log, {.lenient = true, .format = format});
   } catch (const std::exception& e) {
     fmt::print(stderr, "error: {}\n", e.what());
     throw CLI::RuntimeError(1);
@@ -246,8 +247,9 @@ void decode_log_command(const dbc::Database& db, const std::filesystem::path& lo
     fmt::print(stderr, "error: {}: cannot open the log\n", log.string());
     throw CLI::RuntimeError(1);
   }
-  if (can::detect_trace_format(log) != can::TraceFormat::kCandump) {
-    decode_trace(db, log, json);
+  if (const can::TraceFormat format = can::detect_trace_format(log);
+      format != can::TraceFormat::kCandump) {
+    decode_trace(db, log, format, json);
     return;
   }
   can::CandumpReader reader(in, log.string());
