@@ -48,4 +48,29 @@ static int first_order_step(FirstOrder* m, double h) {
   return 0;
 }
 
+/* Values by reference, the same for both wrappers: 0 on success, −1 for a reference the model
+ * does not have (the wrappers answer their version's error status). */
+static int first_order_get(const FirstOrder* m, const unsigned vr[], size_t n, double value[]) {
+  for (size_t i = 0; i < n; ++i) {
+    if (vr[i] > 4) return -1;
+    value[i] = m->value[vr[i]];
+  }
+  return 0;
+}
+
+static int first_order_set(FirstOrder* m, const unsigned vr[], size_t n, const double value[]) {
+  for (size_t i = 0; i < n; ++i) {
+    if (vr[i] == 5) {
+      m->fail_at_step = (int)value[i];
+    } else if (vr[i] == 6) {
+      m->allocate = value[i] != 0.0;
+    } else if (vr[i] > 4) {
+      return -1;
+    } else {
+      m->value[vr[i]] = value[i];
+    }
+  }
+  return 0;
+}
+
 #endif

@@ -69,30 +69,12 @@ EXPORT fmi2Status fmi2Terminate(fmi2Component c) {
 
 EXPORT fmi2Status fmi2GetReal(fmi2Component c, const fmi2ValueReference vr[], size_t n,
                               double value[]) {
-  FirstOrder* m = (FirstOrder*)c;
-  for (size_t i = 0; i < n; ++i) {
-    if (vr[i] > 4) return fmi2Error;
-    value[i] = m->value[vr[i]];
-  }
-  return fmi2OK;
+  return first_order_get((FirstOrder*)c, vr, n, value) == 0 ? fmi2OK : fmi2Error;
 }
 
 EXPORT fmi2Status fmi2SetReal(fmi2Component c, const fmi2ValueReference vr[], size_t n,
                               const double value[]) {
-  FirstOrder* m = (FirstOrder*)c;
-  for (size_t i = 0; i < n; ++i) {
-    if (vr[i] == 5) {
-      m->fail_at_step = (int)value[i];
-      continue;
-    }
-    if (vr[i] == 6) {
-      m->allocate = value[i] != 0.0;
-      continue;
-    }
-    if (vr[i] > 4) return fmi2Error;
-    m->value[vr[i]] = value[i];
-  }
-  return fmi2OK;
+  return first_order_set((FirstOrder*)c, vr, n, value) == 0 ? fmi2OK : fmi2Error;
 }
 
 EXPORT fmi2Status fmi2DoStep(fmi2Component c, double t, double h, fmi2Boolean no_prior) {

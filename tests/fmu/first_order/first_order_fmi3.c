@@ -59,32 +59,14 @@ EXPORT fmi3Status fmi3Terminate(fmi3Instance c) {
 
 EXPORT fmi3Status fmi3GetFloat64(fmi3Instance c, const fmi3ValueReference vr[], size_t n,
                                  double value[], size_t n_values) {
-  FirstOrder* m = (FirstOrder*)c;
   if (n_values < n) return fmi3Error;
-  for (size_t i = 0; i < n; ++i) {
-    if (vr[i] > 4) return fmi3Error;
-    value[i] = m->value[vr[i]];
-  }
-  return fmi3OK;
+  return first_order_get((FirstOrder*)c, vr, n, value) == 0 ? fmi3OK : fmi3Error;
 }
 
 EXPORT fmi3Status fmi3SetFloat64(fmi3Instance c, const fmi3ValueReference vr[], size_t n,
                                  const double value[], size_t n_values) {
-  FirstOrder* m = (FirstOrder*)c;
   if (n_values < n) return fmi3Error;
-  for (size_t i = 0; i < n; ++i) {
-    if (vr[i] == 5) {
-      m->fail_at_step = (int)value[i];
-      continue;
-    }
-    if (vr[i] == 6) {
-      m->allocate = value[i] != 0.0;
-      continue;
-    }
-    if (vr[i] > 4) return fmi3Error;
-    m->value[vr[i]] = value[i];
-  }
-  return fmi3OK;
+  return first_order_set((FirstOrder*)c, vr, n, value) == 0 ? fmi3OK : fmi3Error;
 }
 
 EXPORT fmi3Status fmi3DoStep(fmi3Instance c, double t, double h, bool no_prior, bool* event,
