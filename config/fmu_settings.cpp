@@ -125,6 +125,7 @@ ConfigErrors check_fmus(const google::protobuf::RepeatedPtrField<Fmu>& fmus,
       check.fail(at + ".every_ticks",
                  fmt::format("{}: expected 1..{}", f.every_ticks(), kMaxEveryTicks));
     }
+    s.thread = f.thread();
     if (f.path().empty()) {
       check.fail(at, "no path; expected path: \"<file>.fmu\"");
       continue;

@@ -22,6 +22,7 @@ struct FmuSettings {
   std::filesystem::path path;  ///< absolute
   std::string instance;
   std::uint32_t every_ticks = 1;
+  Fmu::Thread thread = Fmu::AUTO;  ///< where it steps (FmuTask decides AUTO by its probe)
   struct Parameter {
     std::string name;
     std::uint32_t value_reference = 0;

@@ -44,6 +44,10 @@ FmuTask::FmuTask(FmuSettings settings, rt::ChannelTable& table, double period_s)
     throw io::fmu::FmuError(fmt::format("{}: reading the outputs after initialisation failed",
                                         settings_.path.string()));
   }
+  if (settings_.thread == Fmu::WORKER || (settings_.thread == Fmu::AUTO && !realtime_safe())) {
+    worker_ = std::make_unique<FmuWorker>(std::move(fmu_), input_refs_, output_refs_,
+                                          period_s_ * settings_.every_ticks);
+  }
 }
 
 std::unique_ptr<io::fmu::Fmu> FmuTask::open_initialised(const std::string& instance_name) const {
@@ -70,8 +74,12 @@ void FmuTask::write_outputs(rt::ChannelTable& table, bool safe) noexcept {
   }
 }
 
+void FmuTask::read_inputs() noexcept {
+  for (std::size_t i = 0; i < input_ids_.size(); ++i) input_values_[i] = table_.get(input_ids_[i]);
+}
+
 void FmuTask::update(const rt::TickContext& c) noexcept {
-  if (failed_at_) {
+  if (failed_at_ || behind_at_) {
     write_outputs(table_, true);
     return;
   }
@@ -79,7 +87,11 @@ void FmuTask::update(const rt::TickContext& c) noexcept {
     write_outputs(table_, false);  // held between the FMU's steps
     return;
   }
-  for (std::size_t i = 0; i < input_ids_.size(); ++i) input_values_[i] = table_.get(input_ids_[i]);
+  if (worker_) {
+    update_on_worker(c);
+    return;
+  }
+  read_inputs();
   const double h = period_s_ * settings_.every_ticks;
   const double t = static_cast<double>(c.tick) * period_s_;
   int status = input_refs_.empty() ? 0 : fmu_->set_real(input_refs_, input_values_);
@@ -96,6 +108,82 @@ void FmuTask::update(const rt::TickContext& c) noexcept {
   for (const double v : output_values_) finite = finite && std::isfinite(v);
   if (!finite) ++non_finite_;
   write_outputs(table_, !finite);
+}
+
+void FmuTask::update_on_worker(const rt::TickContext& c) noexcept {
+  const std::int64_t j = c.tick / settings_.every_ticks;  // steps 1..j handed before this tick
+  const double t = static_cast<double>(c.tick) * period_s_;
+  if (j > 0) take_finished(c.tick, j);
+  if (failed_at_) {
+    write_outputs(table_, true);
+    return;
+  }
+  read_inputs();
+  const bool behind = followed_ ? followed(c.tick, true) != nullptr
+                                : !worker_->hand(input_values_, t, /*wait=*/!realtime_);
+  if (behind) {
+    if (followed_) {
+      ++next_followed_;
+    } else {
+      record({.tick = c.tick, .step = FmuEvent::kBehind});
+    }
+    behind_at_ = t;
+    write_outputs(table_, true);
+    return;
+  }
+  if (followed_) (void)worker_->hand(input_values_, t, /*wait=*/true);
+  write_outputs(table_, non_finite_step_);
+}
+
+void FmuTask::take_finished(std::int64_t tick, std::int64_t j) noexcept {
+  std::int64_t step = j;
+  if (followed_) {
+    if (const FmuEvent* e = followed(tick, false)) {
+      step = e->step;
+      ++next_followed_;
+    }
+    worker_->wait_for(step);
+  } else if (realtime_) {
+    step = std::min(worker_->finished(), j);
+    if (step < j) record({.tick = tick, .step = step});
+  } else {
+    worker_->wait_for(j);
+  }
+  if (step < j) ++late_;
+  if (step <= taken_) return;  // nothing newer: the outputs hold
+  taken_ = step;
+  const std::span<const double> out = worker_->outputs(step);
+  std::copy(out.begin(), out.end(), output_values_.begin());
+  if (const int status = worker_->status(step); status > 1) {
+    failed_at_ = static_cast<double>(step - 1) * period_s_ * settings_.every_ticks;
+    failed_status_ = status;
+    return;
+  }
+  bool finite = true;
+  for (const double v : output_values_) finite = finite && std::isfinite(v);
+  non_finite_step_ = !finite;
+  if (!finite) ++non_finite_;
+}
+
+const FmuEvent* FmuTask::followed(std::int64_t tick, bool behind) const noexcept {
+  if (next_followed_ >= followed_->size()) return nullptr;
+  const FmuEvent& e = (*followed_)[next_followed_];
+  return e.tick == tick && (e.step == FmuEvent::kBehind) == behind ? &e : nullptr;
+}
+
+void FmuTask::record(FmuEvent e) noexcept { (void)events_.try_push(e); }
+
+void FmuTask::follow(std::vector<FmuEvent> events) {
+  followed_ = std::move(events);
+  next_followed_ = 0;
+}
+
+std::size_t FmuTask::take_events(std::vector<FmuEvent>& out) {
+  return events_.drain([&out](const FmuEvent& e) { out.push_back(e); });
+}
+
+std::uint64_t FmuTask::steps() const noexcept {
+  return worker_ ? static_cast<std::uint64_t>(worker_->finished()) : steps_;
 }
 
 bool FmuTask::realtime_safe() const noexcept {
@@ -117,7 +205,7 @@ std::string FmuTask::probe_report() const {
     } else {
       verdict += "its slowest step is over the budget";
     }
-    verdict += "; it runs on the RT thread anyway)";
+    verdict += ")";
   }
   return fmt::format(
       "{} allocations in {} steps, step median {:.1f} us, max {:.1f} us (budget "
@@ -128,7 +216,7 @@ std::string FmuTask::probe_report() const {
 }
 
 std::string FmuTask::report() const {
-  std::string out = fmt::format("fmu {}: {} steps of {} s", settings_.instance, steps_,
+  std::string out = fmt::format("fmu {}: {} steps of {} s", settings_.instance, steps(),
                                 period_s_ * settings_.every_ticks);
   if (failed_at_) {
     out += fmt::format(", failed at {} s (status {}): outputs at their safe values since",
@@ -138,6 +226,20 @@ std::string FmuTask::report() const {
   }
   if (non_finite_ != 0) {
     out += fmt::format("; {} steps with non-finite outputs (safe values)", non_finite_);
+  }
+  if (!worker_) {
+    out += "; on the RT thread";
+  } else {
+    out += fmt::format("; on a worker thread (outputs one step later), {} late step{}", late_,
+                       late_ == 1 ? "" : "s");
+    if (behind_at_) {
+      out += fmt::format(", {} steps behind at {} s: outputs at their safe values since",
+                         worker_->depth(), *behind_at_);
+    }
+    if (events_.dropped() != 0) {
+      out += fmt::format(" ({} events not recorded: the run does not replay identically)",
+                         events_.dropped());
+    }
   }
   return out + "; probe: " + probe_report();
 }

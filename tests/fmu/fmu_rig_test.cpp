@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "config/loader.hpp"
+#include "tests/fmu/hilsim_command.hpp"
 #include "tests/support/run_command.hpp"
 #include "tests/support/temp_dir.hpp"
 
@@ -22,6 +23,8 @@ namespace hil::config {
 namespace {
 
 namespace fs = std::filesystem;
+using fmu_testing::hilsim;
+using fmu_testing::read_text;
 using testing::TempDir;
 
 constexpr const char* kRavon = HIL_SOURCE_DIR "/hil_rigs/ravon/rig.pbtxt";
@@ -91,17 +94,6 @@ TEST(FmuInARig, TheMappingIsCheckedAgainstTheModelDescriptionAndTheChannels) {
   EXPECT_TRUE(has(e7, "instance \"lag\" is given twice")) << ::testing::PrintToString(e7);
 }
 
-io::testing::CommandResult hilsim(const std::string& args) {
-  return io::testing::run_command(std::string(HILSIM_BINARY) + " " + args);
-}
-
-std::string read_text(const fs::path& file) {
-  std::ifstream in(file);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 class FmuInTheLoop : public ::testing::TestWithParam<int> {};
 
 TEST_P(FmuInTheLoop, ItsOutputsAreChannelsItDrivesTheVehicleAndTheRunReplaysIdentically) {
@@ -119,9 +111,11 @@ TEST_P(FmuInTheLoop, ItsOutputsAreChannelsItDrivesTheVehicleAndTheRunReplaysIden
                          "--console off -q --record {}",
                          o.string(), run.string()));
   ASSERT_EQ(r.status, 0) << r.output;
-  EXPECT_NE(r.output.find("fmu lag: 3000 steps of 0.001 s, none failed; probe: 0 allocations in "
-                          "50 steps"),
-            std::string::npos)
+  EXPECT_NE(
+      r.output.find(
+          "fmu lag: 3000 steps of 0.001 s, none failed; on the RT thread; probe: 0 allocations in "
+          "50 steps"),
+      std::string::npos)
       << r.output;
   EXPECT_NE(r.output.find("(budget 62.5 us): real-time safe"), std::string::npos) << r.output;
   const nlohmann::json manifest = nlohmann::json::parse(read_text(run / "manifest.json"));

@@ -63,7 +63,7 @@ TEST_P(FirstOrderFmu, InfoListsVariablesCapabilitiesAndTheDefaultExperiment) {
             std::string::npos)
       << s;
   EXPECT_NE(s.find("default experiment: start 0 s, stop 3 s, step 0.01 s"), std::string::npos) << s;
-  EXPECT_NE(s.find("variables (7):"), std::string::npos) << s;
+  EXPECT_NE(s.find("variables (8):"), std::string::npos) << s;
   EXPECT_NE(s.find(" T  "), std::string::npos) << s;
   EXPECT_NE(s.find("parameter"), std::string::npos) << s;
   EXPECT_NE(s.find("[s] time constant"), std::string::npos) << s;

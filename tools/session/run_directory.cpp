@@ -65,8 +65,13 @@ std::string copy_into(const std::filesystem::path& file, const std::filesystem::
 
 }  // namespace
 
-std::string save_rig(const config::RigSettings& settings, const std::filesystem::path& dir) {
+std::string save_rig(const config::RigSettings& settings, const std::filesystem::path& dir,
+                     const config::RigRuntime& runtime) {
   config::RigConfig rig = settings.message;
+  for (std::size_t i = 0; i < runtime.fmus().size() && i < std::size_t(rig.fmus_size()); ++i) {
+    rig.mutable_fmus(static_cast<int>(i))
+        ->set_thread(runtime.fmus()[i]->on_worker() ? config::Fmu::WORKER : config::Fmu::RT_THREAD);
+  }
   std::string files;  // the copied files' bytes: part of what the hash covers
   for (config::CanBus& bus : *rig.mutable_can()->mutable_buses()) {
     if (bus.has_dbc()) bus.set_dbc(copy_into(bus.dbc(), dir, files));

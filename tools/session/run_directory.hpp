@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "config/loader.hpp"
+#include "config/rig_runtime.hpp"
 #include "io/can/transport/replay_transport.hpp"
 
 namespace hil::session {
@@ -32,8 +33,10 @@ namespace hil::session {
 
 /// Writes rig.pbtxt (the merged configuration) and copies the files it names next to it,
 /// pointing the copy at them. Returns the text written followed by the copied files' bytes
-/// (its hash is the config hash: a changed DBC changes it).
-std::string save_rig(const config::RigSettings& settings, const std::filesystem::path& dir);
+/// (its hash is the config hash: a changed DBC changes it). Each FMU's `thread` is written as
+/// `runtime` steps it (AUTO resolved by its probe), so the run's replay steps it the same way.
+std::string save_rig(const config::RigSettings& settings, const std::filesystem::path& dir,
+                     const config::RigRuntime& runtime);
 
 /// Copies the scenario file into `dir` as scenario.pbtxt (what `hilsim replay` runs the
 /// events from); returns its text. Throws std::runtime_error naming the file.

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
+#include <algorithm>
 
 #include <optional>
 #include <thread>
@@ -82,6 +83,9 @@ Recording::Recording(config::RigRuntime& rig, const std::filesystem::path& dir,
     bus_log_ = std::make_unique<io::record::BusLogRecorder>(dir / "bus.log", std::move(config));
     task->set_tap(&bus_log_->tap());
   }
+  if (std::ranges::any_of(rig.fmus(), [](const auto& f) { return f->on_worker(); })) {
+    fmu_log_ = std::make_unique<FmuLogWriter>(rig, dir / "fmu.log");
+  }
 }
 
 void Recording::write(const rt::TickContext& c) noexcept {
@@ -100,6 +104,7 @@ void Recording::stop() {
   telemetry_.stop();
   can_log_->stop();
   if (bus_log_) bus_log_->stop();
+  if (fmu_log_) fmu_log_->stop();
   std::error_code ignored;
   std::filesystem::remove(dir_ / kReserve, ignored);
 }

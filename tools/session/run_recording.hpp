@@ -1,7 +1,8 @@
 #pragma once
 // The recorders of a run directory, fed by the write phase of every tick (the record slot):
 // telemetry.mcap (channel samples), can.log (every frame the buses received and sent) and,
-// for a rig with a shared-memory bus, bus.log (every input snapshot its task consumed).
+// for a rig with a shared-memory bus, bus.log (every input snapshot its task consumed); for a
+// rig with FMUs on worker threads, fmu.log (their late steps: tools/session/fmu_log.hpp).
 // Constructed in the setup phase; write() runs on the RT thread (wait-free pushes into the
 // recorders' rings; a lossless recording waits for room instead); stop() and counters() from
 // the non-RT thread after the loop.
@@ -15,6 +16,7 @@
 #include "io/record/can_log_recorder.hpp"
 #include "io/record/telemetry_recorder.hpp"
 #include "rt_core/task.hpp"
+#include "tools/session/fmu_log.hpp"
 #include "tools/session/run_report.hpp"
 
 namespace hil::session {
@@ -53,6 +55,7 @@ class Recording final : public rt::Task {
   io::record::TelemetryRecorder telemetry_;
   std::unique_ptr<io::record::CanLogRecorder> can_log_;
   std::unique_ptr<io::record::BusLogRecorder> bus_log_;
+  std::unique_ptr<FmuLogWriter> fmu_log_;
 };
 
 }  // namespace hil::session

@@ -216,6 +216,8 @@ nlohmann::json manifest_json(const RunReport& r) {
            {"steps", f->steps()},
            {"failed", f->failed()},
            {"realtime_safe", f->realtime_safe()},
+           {"thread", f->on_worker() ? "worker" : "rt"},
+           {"late_steps", f->late_steps()},
            {"probe_allocations",
             probe.allocations ? nlohmann::json(*probe.allocations) : nlohmann::json(nullptr)},
            {"probe_max_step_us", static_cast<double>(probe.max_step_ns) / 1e3}});

@@ -91,6 +91,8 @@ int run_rig(const RunOptions& o) {
   commands::CommandQueue commands(rig, *setup->faults);
   plan.add(rt::Slot::commands, "commands", commands.task());
   if (o.extra_tasks) o.extra_tasks(plan, rig);
+  // An FMU on a worker thread: a loop paced by real time never waits for it (fmu_task.hpp)
+  for (const auto& f : rig.fmus()) f->set_realtime(o.speed.realtime() && !o.paused);
   rt::RtOptions rt_options = settings.rt;
   if (o.no_rt) rt_options = {.priority = 0, .lock_memory = false, .hold_dma_latency = false};
 
@@ -110,7 +112,7 @@ int run_rig(const RunOptions& o) {
     report.run_dir = make_run_directory(
         o.record_dir ? std::optional<std::filesystem::path>(*o.record_dir) : std::nullopt,
         o.runs_dir, report.rig, wall_start);
-    std::string saved = save_rig(settings, *report.run_dir);
+    std::string saved = save_rig(settings, *report.run_dir, rig);
     if (setup->scenario_file) saved += copy_scenario(*setup->scenario_file, *report.run_dir);
     report.config_hash = config_hash(saved);
     report.start_epoch_ns = epoch_ns;

@@ -4,18 +4,21 @@
  * so a step response read at the communication points is y(t) = k·u·(1 − exp(−t/T)) to the
  * last bits. Shared by the FMI 2.0 and FMI 3.0 wrappers (first_order_fmi2.c, _fmi3.c).
  * Value references: 0 T [s], 1 k, 2 x0, 3 u (input), 4 y (output); for tests: 5 fail_after
- * (doStep fails from that step on), 6 allocate (doStep mallocs and frees 64 bytes). */
+ * (doStep fails from that step on), 6 allocate (doStep mallocs and frees 64 bytes), 7 stall_us
+ * (every 10th doStep sleeps that long: an FMU too slow for the RT thread). */
 #ifndef HILSIM_TEST_FIRST_ORDER_H
 #define HILSIM_TEST_FIRST_ORDER_H
 
 #include <math.h>
 #include <stdlib.h>
+#include <time.h>
 
 typedef struct {
   double value[5];
   double time;
   int fail_at_step; /* the wrappers' "fail_after" variable, for the failure tests; 0: never */
   int allocate;     /* the wrappers' "allocate" variable: doStep allocates (the probe's tests) */
+  double stall_us;  /* the wrappers' "stall_us": every 10th doStep sleeps this long */
   int steps;
 } FirstOrder;
 
@@ -42,6 +45,11 @@ static int first_order_step(FirstOrder* m, double h) {
     if (scratch != NULL) scratch[0] = 1;
     free(scratch);
   }
+  if (m->stall_us > 0.0 && m->steps % 10 == 0) {
+    const long ns = (long)(m->stall_us * 1e3);
+    struct timespec pause = {ns / 1000000000L, ns % 1000000000L};
+    nanosleep(&pause, NULL);
+  }
   if (T <= 0.0 || (m->fail_at_step > 0 && m->steps >= m->fail_at_step)) return -1;
   m->value[4] = target + (m->value[4] - target) * exp(-h / T);
   m->time += h;
@@ -64,6 +72,8 @@ static int first_order_set(FirstOrder* m, const unsigned vr[], size_t n, const d
       m->fail_at_step = (int)value[i];
     } else if (vr[i] == 6) {
       m->allocate = value[i] != 0.0;
+    } else if (vr[i] == 7) {
+      m->stall_us = value[i];
     } else if (vr[i] > 4) {
       return -1;
     } else {

@@ -1,28 +1,9 @@
-/* FMI 2.0 co-simulation wrapper of first_order.h, declared from the FMI 2.0.4 standard
- * (§2.1.2 types, §2.1.5 instance, §4.2 co-simulation). */
+/* FMI 2.0 co-simulation wrapper of first_order.h (the declarations: ../fmi2_cs.h). */
 #include <stddef.h>
 #include <string.h>
 
+#include "../fmi2_cs.h"
 #include "first_order.h"
-
-typedef void* fmi2Component;
-typedef unsigned int fmi2ValueReference;
-typedef int fmi2Boolean;
-typedef const char* fmi2String;
-typedef enum { fmi2OK, fmi2Warning, fmi2Discard, fmi2Error, fmi2Fatal, fmi2Pending } fmi2Status;
-typedef enum { fmi2ModelExchange, fmi2CoSimulation } fmi2Type;
-typedef struct {
-  void (*logger)(void*, fmi2String, fmi2Status, fmi2String, fmi2String, ...);
-  void* (*allocateMemory)(size_t, size_t);
-  void (*freeMemory)(void*);
-  void (*stepFinished)(void*, fmi2Status);
-  void* componentEnvironment;
-} fmi2CallbackFunctions;
-
-#define EXPORT __attribute__((visibility("default")))
-
-EXPORT const char* fmi2GetVersion(void) { return "2.0"; }
-EXPORT const char* fmi2GetTypesPlatform(void) { return "default"; }
 
 EXPORT fmi2Component fmi2Instantiate(fmi2String name, fmi2Type type, fmi2String guid,
                                      fmi2String resources, const fmi2CallbackFunctions* f,
@@ -52,18 +33,8 @@ EXPORT fmi2Status fmi2SetupExperiment(fmi2Component c, fmi2Boolean tolerance_def
   return fmi2OK;
 }
 
-EXPORT fmi2Status fmi2EnterInitializationMode(fmi2Component c) {
-  (void)c;
-  return fmi2OK;
-}
-
 EXPORT fmi2Status fmi2ExitInitializationMode(fmi2Component c) {
   first_order_initialize((FirstOrder*)c);
-  return fmi2OK;
-}
-
-EXPORT fmi2Status fmi2Terminate(fmi2Component c) {
-  (void)c;
   return fmi2OK;
 }
 

@@ -67,7 +67,7 @@ int replay_external_log(const ReplayOptions& o) {
   const std::filesystem::path dir = make_run_directory(
       o.record_dir ? std::optional<std::filesystem::path>(*o.record_dir) : std::nullopt, "runs",
       run.rig + "-replay", start);
-  (void)save_rig(settings, dir);
+  (void)save_rig(settings, dir, rig);
   const std::int64_t epoch_ns =
       std::chrono::duration_cast<std::chrono::nanoseconds>(start.time_since_epoch()).count();
   Recording recording(rig, dir, run.period_ns, epoch_ns, run.rig, /*lossless=*/true,

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <bit>
 #include <chrono>
 #include <cmath>
@@ -23,6 +24,7 @@
 #include "tools/scenario/scenario_settings.hpp"
 #include "tools/session/config_errors.hpp"
 #include "tools/session/console_feed.hpp"
+#include "tools/session/fmu_log.hpp"
 #include "tools/session/harness.hpp"
 #include "tools/session/replay/replay_compare.hpp"
 #include "tools/session/rig_locator.hpp"
@@ -159,6 +161,21 @@ int replay(const ReplayOptions& o) {
     }
     bus_input = std::make_unique<io::bus::RecordedInput>(bus_log, task->schema());
     task->connect(nullptr, bus_input.get());
+  }
+  // FMUs on worker threads take their steps as the run did: late where fmu.log says
+  if (std::ranges::any_of(rig.fmus(), [](const auto& f) { return f->on_worker(); })) {
+    std::map<std::string, std::vector<config::FmuEvent>> events;
+    if (const std::filesystem::path path = dir / "fmu.log"; std::filesystem::exists(path)) {
+      try {
+        events = read_fmu_log(path);
+      } catch (const std::invalid_argument& e) {
+        fmt::print(stderr, "{}\n", e.what());
+        return 2;
+      }
+    }
+    for (const auto& f : rig.fmus()) {
+      if (f->on_worker()) f->follow(std::move(events[f->instance()]));
+    }
   }
   // Events and start pose as in the run; the ECU's frames come from can.log
   std::unique_ptr<session::ScenarioRun> scenario;
