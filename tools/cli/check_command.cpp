@@ -64,7 +64,8 @@ void print_rig(const config::RigSettings& rig, const std::string& header) {
 /// A scenario file on a rig: its errors and the rig's, or what it will drive and judge.
 int check_scenario(const std::filesystem::path& scenario, const std::filesystem::path& rig,
                    const std::vector<std::filesystem::path>& overlays, bool print) {
-  const scenario::ScenarioLoadResult result = scenario::load_scenario(scenario, rig, overlays);
+  scenario::ScenarioLoadResult result = scenario::load_scenario(scenario, rig, overlays);
+  scenario::require_rig(result, session::rig_name(rig.string()));
   if (!result.ok()) {
     session::print_config_errors(result.errors,
                                  fmt::format("{} on {}", scenario.string(), rig.string()));

@@ -39,6 +39,7 @@ scenario::ScenarioLoadResult load(const EcuOptions& o) {
   if (!o.scenario.empty()) {
     scenario::ScenarioLoadResult loaded =
         scenario::load_scenario(session::locate_scenario(o.scenario), rig_file);
+    scenario::require_rig(loaded, session::rig_name(o.rig));
     if (!loaded.ok()) {
       session::print_config_errors(loaded.errors, o.scenario);
       throw CLI::RuntimeError(2);

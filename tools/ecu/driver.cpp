@@ -41,6 +41,15 @@ PathFollowerGains follower_gains(const scenario::ControllerSettings& c, double w
   return g;
 }
 
+SpeedControlGains speed_gains(const scenario::ControllerSettings& c) {
+  SpeedControlGains g;
+  g.max_accel = kFullPedalAcceleration;
+  if (c.speed_gain) g.speed_gain = *c.speed_gain;
+  if (c.pedal_kp) g.pedal_kp = *c.pedal_kp;
+  if (c.pedal_ki) g.pedal_ki = *c.pedal_ki;
+  return g;
+}
+
 }  // namespace
 
 Driver::Driver(const models::VehicleParams& vehicle, const scenario::ScenarioSettings& scenario,
@@ -53,8 +62,7 @@ Driver::Driver(const models::VehicleParams& vehicle, const scenario::ScenarioSet
       follower_(follower_gains(scenario.controller, geometry_.wheelbase(), plan_.max_speed()),
                 geometry_.max_curvature()),
       cycle_s_(cycle_s),
-      speed_kp_(scenario.controller.speed_kp.value_or(1.2)),
-      speed_ki_(scenario.controller.speed_ki.value_or(1.2)) {
+      speed_(speed_gains(scenario.controller), cycle_s) {
   using models::VehicleChannels;
   const std::size_t axles = vehicle.axle_count;
   x_ = required(table, "vehicle.body.position.x", "the pose the rig sends");
@@ -81,6 +89,8 @@ Driver::Driver(const models::VehicleParams& vehicle, const scenario::ScenarioSet
     throttle_ = required(table, "vehicle.powertrain.throttle", "the combustion drive's throttle");
     brake_ = required(table, "vehicle.brake.command", "the brake of the speed control");
     gear_ = table.find("vehicle.powertrain.gear_request");
+    engine_speed_ = table.find("vehicle.powertrain.engine_speed");
+    engine_ = vehicle.drive.combustion.engine;
     if (!forward_speed_ && !any_wheel_speed) {
       (void)required(table, "vehicle.body.forward_speed", "the speed control's feedback");
     }
@@ -110,16 +120,6 @@ double Driver::measured_speed(const rt::ChannelTable& table) const noexcept {
   return n > 0 ? sum / n : status_.speed_ref;
 }
 
-double Driver::speed_pedal(double speed_ref, double measured) noexcept {
-  const double error = speed_ref - measured;
-  const double feed_forward = (speed_ref - status_.speed_ref) / cycle_s_ / kFullPedalAcceleration;
-  const double unclamped = feed_forward + speed_kp_ * error + speed_ki_ * speed_integral_;
-  const double u = std::clamp(unclamped, -1.0, 1.0);
-  // Anti-windup: stop integrating into the pedal's stop
-  if (u == unclamped || (unclamped > u) != (error > 0.0)) speed_integral_ += error * cycle_s_;
-  return u;
-}
-
 void Driver::command_drive(double speed_ref, double kappa, bool parked,
                            rt::ChannelTable& table) noexcept {
   for (std::size_t a = 0; a < geometry_.axle_count(); ++a) {
@@ -135,9 +135,14 @@ void Driver::command_drive(double speed_ref, double kappa, bool parked,
   // Stopping (the reference has reached zero) or stopped: hold on the brakes, as a driver
   // holds the pedal against the torque converter's creep; otherwise the speed PI's pedal
   const bool stopping = parked || (speed_ref == 0.0 && status_.speed_target == 0.0);
-  const double u = stopping ? -1.0 : speed_pedal(speed_ref, status_.speed_measured);
-  if (stopping) speed_integral_ = 0.0;
-  set(table, throttle_, std::max(u, 0.0));
+  const double ref_accel = (speed_ref - status_.speed_ref) / cycle_s_;
+  const double u = stopping ? -1.0 : speed_.update(speed_ref, ref_accel, status_.speed_measured);
+  if (stopping) speed_.reset();
+  // The pedal acts above what the idle governor gives at this engine speed (a drive-by-wire
+  // pedal asks for torque above idle): no dead band at the bottom of the throttle
+  const double idle =
+      engine_speed_ ? models::engine_throttle(engine_, 0.0, table.get(*engine_speed_)) : 0.0;
+  set(table, throttle_, u > 0.0 ? std::min(1.0, idle + u) : 0.0);
   set(table, brake_, stopping ? kHoldBrake : std::max(-u, 0.0) * brake_scale_);
   set(table, gear_, 1.0);  // D
 }
@@ -173,7 +178,7 @@ void Driver::hold(rt::ChannelTable& table) noexcept {
   for (std::size_t w = 0; w < geometry_.wheel_count(); ++w) set(table, speed_ref_[w], 0.0);
   set(table, throttle_, 0.0);
   set(table, brake_, 1.0);
-  speed_integral_ = 0.0;
+  speed_.reset();
   status_.speed_ref = 0.0;
   status_.speed_target = 0.0;
   status_.parked = true;

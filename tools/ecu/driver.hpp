@@ -6,7 +6,7 @@
 // the scenario's path with the PID path follower and its speed plan, and writes commands for
 // the rig's drive:
 //   electric    vehicle.wheel.W.speed_ref: each wheel's speed about the instantaneous centre
-//   combustion  vehicle.powertrain.throttle | vehicle.brake.command from a speed PI,
+//   combustion  vehicle.powertrain.throttle | vehicle.brake.command from a speed cascade,
 //               vehicle.powertrain.gear_request = 1 (D)
 //   both        vehicle.steering.A.command per steered axle (Ackermann central angles),
 //               vehicle.brake.park while holding at standstill
@@ -22,6 +22,7 @@
 #include "models/vehicle/vehicle_params.hpp"
 #include "rt_core/channel_table.hpp"
 #include "tools/ecu/path_follower.hpp"
+#include "tools/ecu/speed_controller.hpp"
 #include "tools/ecu/speed_plan.hpp"
 #include "tools/ecu/vehicle_geometry.hpp"
 #include "tools/scenario/course_frame.hpp"
@@ -65,7 +66,6 @@ class Driver {
  private:
   [[nodiscard]] double measured_speed(const rt::ChannelTable& table) const noexcept;
   void command_drive(double speed_ref, double kappa, bool parked, rt::ChannelTable& table) noexcept;
-  [[nodiscard]] double speed_pedal(double speed_ref, double measured) noexcept;
   static void set(rt::ChannelTable& table, const std::optional<rt::ChannelId>& id,
                   double value) noexcept {
     if (id) table.set(*id, value);
@@ -78,12 +78,14 @@ class Driver {
   SpeedPlan plan_;
   PathFollower follower_;
   double cycle_s_;
-  // Combustion speed PI (pedal u: throttle u > 0, brake −u·brake_scale_)
-  double speed_kp_, speed_ki_, speed_integral_ = 0.0, brake_scale_ = 1.0;
+  // Combustion speed cascade (pedal u: throttle u > 0, brake −u·brake_scale_)
+  SpeedController speed_;
+  double brake_scale_ = 1.0;
+  models::EngineParams engine_;  ///< its idle governor: the throttle's dead band
 
   // Inputs
   rt::ChannelId x_{}, y_{}, yaw_{};
-  std::optional<rt::ChannelId> forward_speed_;
+  std::optional<rt::ChannelId> forward_speed_, engine_speed_;
   std::array<std::optional<rt::ChannelId>, models::kMaxWheels> wheel_speed_{};
   // Outputs
   std::array<std::optional<rt::ChannelId>, models::kMaxWheels> speed_ref_{};

@@ -1,6 +1,7 @@
 #include "tools/scenario/scenario_convert.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -304,8 +305,9 @@ void convert_controller(const Scenario::Controller& c, const Checker& check,
   gain("kp", c.has_kp(), c.kp(), out.kp);
   gain("ki", c.has_ki(), c.ki(), out.ki);
   gain("kd", c.has_kd(), c.kd(), out.kd);
-  gain("speed_kp", c.has_speed_kp(), c.speed_kp(), out.speed_kp);
-  gain("speed_ki", c.has_speed_ki(), c.speed_ki(), out.speed_ki);
+  gain("speed_gain", c.has_speed_gain(), c.speed_gain(), out.speed_gain);
+  gain("pedal_kp", c.has_pedal_kp(), c.pedal_kp(), out.pedal_kp);
+  gain("pedal_ki", c.has_pedal_ki(), c.pedal_ki(), out.pedal_ki);
 }
 
 }  // namespace
@@ -348,6 +350,11 @@ void convert_scenario(const Scenario& s, const config::RigSettings& rig,
     return;
   }
   out.description = s.description();
+  out.rigs.assign(s.rigs().begin(), s.rigs().end());
+  if (!out.rigs.empty()) {
+    out.rigs_error =
+        sources.error("rigs", fmt::format("the scenario is for {}", fmt::join(out.rigs, ", ")));
+  }
   const bool timed =
       check.present("duration_s", s.has_duration_s(), "the run's length [s]") &&
       check.in_range("duration_s", s.duration_s(), 0.001, kMaxDuration, "0.001..86400 (s)");

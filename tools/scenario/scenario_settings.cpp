@@ -4,6 +4,9 @@
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 #include <google/protobuf/text_format.h>
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <iterator>
 #include <utility>
 
@@ -66,6 +69,17 @@ ScenarioLoadResult load_scenario_text(config::ConfigText scenario, const std::fi
   result.scenario = std::move(settings);
   result.rig = std::move(rig_result.settings);
   return result;
+}
+
+void require_rig(ScenarioLoadResult& result, std::string_view rig) {
+  if (!result.scenario || result.scenario->rigs.empty() ||
+      std::ranges::find(result.scenario->rigs, rig) != result.scenario->rigs.end()) {
+    return;
+  }
+  config::ConfigError e = result.scenario->rigs_error;
+  e.message += fmt::format("; not for the rig {}", rig);
+  result.errors.push_back(std::move(e));
+  result.scenario.reset();
 }
 
 ScenarioLoadResult load_scenario(const std::filesystem::path& scenario,

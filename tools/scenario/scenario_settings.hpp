@@ -84,8 +84,9 @@ struct Footprint {
 
 /// The virtual ECU's tuning; unset values are derived from the vehicle (docs/ecu.md).
 struct ControllerSettings {
-  std::optional<double> kp, ki, kd;          ///< path follower [1/m²], [1/m³], [1/m]
-  std::optional<double> speed_kp, speed_ki;  ///< combustion speed PI [s/m], [1/m]
+  std::optional<double> kp, ki, kd;  ///< path follower [1/m²], [1/m³], [1/m]
+  /// Combustion speed cascade (tools/ecu/speed_controller.hpp) [1/s], [s²/m], [s/m]
+  std::optional<double> speed_gain, pedal_kp, pedal_ki;
 };
 
 struct ScenarioSettings {
@@ -97,6 +98,9 @@ struct ScenarioSettings {
   DrivingPlan drive;
   std::vector<EventSettings> events;
   std::vector<GateSettings> gates;
+  /// The rigs it is for (empty: any) and where the file says so ("file:line:column").
+  std::vector<std::string> rigs;
+  config::ConfigError rigs_error;  ///< located at the field, for a rig not in the list
   /// The scenario's own faults (config/fault.proto), after the rig's (RigSettings::faults).
   std::vector<config::FaultSettings> faults;
   Footprint footprint;
@@ -119,6 +123,11 @@ struct ScenarioLoadResult {
     const std::filesystem::path& scenario, const std::filesystem::path& rig,
     std::span<const std::filesystem::path> rig_overlays = {},
     const config::Machine& machine = config::this_machine());
+
+/// When the loaded scenario names the rigs it is for (`rigs`) and `rig` (a rig's name, as
+/// --rig takes it) is not one of them: a located error in `result`, which is then not ok().
+/// (A replay does not ask: its rig is the run directory's.)
+void require_rig(ScenarioLoadResult& result, std::string_view rig);
 
 /// The same with the scenario's text in memory (tests, fuzzing).
 [[nodiscard]] ScenarioLoadResult load_scenario_text(

@@ -54,6 +54,7 @@ std::unique_ptr<RigSetup> set_up_rig(const RigSelection& s) {
   if (setup->scenario_file) {
     scenario::ScenarioLoadResult sc =
         scenario::load_scenario(*setup->scenario_file, setup->rig_file, overlays);
+    scenario::require_rig(sc, setup->rig);
     if (!sc.ok()) {
       print_config_errors(sc.errors, setup->scenario_file->string());
       return nullptr;

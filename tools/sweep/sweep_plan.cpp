@@ -157,8 +157,9 @@ SweepLoad load_sweep(const std::filesystem::path& file) {
     if (rig_file.empty()) continue;
     const std::string at = fmt::format("scenarios[{}]", i);
     try {
-      const scenario::ScenarioLoadResult s =
+      scenario::ScenarioLoadResult s =
           scenario::load_scenario(session::locate_scenario(plan.scenarios_.back()), rig_file);
+      scenario::require_rig(s, session::rig_name(m.rig()));
       for (const config::ConfigError& e : s.errors) check.error(at, e.to_string());
     } catch (const std::exception& e) {
       check.error(at, e.what());
