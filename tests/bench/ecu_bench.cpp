@@ -19,10 +19,11 @@
 namespace hil::ecu {
 namespace {
 
-scenario::ScenarioLoadResult load(const std::string& scenario, const std::string& bus) {
+scenario::ScenarioLoadResult load(const std::string& scenario, const std::string& bus,
+                                  const std::string& rig = "ravon") {
   scenario::ScenarioLoadResult loaded =
       scenario::load_scenario(HIL_SOURCE_DIR "/hil_rigs/scenarios/" + scenario + ".pbtxt",
-                              HIL_SOURCE_DIR "/hil_rigs/ravon/rig.pbtxt");
+                              HIL_SOURCE_DIR "/hil_rigs/" + rig + "/rig.pbtxt");
   if (!loaded.ok()) throw std::runtime_error(loaded.errors.front().to_string());
   loaded.rig->can[0].uri = "virtual:" + bus;
   return loaded;
@@ -114,6 +115,36 @@ void BM_DriverCycle(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_DriverCycle);
+
+// The HMMWV's cycle: the Stanley steering on the front axle and the speed cascade, in its
+// 60 km/h lane change
+void BM_DriverCycleHmmwv(benchmark::State& state) {
+  scenario::ScenarioLoadResult loaded =
+      load("hmmwv_double_lane_change_60", "bench_driver_hmmwv", "hmmwv");
+  rt::ChannelTable table;
+  for (const char* name :
+       {"vehicle.body.position.x", "vehicle.body.position.y", "vehicle.body.yaw",
+        "vehicle.body.forward_speed", "vehicle.body.yaw_rate", "vehicle.powertrain.engine_speed"}) {
+    (void)table.add({.name = name, .unit = "-", .direction = rt::Direction::input});
+  }
+  for (const char* name :
+       {"vehicle.steering.front.command", "vehicle.powertrain.throttle", "vehicle.brake.command",
+        "vehicle.brake.park", "vehicle.powertrain.gear_request"}) {
+    (void)table.add({.name = name, .unit = "-"});
+  }
+  table.freeze();
+  Driver driver(*loaded.rig->vehicle, *loaded.scenario, table, 0.02);
+  table.set(table.resolve("vehicle.body.forward_speed"), 16.0);
+  double t = 0.0;
+  for (auto _ : state) {  // NOLINT(clang-analyzer-deadcode.DeadStores): benchmark idiom
+    table.set(table.resolve("vehicle.body.position.x"), 100.0 + 16.0 * (t - 10.0));
+    driver.step(t, table);
+    t += 0.02;
+    if (t > 15.0) t = 10.0;
+    benchmark::DoNotOptimize(driver.status());
+  }
+}
+BENCHMARK(BM_DriverCycleHmmwv);
 
 void BM_JudgeObservation(benchmark::State& state) {
   scenario::ScenarioLoadResult loaded = load("double_lane_change", "bench_judge");

@@ -69,6 +69,26 @@ Driver::Driver(const models::VehicleParams& vehicle, const scenario::ScenarioSet
   y_ = required(table, "vehicle.body.position.y", "the pose the rig sends");
   yaw_ = required(table, "vehicle.body.yaw", "the pose the rig sends");
   forward_speed_ = table.find("vehicle.body.forward_speed");
+  yaw_rate_ = table.find("vehicle.body.yaw_rate");
+  if (!yaw_rate_) yaw_rate_ = table.find("vehicle.imu.gyro.z");
+  std::size_t steered_axles = 0;
+  for (std::size_t a = 0; a < vehicle.axle_count; ++a) {
+    steered_axles += vehicle.axles[a].steering.steered ? 1 : 0;
+  }
+  const models::AxleSteeringParams& front = vehicle.axles[0].steering;
+  if (steered_axles == 1 && front.steered && !front.behind_turning_centre) {
+    front_x_ = vehicle.axles[0].x;
+    front_b_ = front.ackermann.b;
+    const double rear_x = vehicle.axles[vehicle.axle_count - 1].x;
+    StanleyGains g;
+    const scenario::ControllerSettings& c = scenario.controller;
+    if (c.stanley_k) g.k = *c.stanley_k;
+    if (c.stanley_k_soft) g.k_soft = *c.stanley_k_soft;
+    if (c.stanley_k_yaw) g.k_yaw = *c.stanley_k_yaw;
+    if (c.stanley_k_ag) g.k_ag = *c.stanley_k_ag;
+    stanley_.emplace(g, geometry_.wheelbase(), std::atan(geometry_.max_curvature() * front_b_),
+                     /*tracked: the CG*/ -rear_x);
+  }
   bool any_wheel_speed = false;
   for (std::size_t w = 0; w < vehicle.wheel_count(); ++w) {
     const std::string W = VehicleChannels::wheel_name(w, axles);
@@ -150,6 +170,7 @@ void Driver::command_drive(double speed_ref, double kappa, bool parked,
 void Driver::step(double t, rt::ChannelTable& table) noexcept {
   const scenario::CoursePose cg = frame_.to_course(table.get(x_), table.get(y_), table.get(yaw_));
   const scenario::CoursePose reference = offset(cg, geometry_.reference_x(), 0.0);
+  const bool first = !located_;
   const scenario::PathSample at = located_ ? path_.project(reference.x, reference.y, hint_)
                                            : path_.project_global(reference.x, reference.y, hint_);
   const double ds = located_ ? at.s - last_s_ : 0.0;
@@ -159,7 +180,16 @@ void Driver::step(double t, rt::ChannelTable& table) noexcept {
   const double measured = measured_speed(table);
   const double target = plan_.target(t, at);
   const double speed_ref = plan_.follow(status_.speed_ref, target, cycle_s_);
-  const double kappa = follower_.update(at, cg.heading, ds);
+  double kappa = 0.0;
+  if (stanley_) {
+    const scenario::CoursePose axle = offset(cg, front_x_, 0.0);
+    const scenario::PathSample front = first ? path_.project_global(axle.x, axle.y, front_hint_)
+                                             : path_.project(axle.x, axle.y, front_hint_);
+    const double r = yaw_rate_ ? table.get(*yaw_rate_) : measured * front.curvature;
+    kappa = std::tan(stanley_->update(front, cg.heading, measured, r)) / front_b_;
+  } else {
+    kappa = follower_.update(at, cg.heading, ds);
+  }
   const bool parked = target == 0.0 && speed_ref == 0.0 && std::abs(measured) < kStandstillSpeed;
 
   status_.time = t;

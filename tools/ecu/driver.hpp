@@ -24,6 +24,7 @@
 #include "tools/ecu/path_follower.hpp"
 #include "tools/ecu/speed_controller.hpp"
 #include "tools/ecu/speed_plan.hpp"
+#include "tools/ecu/stanley_follower.hpp"
 #include "tools/ecu/vehicle_geometry.hpp"
 #include "tools/scenario/course_frame.hpp"
 #include "tools/scenario/course_path.hpp"
@@ -77,6 +78,9 @@ class Driver {
   scenario::CoursePath path_;
   SpeedPlan plan_;
   PathFollower follower_;
+  /// A vehicle steered at its front axle alone steers by Stanley on that axle's errors
+  std::optional<StanleyFollower> stanley_;
+  double front_x_ = 0.0, front_b_ = 1.0;  ///< the front axle's x and Ackermann b [m]
   double cycle_s_;
   // Combustion speed cascade (pedal u: throttle u > 0, brake −u·brake_scale_)
   SpeedController speed_;
@@ -85,14 +89,14 @@ class Driver {
 
   // Inputs
   rt::ChannelId x_{}, y_{}, yaw_{};
-  std::optional<rt::ChannelId> forward_speed_, engine_speed_;
+  std::optional<rt::ChannelId> forward_speed_, engine_speed_, yaw_rate_;
   std::array<std::optional<rt::ChannelId>, models::kMaxWheels> wheel_speed_{};
   // Outputs
   std::array<std::optional<rt::ChannelId>, models::kMaxWheels> speed_ref_{};
   std::array<std::optional<rt::ChannelId>, models::kMaxAxles> steer_{};
   std::optional<rt::ChannelId> park_, throttle_, brake_, gear_;
 
-  std::size_t hint_ = 0;
+  std::size_t hint_ = 0, front_hint_ = 0;
   bool located_ = false;
   double last_s_ = 0.0;
   DriverStatus status_;

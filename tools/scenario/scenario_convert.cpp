@@ -308,6 +308,10 @@ void convert_controller(const Scenario::Controller& c, const Checker& check,
   gain("speed_gain", c.has_speed_gain(), c.speed_gain(), out.speed_gain);
   gain("pedal_kp", c.has_pedal_kp(), c.pedal_kp(), out.pedal_kp);
   gain("pedal_ki", c.has_pedal_ki(), c.pedal_ki(), out.pedal_ki);
+  gain("stanley_k", c.has_stanley_k(), c.stanley_k(), out.stanley_k);
+  gain("stanley_k_soft", c.has_stanley_k_soft(), c.stanley_k_soft(), out.stanley_k_soft);
+  gain("stanley_k_yaw", c.has_stanley_k_yaw(), c.stanley_k_yaw(), out.stanley_k_yaw);
+  gain("stanley_k_ag", c.has_stanley_k_ag(), c.stanley_k_ag(), out.stanley_k_ag);
 }
 
 }  // namespace

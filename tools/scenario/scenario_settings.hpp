@@ -87,6 +87,8 @@ struct ControllerSettings {
   std::optional<double> kp, ki, kd;  ///< path follower [1/m²], [1/m³], [1/m]
   /// Combustion speed cascade (tools/ecu/speed_controller.hpp) [1/s], [s²/m], [s/m]
   std::optional<double> speed_gain, pedal_kp, pedal_ki;
+  /// Stanley steering of a front-steered vehicle (tools/ecu/stanley_follower.hpp)
+  std::optional<double> stanley_k, stanley_k_soft, stanley_k_yaw, stanley_k_ag;
 };
 
 struct ScenarioSettings {
