@@ -357,7 +357,7 @@ void convert_scenario(const Scenario& s, const config::RigSettings& rig,
   out.rigs.assign(s.rigs().begin(), s.rigs().end());
   if (!out.rigs.empty()) {
     out.rigs_error =
-        sources.error("rigs", fmt::format("the scenario is for {}", fmt::join(out.rigs, ", ")));
+        sources.error("rigs[0]", fmt::format("the scenario is for {}", fmt::join(out.rigs, ", ")));
   }
   const bool timed =
       check.present("duration_s", s.has_duration_s(), "the run's length [s]") &&

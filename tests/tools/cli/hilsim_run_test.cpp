@@ -302,6 +302,23 @@ TEST(HilsimDefaultRun, PassesTheFirstLaneReplaysIdenticallyAndReportsWhatTimingJ
   EXPECT_NE(replay.output.find("identical: "), std::string::npos) << replay.output;
 }
 
+// The scenario × rig matrix's replay sample (issue 20): the HMMWV's 60 km/h lane change at
+// --speed max — the Stanley steering and the speed cascade in the loop — passes and replays
+// identically.
+TEST(HilsimScenarioReplay, TheHmmwvsSixtyKmhLaneChangePassesAndReplaysIdentically) {
+  const config::testing::TempDir dir;
+  const fs::path run = dir.path() / "run";
+  const testing::CommandResult r = run_hilsim(
+      "run --rig hmmwv --scenario hmmwv_double_lane_change_60 --speed max --no-rt "
+      "--console off -q --record " +
+      run.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("scenario: passed (5 gates)"), std::string::npos) << r.output;
+  const testing::CommandResult replay = run_hilsim("replay " + run.string() + " -q");
+  EXPECT_EQ(replay.status, 0) << replay.output;
+  EXPECT_NE(replay.output.find("identical: "), std::string::npos) << replay.output;
+}
+
 TEST(HilsimReplayLog, ABlfTraceReplaysIntoARigAsItsCandumpTwinDoes) {
   if (io::testing::run_command("/usr/bin/python3 -c 'import can'").status != 0) {
     GTEST_SKIP() << "python3-can not installed (tools/install-deps.sh)";

@@ -53,6 +53,30 @@ TEST(ShippedScenarios, EachLoadsOnRavonAndTheHmmwv) {
   }
 }
 
+TEST(ScenarioErrors, AScenarioForOtherRigsIsRefusedWithItsField) {
+  const testing::TempDir dir;
+  const auto path = dir.write("for_hmmwv.pbtxt",
+                              "description: \"x\"\nduration_s: 5\nrigs: \"hmmwv\"\n"
+                              "drive { straight { speeds { at_s: 0 speed: 1 } } }\n");
+  scenario::ScenarioLoadResult on_hmmwv = scenario::load_scenario(path, kHmmwv);
+  scenario::require_rig(on_hmmwv, "hmmwv");
+  EXPECT_TRUE(on_hmmwv.ok());
+  scenario::ScenarioLoadResult on_ravon = scenario::load_scenario(path, kRavon);
+  ASSERT_TRUE(on_ravon.ok());  // it loads: the rig's name is not the loader's to know
+  scenario::require_rig(on_ravon, "ravon");
+  EXPECT_FALSE(on_ravon.ok());
+  ASSERT_EQ(on_ravon.errors.size(), 1U);
+  EXPECT_EQ(on_ravon.errors[0].to_string(),
+            path.string() + ":3:7: rigs[0]: the scenario is for hmmwv; not for the rig ravon");
+  // A scenario that names no rig runs on any
+  const auto any = dir.write("any.pbtxt",
+                             "description: \"x\"\nduration_s: 5\n"
+                             "drive { straight { speeds { at_s: 0 speed: 1 } } }\n");
+  scenario::ScenarioLoadResult anywhere = scenario::load_scenario(any, kRavon);
+  scenario::require_rig(anywhere, "ravon");
+  EXPECT_TRUE(anywhere.ok());
+}
+
 TEST(ShippedScenarios, TheHillStartsOverlayTiltsTheRig) {
   const scenario::ScenarioLoadResult r =
       scenario::load_scenario(HIL_SOURCE_DIR "/hil_rigs/scenarios/hill_start.pbtxt", kRavon);
