@@ -50,17 +50,30 @@ TEST(HilsimCheck, EveryShippedRigPassesWithItsDefaultScenario) {
   EXPECT_GE(rigs, 3);  // bench, hmmwv, ravon
 }
 
-TEST(HilsimCheck, EveryShippedScenarioPassesOnEveryVehicleRig) {
+TEST(HilsimCheck, EveryShippedScenarioPassesOnEveryVehicleRigItIsFor) {
   int checked = 0;
+  int refused = 0;
   for (const char* rig : {"ravon", "hmmwv"}) {
     for (const fs::directory_entry& f : fs::directory_iterator(kRigs / "scenarios")) {
+      if (f.path().extension() != ".pbtxt") continue;
       const testing::CommandResult r = run_hilsim("check " + (kRigs / rig / "rig.pbtxt").string() +
                                                   " --scenario " + f.path().string());
+      // A scenario written for other rigs (`rigs: "hmmwv"`) is refused at that field
+      const std::string text = read_text(f.path());
+      if (text.find("\nrigs: ") != std::string::npos &&
+          text.find(std::string("rigs: \"") + rig + "\"") == std::string::npos) {
+        EXPECT_EQ(r.status, 1) << f.path() << " on " << rig << "\n" << r.output;
+        EXPECT_NE(r.output.find(std::string("not for the rig ") + rig), std::string::npos)
+            << r.output;
+        ++refused;
+        continue;
+      }
       EXPECT_EQ(r.status, 0) << f.path() << " on " << rig << "\n" << r.output;
       ++checked;
     }
   }
-  EXPECT_GE(checked, 10);  // five scenarios on two rigs
+  EXPECT_GE(checked, 17);  // six scenarios on two rigs, five of the HMMWV's own
+  EXPECT_GE(refused, 5);   // the HMMWV's own on RAVON
 }
 
 /// A copy of the RAVON rig (and its DBC) with one edit, checked.
