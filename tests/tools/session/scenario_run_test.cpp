@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -161,7 +162,7 @@ TEST_P(ShippedScenario, PassesOnTheRig) {
   if (!loaded.ok()) GTEST_SKIP() << loaded.errors.back().to_string();
   const Outcome o = run_shipped(name, rig);
   EXPECT_TRUE(o.truth.passed) << name << " on " << rig << " (the gates: the test's output)";
-  EXPECT_EQ(o.ticks, static_cast<std::int64_t>(loaded.scenario->duration_s * 4000.0 + 0.5));
+  EXPECT_EQ(o.ticks, std::llround(loaded.scenario->duration_s * 4000.0));
 }
 
 INSTANTIATE_TEST_SUITE_P(Matrix, ShippedScenario, ::testing::ValuesIn(shipped_matrix()),
