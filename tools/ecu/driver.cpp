@@ -153,7 +153,7 @@ void Driver::command_drive(double speed_ref, double kappa, bool parked,
     return;
   }
   // Stopping (the reference has reached zero) or stopped: hold on the brakes, as a driver
-  // holds the pedal against the torque converter's creep; otherwise the speed PI's pedal
+  // holds the pedal against the torque converter's creep; otherwise the speed cascade's pedal
   const bool stopping = parked || (speed_ref == 0.0 && status_.speed_target == 0.0);
   const double ref_accel = (speed_ref - status_.speed_ref) / cycle_s_;
   const double u = stopping ? -1.0 : speed_.update(speed_ref, ref_accel, status_.speed_measured);

@@ -3,8 +3,9 @@
 // ECU's channel table (the rig's channel names: what the rig sends are inputs, what it
 // receives outputs). It reads the pose the rig sends (vehicle.body.position.x|y,
 // vehicle.body.yaw) and a speed (vehicle.body.forward_speed, else the wheel speeds), follows
-// the scenario's path with the PID path follower and its speed plan, and writes commands for
-// the rig's drive:
+// the scenario's path — with the Stanley controller on the front axle for a vehicle steered
+// there alone (and the yaw rate it sends), else with the PID path follower — and its speed
+// plan, and writes commands for the rig's drive:
 //   electric    vehicle.wheel.W.speed_ref: each wheel's speed about the instantaneous centre
 //   combustion  vehicle.powertrain.throttle | vehicle.brake.command from a speed cascade,
 //               vehicle.powertrain.gear_request = 1 (D)
