@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <numbers>
+#include <ostream>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -127,6 +128,8 @@ struct MatrixCase {
   std::string scenario;
   std::string rig;
 };
+
+void PrintTo(const MatrixCase& c, std::ostream* os) { *os << c.scenario << " on " << c.rig; }
 
 /// hil_rigs/scenarios/*.pbtxt × the rigs of hil_rigs/ with a vehicle, by name.
 std::vector<MatrixCase> shipped_matrix() {
