@@ -17,13 +17,22 @@ constexpr auto kStopGrace = std::chrono::seconds(2);  // then a stuck worker is 
 // them costs no futex wake-up (fmu_bench's round trip: 4.6 µs sleeping at once, 0.18 µs polling)
 constexpr int kSpinPolls = 800;
 
+/// A spin-wait hint to the CPU (x86 pause, Arm yield).
+inline void cpu_relax() noexcept {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__) || defined(__arm__)
+  asm volatile("yield");
+#endif
+}
+
 /// Waits until `counter` > `seen` (or `stop`); returns its value.
 std::int64_t wait_beyond(const std::atomic<std::int64_t>& counter, std::int64_t seen,
                          const std::atomic<bool>* stop = nullptr) noexcept {
   std::int64_t now = counter.load(std::memory_order_acquire);
   for (int i = 0; i < kSpinPolls && now <= seen; ++i) {
     if (stop != nullptr && stop->load(std::memory_order_relaxed)) return now;
-    __builtin_ia32_pause();
+    cpu_relax();
     now = counter.load(std::memory_order_acquire);
   }
   while (now <= seen && (stop == nullptr || !stop->load(std::memory_order_acquire))) {
