@@ -68,7 +68,8 @@ std::string copy_into(const std::filesystem::path& file, const std::filesystem::
 std::string save_rig(const config::RigSettings& settings, const std::filesystem::path& dir,
                      const config::RigRuntime& runtime) {
   config::RigConfig rig = settings.message;
-  for (std::size_t i = 0; i < runtime.fmus().size() && i < std::size_t(rig.fmus_size()); ++i) {
+  const auto fmus = std::min(runtime.fmus().size(), static_cast<std::size_t>(rig.fmus_size()));
+  for (std::size_t i = 0; i < fmus; ++i) {
     rig.mutable_fmus(static_cast<int>(i))
         ->set_thread(runtime.fmus()[i]->on_worker() ? config::Fmu::WORKER : config::Fmu::RT_THREAD);
   }

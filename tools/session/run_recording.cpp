@@ -3,8 +3,8 @@
 #include <fcntl.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
-#include <algorithm>
 
+#include <algorithm>
 #include <optional>
 #include <thread>
 
