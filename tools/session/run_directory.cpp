@@ -6,6 +6,7 @@
 #include <google/protobuf/text_format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
