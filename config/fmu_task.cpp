@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <utility>
 #include <vector>
@@ -11,6 +12,10 @@ namespace {
 
 constexpr int kProbeSteps = 50;
 constexpr double kBudgetShare = 0.25;  // of the loop period: the vehicle needs the rest
+
+bool all_finite(const std::vector<double>& values) noexcept {
+  return std::all_of(values.begin(), values.end(), [](double v) { return std::isfinite(v); });
+}
 
 }  // namespace
 
@@ -104,8 +109,7 @@ void FmuTask::update(const rt::TickContext& c) noexcept {
     write_outputs(table_, true);
     return;
   }
-  bool finite = true;
-  for (const double v : output_values_) finite = finite && std::isfinite(v);
+  const bool finite = all_finite(output_values_);
   if (!finite) ++non_finite_;
   write_outputs(table_, !finite);
 }
@@ -119,20 +123,20 @@ void FmuTask::update_on_worker(const rt::TickContext& c) noexcept {
     return;
   }
   read_inputs();
-  const bool behind = followed_ ? followed(c.tick, true) != nullptr
-                                : !worker_->hand(input_values_, t, /*wait=*/!realtime_);
-  if (behind) {
-    if (followed_) {
+  bool behind = false;
+  if (followed_) {  // a replay: behind where the run was, else hand it (waiting for a slot)
+    behind = followed(c.tick, true) != nullptr;
+    if (behind) {
       ++next_followed_;
     } else {
-      record({.tick = c.tick, .step = FmuEvent::kBehind});
+      (void)worker_->hand(input_values_, t, /*wait=*/true);
     }
-    behind_at_ = t;
-    write_outputs(table_, true);
-    return;
+  } else {
+    behind = !worker_->hand(input_values_, t, /*wait=*/!realtime_);
+    if (behind) record({.tick = c.tick, .step = FmuEvent::kBehind});
   }
-  if (followed_) (void)worker_->hand(input_values_, t, /*wait=*/true);
-  write_outputs(table_, non_finite_step_);
+  if (behind) behind_at_ = t;
+  write_outputs(table_, behind || non_finite_step_);
 }
 
 void FmuTask::take_finished(std::int64_t tick, std::int64_t j) noexcept {
@@ -159,10 +163,8 @@ void FmuTask::take_finished(std::int64_t tick, std::int64_t j) noexcept {
     failed_status_ = status;
     return;
   }
-  bool finite = true;
-  for (const double v : output_values_) finite = finite && std::isfinite(v);
-  non_finite_step_ = !finite;
-  if (!finite) ++non_finite_;
+  non_finite_step_ = !all_finite(output_values_);
+  if (non_finite_step_) ++non_finite_;
 }
 
 const FmuEvent* FmuTask::followed(std::int64_t tick, bool behind) const noexcept {
@@ -199,7 +201,7 @@ std::string FmuTask::probe_report() const {
     if (!probe_.allocations) {
       verdict += "its allocations could not be counted";
     } else if (*probe_.allocations != 0) {
-      verdict += fmt::format("it allocates in its steps");
+      verdict += "it allocates in its steps";
     } else if (probe_.failed) {
       verdict += "a probed step failed";
     } else {

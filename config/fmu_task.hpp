@@ -80,8 +80,6 @@ class FmuTask final : public rt::Task {
   std::size_t take_events(std::vector<FmuEvent>& out);
   /// Steps whose outputs were not finished when due (worker only).
   [[nodiscard]] std::uint64_t late_steps() const noexcept { return late_; }
-  /// Events the ring could not take (their run does not replay identically).
-  [[nodiscard]] std::uint64_t events_dropped() const noexcept { return events_.dropped(); }
 
  private:
   void write_outputs(rt::ChannelTable& table, bool safe) noexcept;

@@ -143,10 +143,6 @@ bool FmuWorker::hand(std::span<const double> inputs, double time, bool wait) noe
   return true;
 }
 
-std::int64_t FmuWorker::handed() const noexcept {
-  return shared_->handed.load(std::memory_order_relaxed);
-}
-
 std::int64_t FmuWorker::finished() const noexcept {
   return shared_->finished.load(std::memory_order_acquire);
 }

@@ -43,11 +43,10 @@ class FmuWorker {
   FmuWorker(const FmuWorker&) = delete;
   FmuWorker& operator=(const FmuWorker&) = delete;
 
-  /// RT: hands step handed() + 1 its inputs and start time. False (nothing handed) when its
+  /// RT: hands the next step its inputs and start time. False (nothing handed) when its
   /// slot still holds a step the worker has not finished: the FMU is `depth` steps behind.
   /// With `wait`, waits for that slot instead (a blocking wait: not for a real-time run).
   bool hand(std::span<const double> inputs, double time, bool wait) noexcept;
-  [[nodiscard]] std::int64_t handed() const noexcept;
   /// RT: the newest finished step (0: none yet).
   [[nodiscard]] std::int64_t finished() const noexcept;
   /// RT: waits until step n has finished (blocking: not for a real-time run).

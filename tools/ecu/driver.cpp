@@ -50,6 +50,15 @@ SpeedControlGains speed_gains(const scenario::ControllerSettings& c) {
   return g;
 }
 
+StanleyGains stanley_gains(const scenario::ControllerSettings& c) {
+  StanleyGains g;
+  if (c.stanley_k) g.k = *c.stanley_k;
+  if (c.stanley_k_soft) g.k_soft = *c.stanley_k_soft;
+  if (c.stanley_k_yaw) g.k_yaw = *c.stanley_k_yaw;
+  if (c.stanley_k_ag) g.k_ag = *c.stanley_k_ag;
+  return g;
+}
+
 }  // namespace
 
 Driver::Driver(const models::VehicleParams& vehicle, const scenario::ScenarioSettings& scenario,
@@ -80,13 +89,8 @@ Driver::Driver(const models::VehicleParams& vehicle, const scenario::ScenarioSet
     front_x_ = vehicle.axles[0].x;
     front_b_ = front.ackermann.b;
     const double rear_x = vehicle.axles[vehicle.axle_count - 1].x;
-    StanleyGains g;
-    const scenario::ControllerSettings& c = scenario.controller;
-    if (c.stanley_k) g.k = *c.stanley_k;
-    if (c.stanley_k_soft) g.k_soft = *c.stanley_k_soft;
-    if (c.stanley_k_yaw) g.k_yaw = *c.stanley_k_yaw;
-    if (c.stanley_k_ag) g.k_ag = *c.stanley_k_ag;
-    stanley_.emplace(g, geometry_.wheelbase(), std::atan(geometry_.max_curvature() * front_b_),
+    stanley_.emplace(stanley_gains(scenario.controller), geometry_.wheelbase(),
+                     std::atan(geometry_.max_curvature() * front_b_),
                      /*tracked: the CG*/ -rear_x);
   }
   bool any_wheel_speed = false;

@@ -36,9 +36,6 @@ class SpeedController {
   /// RT: forget the integral and the acceleration estimate (the vehicle was held).
   void reset() noexcept;
 
-  [[nodiscard]] double acceleration() const noexcept { return accel_; }
-  [[nodiscard]] const SpeedControlGains& gains() const noexcept { return gains_; }
-
  private:
   SpeedControlGains gains_;
   double cycle_s_;

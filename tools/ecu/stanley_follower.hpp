@@ -45,8 +45,6 @@ class StanleyFollower {
   [[nodiscard]] double update(const scenario::PathSample& at, double heading, double v,
                               double r) const noexcept;
 
-  [[nodiscard]] const StanleyGains& gains() const noexcept { return gains_; }
-
  private:
   StanleyGains gains_;
   double wheelbase_;

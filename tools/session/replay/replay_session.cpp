@@ -162,20 +162,19 @@ int replay(const ReplayOptions& o) {
     bus_input = std::make_unique<io::bus::RecordedInput>(bus_log, task->schema());
     task->connect(nullptr, bus_input.get());
   }
-  // FMUs on worker threads take their steps as the run did: late where fmu.log says
-  if (std::ranges::any_of(rig.fmus(), [](const auto& f) { return f->on_worker(); })) {
-    std::map<std::string, std::vector<config::FmuEvent>> events;
-    if (const std::filesystem::path path = dir / "fmu.log"; std::filesystem::exists(path)) {
-      try {
-        events = read_fmu_log(path);
-      } catch (const std::invalid_argument& e) {
-        fmt::print(stderr, "{}\n", e.what());
-        return 2;
-      }
+  // FMUs on worker threads take their steps as the run did: late where fmu.log says (a run
+  // with one always writes it)
+  std::map<std::string, std::vector<config::FmuEvent>> fmu_events;
+  if (const std::filesystem::path path = dir / "fmu.log"; std::filesystem::exists(path)) {
+    try {
+      fmu_events = read_fmu_log(path);
+    } catch (const std::invalid_argument& e) {
+      fmt::print(stderr, "{}\n", e.what());
+      return 2;
     }
-    for (const auto& f : rig.fmus()) {
-      if (f->on_worker()) f->follow(std::move(events[f->instance()]));
-    }
+  }
+  for (const auto& f : rig.fmus()) {
+    if (f->on_worker()) f->follow(std::move(fmu_events[f->instance()]));
   }
   // Events and start pose as in the run; the ECU's frames come from can.log
   std::unique_ptr<session::ScenarioRun> scenario;
