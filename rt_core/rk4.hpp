@@ -21,7 +21,8 @@ requires std::invocable<Derivative&, double, const State&>
   const State k2 = f(t + 0.5 * h, State(x + (0.5 * h) * k1));
   const State k3 = f(t + 0.5 * h, State(x + (0.5 * h) * k2));
   const State k4 = f(t + h, State(x + h * k3));
-  return State(x + (h / 6.0) * State(k1 + State(2.0 * k2) + State(2.0 * k3) + k4));
+  // One pass, the same operations in the same order as x + h/6·(((k1 + 2k2) + 2k3) + k4)
+  return State(x + (h / 6.0) * (k1 + 2.0 * k2 + 2.0 * k3 + k4));
 }
 
 }  // namespace hil::rt

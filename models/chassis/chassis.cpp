@@ -11,8 +11,8 @@ using B = RigidBodyLayout;
 using C = ChassisLayout;
 using Vec6 = Eigen::Matrix<double, 6, 1>;
 
-const Eigen::Vector3d kUp =
-    Eigen::Vector3d::UnitZ();  // NOLINT(cert-err58-cpp): no throw; slider axis
+// NOLINTNEXTLINE(cert-err58-cpp): no throw; the slider axis
+const Eigen::Vector3d kUp = Eigen::Vector3d::UnitZ();
 
 /// [r]×: the matrix of r × (·).
 Eigen::Matrix3d cross_matrix(const Eigen::Vector3d& r) {
@@ -36,17 +36,18 @@ Eigen::Vector3d perpendicular(const Eigen::Vector3d& v) noexcept { return {v.x()
 Chassis::Chassis(ChassisParams p) : params(std::move(p)) {
   const Mat3 P = perpendicular();
   const Mat3 E = cross_matrix(kUp);
-  mass_top_left_ = params.sprung.mass * Mat3::Identity();
+  Mat3 mass_top_left = params.sprung.mass * Mat3::Identity();
   mass_top_right_0_.setZero();
   mass_bottom_right_0_ = params.sprung.inertia;
   for (std::size_t i = 0; i < params.wheel_count; ++i) {
     const double mu = params.corners[i].unsprung_mass;
     const Mat3 H = cross_matrix(params.corners[i].hardpoint);
-    mass_top_left_ += mu * P;
+    mass_top_left += mu * P;
     mass_top_right_0_ -= mu * P * H;
     mass_bottom_right_0_ -= mu * H * P * H;
     mass_bottom_right_1_[i] = mu * (E * H + H * E);  // P·[e_z]× = [e_z]×·P = [e_z]×
   }
+  mass_top_left_inverse_ = mass_top_left.diagonal().cwiseInverse();
 }
 
 double Chassis::total_mass() const noexcept {
@@ -138,7 +139,7 @@ ChassisState Chassis::derivative(const ChassisState& x, const ChassisKinematics&
   // Solve M·(a, α) = rhs by the Schur complement of the top-left block, which is diagonal
   // (A = diag(m_s + Σmᵤ, m_s + Σmᵤ, m_s)): S·α = r₂ − M_trᵀ·A⁻¹·r₁ with
   // S = M_br − M_trᵀ·A⁻¹·M_tr (3 × 3, symmetric positive definite), then a = A⁻¹·(r₁ − M_tr·α).
-  const Eigen::Vector3d a_inv = mass_top_left_.diagonal().cwiseInverse();
+  const Eigen::Vector3d& a_inv = mass_top_left_inverse_;
   const Mat3 a_inv_tr = a_inv.asDiagonal() * m_tr;
   const Mat3 S = m_br - m_tr.transpose() * a_inv_tr;
   const Eigen::Vector3d alpha =

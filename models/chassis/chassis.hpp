@@ -113,10 +113,10 @@ class Chassis {
  private:
   using Mat3 = Eigen::Matrix3d;
   // Mass matrix M(ζ) = [[M_tl, M_tr], [M_trᵀ, M_br]] with, per corner, r = h + ζ·e_z:
-  //   M_tl = m_s·1 + Σ mᵤ·P                                   (constant)
+  //   M_tl = m_s·1 + Σ mᵤ·P                                   (constant, diagonal)
   //   M_tr = −Σ mᵤ·P·[h]× − (Σ mᵤ·ζ)·[e_z]×                    (affine in ζ)
   //   M_br = I − Σ mᵤ·[h]×P[h]× − Σ ζ·mᵤ·([e_z]×[h]× + [h]×[e_z]×) − (Σ mᵤ·ζ²)·[e_z]×²
-  Mat3 mass_top_left_;
+  Eigen::Vector3d mass_top_left_inverse_;  // A⁻¹ = diag(m_s + Σmᵤ, m_s + Σmᵤ, m_s)⁻¹
   Mat3 mass_top_right_0_;
   Mat3 mass_bottom_right_0_;
   std::array<Mat3, kMaxWheels> mass_bottom_right_1_;  // mᵤ·([e_z]×[h]× + [h]×[e_z]×)

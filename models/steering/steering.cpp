@@ -4,6 +4,8 @@
 #include <cmath>
 #include <numbers>
 
+#include "rt_core/vector_math.hpp"
+
 namespace hil::models {
 namespace {
 
@@ -33,7 +35,10 @@ double max_central_angle(const AckermannParams& p) noexcept {
 }
 
 WheelAngles ackermann_tangents(const AckermannParams& p, double d, double d_max) noexcept {
-  const double t = std::tan(std::min(std::abs(d), d_max));
+  return ackermann_tangents_of(p, d, rt::vmath::tan(std::min(std::abs(d), d_max)));
+}
+
+WheelAngles ackermann_tangents_of(const AckermannParams& p, double d, double t) noexcept {
   const double h = 0.5 * p.track;
   // RAVON §3.3 (exact geometry behind eq. (2)): tan δ_1,2 = b·tan d / (b ∓ (tw/2)·tan d);
   // b − h·t > 0 because |d| ≤ max_central_angle

@@ -31,6 +31,11 @@ struct WheelAngles {
 [[nodiscard]] WheelAngles ackermann_tangents(const AckermannParams& p, double d,
                                              double d_max) noexcept;
 
+/// The same with t = tan(min(|d|, d_max)) given (a vehicle computes those of all its axles
+/// by pairs, rt_core/vector_math.hpp).
+[[nodiscard]] WheelAngles ackermann_tangents_of(const AckermannParams& p, double d,
+                                                double t) noexcept;
+
 /// dδ/dd for the left and right wheel: RAVON eq. (2) divided by d, i.e. the rate relation
 /// δ̇ = ḋ·ratio. Zero for the wheels beyond the central-angle limit of ackermann_angles.
 [[nodiscard]] WheelAngles ackermann_rate_ratio(const AckermannParams& p, double d) noexcept;

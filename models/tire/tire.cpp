@@ -5,6 +5,7 @@
 #include <numbers>
 
 #include "models/tire/vti.hpp"
+#include "rt_core/vector_math.hpp"
 
 namespace hil::models {
 
@@ -46,28 +47,53 @@ double longitudinal_slip(double v_par, double r_omega) noexcept {
 double slip_angle(double v_par, double v_perp) noexcept {
   const double a = std::abs(v_par);
   if (a == 0.0) return v_perp > 0.0 ? kHalfPi : (v_perp < 0.0 ? -kHalfPi : 0.0);
-  return std::atan(v_perp / a);  // ruling 1: atan(v⊥/|v∥|), steered frame
+  return rt::vmath::atan(v_perp / a);  // ruling 1: atan(v⊥/|v∥|), steered frame
 }
 
-TireOutputs evaluate_tire(const TireParams& p, const TireInputs& in,
-                          const TirePatchState& patch) noexcept {
-  TireOutputs out;
-  out.N = normal_force(p, in.delta, in.delta_rate);
-  out.r_eff = effective_radius(p, in.delta);
-  const double r_omega = out.r_eff * in.omega;
-  out.alpha = slip_angle(in.v_par, in.v_perp);
-  const VtiCurve curve = make_vti_curve(p, in.surface, out.N, in.delta);
+namespace {
 
+/// One tire up to its transcendentals (normal force, radius, curve, slips): the first half
+/// of evaluate_tire().
+struct TireSlip {
+  TireOutputs out;  ///< N, r_eff and s so far
+  VtiCurve curve;
+  double r_omega = 0.0;
+  double V_x = 0.0;    ///< longitudinal slip reference speed
+  double s_x = 0.0;    ///< signed slip (ruling 3)
+  double V_y = 0.0;    ///< lateral slip reference speed |v|
+  double tan_a = 0.0;  ///< v⊥/|v∥|: α = atan(tan_a) unless v∥ = 0 (slip_angle())
+};
+
+TireSlip tire_slip(const TireParams& p, const TireInputs& in) noexcept {
+  TireSlip t;
+  t.out.N = normal_force(p, in.delta, in.delta_rate);
+  t.out.r_eff = effective_radius(p, in.delta);
+  t.r_omega = t.out.r_eff * in.omega;
+  t.curve = make_vti_curve(p, in.surface, t.out.N, in.delta);
   // Longitudinal (ruling 3): signed slip s_x = (rω − v∥)/V_x, slip velocity v∥ − rω; the
   // kinematic slip of ruling 2 is s_x mirrored in reverse (= longitudinal_slip()).
-  const double V_x = std::max(std::abs(in.v_par), std::abs(r_omega));
-  const double s_x = V_x > 0.0 ? std::clamp((r_omega - in.v_par) / V_x, -1.0, 1.0) : 0.0;
-  out.s = (in.v_par < 0.0 || (in.v_par == 0.0 && r_omega < 0.0)) ? -s_x : s_x;
-  const double f_x =
-      std::abs(s_x) > kTinySlip ? gross_traction(curve, s_x) / s_x : gross_slip_stiffness(curve);
+  t.V_x = std::max(std::abs(in.v_par), std::abs(t.r_omega));
+  t.s_x = t.V_x > 0.0 ? std::clamp((t.r_omega - in.v_par) / t.V_x, -1.0, 1.0) : 0.0;
+  t.out.s = (in.v_par < 0.0 || (in.v_par == 0.0 && t.r_omega < 0.0)) ? -t.s_x : t.s_x;
+  t.V_y = std::sqrt(in.v_par * in.v_par + in.v_perp * in.v_perp);
+  const double a = std::abs(in.v_par);
+  t.tan_a = a > 0.0 ? in.v_perp / a : 0.0;
+  return t;
+}
+
+/// The second half: α = atan(tan_a) and the gross traction at s_x (Pacejka: the magic
+/// formula; soils: soil_gross_traction()) given, the forces and patch rates.
+TireOutputs tire_forces(const TireParams& p, const TireInputs& in, const TirePatchState& patch,
+                        const TireSlip& t, double atan_tan_a, double mf_s_x) noexcept {
+  TireOutputs out = t.out;
+  const VtiCurve& curve = t.curve;
+  const double a = std::abs(in.v_par);
+  out.alpha = a > 0.0 ? atan_tan_a : slip_angle(in.v_par, in.v_perp);  // ruling 1
+  const double gross = is_soil(curve.type) ? gross_traction(curve, t.s_x) : mf_s_x;
+  const double f_x = std::abs(t.s_x) > kTinySlip ? gross / t.s_x : gross_slip_stiffness(curve);
   const double c_x = p.patch_stiffness_x_per_load;
   const double d_x = p.patch_damping_x_per_load;
-  out.patch_rate.u_x = patch_rate(patch.u_x, in.v_par - r_omega, V_x, f_x, c_x, d_x);
+  out.patch_rate.u_x = patch_rate(patch.u_x, in.v_par - t.r_omega, t.V_x, f_x, c_x, d_x);
   const double F_gross = out.N * (c_x * patch.u_x + d_x * out.patch_rate.u_x);
   // Soil motion resistance (or pavement rolling resistance) opposes travel; faded out below
   // resistance_fade_speed (ruling 3)
@@ -76,14 +102,13 @@ TireOutputs evaluate_tire(const TireParams& p, const TireInputs& in,
   const double F_resistance = -R * out.N * travel;
 
   // Lateral (rulings 3, 5): slip velocity v⊥, reference speed |v|, secant vs sin α.
-  const double V_y = std::sqrt(in.v_par * in.v_par + in.v_perp * in.v_perp);
-  const double sin_alpha = V_y > 0.0 ? std::abs(in.v_perp) / V_y : 0.0;  // sin|atan2(v⊥, |v∥|)|
+  const double sin_alpha = t.V_y > 0.0 ? std::abs(in.v_perp) / t.V_y : 0.0;  // sin|α|
   const double f_y = sin_alpha > kTinySlip
                          ? std::abs(lateral_coefficient(curve, out.alpha)) / sin_alpha
                          : curve.mu_lat / curve.gamma;  // Crolla slope at α = 0
   const double c_y = p.patch_stiffness_y_per_load;
   const double d_y = p.patch_damping_y_per_load;
-  out.patch_rate.u_y = patch_rate(patch.u_y, in.v_perp, V_y, f_y, c_y, d_y);
+  out.patch_rate.u_y = patch_rate(patch.u_y, in.v_perp, t.V_y, f_y, c_y, d_y);
   const double F_lateral = out.N * (c_y * patch.u_y + d_y * out.patch_rate.u_y);
 
   // ruling 5: combined slip limited by the friction ellipse
@@ -93,6 +118,25 @@ TireOutputs evaluate_tire(const TireParams& p, const TireInputs& in,
   out.Fx_traction = k * F_gross;
   out.Fy = k * F_lateral;
   return out;
+}
+
+}  // namespace
+
+TireOutputs evaluate_tire(const TireParams& p, const TireInputs& in,
+                          const TirePatchState& patch) noexcept {
+  return evaluate_tires(p, in, patch, p, in, patch).first;
+}
+
+TireOutputsPair evaluate_tires(const TireParams& p_a, const TireInputs& in_a,
+                               const TirePatchState& patch_a, const TireParams& p_b,
+                               const TireInputs& in_b, const TirePatchState& patch_b) noexcept {
+  const TireSlip a = tire_slip(p_a, in_a);
+  const TireSlip b = tire_slip(p_b, in_b);
+  // The transcendentals of both tires, one vector call per function (rt_core/vector_math.hpp)
+  const rt::vmath::Pair alpha = rt::vmath::atan(a.tan_a, b.tan_a);
+  const rt::vmath::Pair mf = magic_formula(a.curve.pacejka, a.s_x, b.curve.pacejka, b.s_x);
+  return {tire_forces(p_a, in_a, patch_a, a, alpha.first, mf.first),
+          tire_forces(p_b, in_b, patch_b, b, alpha.second, mf.second)};
 }
 
 double wheel_spin_acceleration(const TireParams& p, double Q, double r_eff, double Fx,

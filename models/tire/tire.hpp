@@ -64,6 +64,18 @@ struct TireOutputs {
 [[nodiscard]] TireOutputs evaluate_tire(const TireParams& p, const TireInputs& in,
                                         const TirePatchState& patch) noexcept;
 
+struct TireOutputsPair {
+  TireOutputs first;
+  TireOutputs second;
+};
+
+/// evaluate_tire() of two tires (a vehicle's wheels by pairs): the same results bit for bit,
+/// with each transcendental of both tires in one vector call (rt_core/vector_math.hpp).
+[[nodiscard]] TireOutputsPair evaluate_tires(const TireParams& p_a, const TireInputs& in_a,
+                                             const TirePatchState& patch_a, const TireParams& p_b,
+                                             const TireInputs& in_b,
+                                             const TirePatchState& patch_b) noexcept;
+
 /// dω/dt = (Q − r_eff·Fx − β·ω)/I (ruling 8), Q the drive + brake torque on the wheel [N·m].
 /// Pass Fx = TireOutputs::Fx_traction: resistances act at the hub, not through the spin.
 [[nodiscard]] double wheel_spin_acceleration(const TireParams& p, double Q, double r_eff, double Fx,

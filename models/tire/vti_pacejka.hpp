@@ -3,6 +3,7 @@
 // "Dry and Wet Pavement, Snow and Ice"; Short et al. 2004).
 
 #include "models/terrain/surface.hpp"
+#include "rt_core/vector_math.hpp"
 
 namespace hil::models {
 
@@ -21,5 +22,10 @@ struct PacejkaCoefficients {
 /// Traction coefficient F∥/N = D·sin(C·atan(B·s − E·(B·s − atan(B·s)))) for slip s.
 /// Odd in s; |result| ≤ D.
 [[nodiscard]] double magic_formula(const PacejkaCoefficients& p, double s) noexcept;
+
+/// magic_formula() of two tires, each function of both in one vector call (the same bits as
+/// two magic_formula() calls; rt_core/vector_math.hpp).
+[[nodiscard]] rt::vmath::Pair magic_formula(const PacejkaCoefficients& a, double s_a,
+                                            const PacejkaCoefficients& b, double s_b) noexcept;
 
 }  // namespace hil::models

@@ -10,6 +10,7 @@
 #include "models/steering/steering.hpp"
 #include "models/steering/steering_servo.hpp"
 #include "models/terrain/road_input.hpp"
+#include "rt_core/vector_math.hpp"
 
 namespace hil::models {
 
@@ -132,6 +133,18 @@ StepInputs VehicleModel::prepare(const VehicleInputs& in) const noexcept {
 }
 
 std::array<double, kMaxWheels> VehicleModel::steer_tangents(const VehicleState& x) const noexcept {
+  // tan of each steered axle's central angle, limited to its range (ackermann_tangents()):
+  // by pairs of axles, one vector call each (rt_core/vector_math.hpp)
+  std::array<double, kMaxAxles> tan_d{};
+  for (std::size_t a = 0; a < params_.axle_count; a += 2) {
+    const auto clamped = [&](std::size_t axle) {
+      if (axle >= params_.axle_count) return 0.0;
+      return std::min(std::abs(x[L::steer(axle)]), max_central_angle_[axle]);
+    };
+    const rt::vmath::Pair t = rt::vmath::tan(clamped(a), clamped(a + 1));
+    tan_d[a] = t.first;
+    if (a + 1 < kMaxAxles) tan_d[a + 1] = t.second;
+  }
   std::array<double, kMaxWheels> t{};
   for (std::size_t a = 0; a < params_.axle_count; ++a) {
     const AxleSteeringParams& s = params_.axles[a].steering;
@@ -141,10 +154,10 @@ std::array<double, kMaxWheels> VehicleModel::steer_tangents(const VehicleState& 
     if (s.behind_turning_centre) {
       // Behind the centre the wheels point away from the turn: the mirror image of a front
       // axle steered by −d, so the inner wheel (larger angle) is the one on the turn's side
-      const WheelAngles m = ackermann_tangents(s.ackermann, -d, max_central_angle_[a]);
+      const WheelAngles m = ackermann_tangents_of(s.ackermann, -d, tan_d[a]);
       w = {.left = -m.left, .right = -m.right};
     } else {
-      w = ackermann_tangents(s.ackermann, d, max_central_angle_[a]);
+      w = ackermann_tangents_of(s.ackermann, d, tan_d[a]);
     }
     t[wheel_index(a, false)] = w.left;
     t[wheel_index(a, true)] = w.right;
@@ -158,6 +171,8 @@ namespace {
 struct WheelContact {
   TireOutputs tire;
   Eigen::Vector3d LT;  ///< look-to, world
+  Eigen::Vector3d LS;  ///< look-side (left), world
+  Eigen::Vector3d LU;  ///< up: the terrain normal, world
   double cos_d = 1.0;  ///< steering angle, body axes
   double sin_d = 0.0;
   double delta = 0.0;  ///< tire deflection [m]
@@ -183,39 +198,52 @@ VehicleState VehicleModel::derivative(const StepInputs& in, const VehicleState& 
   }
   const std::array<double, kMaxWheels> tan_delta = steer_tangents(x);
 
-  // Pass 1, per wheel, MAVS Steps 1–4 and the brake: everything but the drive
+  // Pass 1, per wheel, MAVS Steps 1–4 and the brake: everything but the drive. Step 1 and
+  // the contact geometry per wheel; Steps 2–4 by pairs of wheels (one vector call for each
+  // transcendental of both, tire.hpp); the forces on the hubs and the brakes per wheel.
   std::array<WheelContact, kMaxWheels> contact;
-  DriveWheelInputs wheels;  // ω, the torques other than the drive's, inertia
+  std::array<TireInputs, kMaxWheels> tire_in;
   for (std::size_t i = 0; i < wheel_count(); ++i) {
     const TireParams& tp = tire(i);
     WheelContact& c = contact[i];
-    const double omega = x[L::spin(i)];
     // Step 1: the steered wheel frame. Heading and axle in body axes from tan δ.
     c.cos_d = 1.0 / std::sqrt(1.0 + tan_delta[i] * tan_delta[i]);
     c.sin_d = tan_delta[i] * c.cos_d;
     const Eigen::Vector3d& p = k.position[i];
     const Eigen::Vector3d& v = k.velocity[i];
     const TerrainSample ground = terrain_->sample(p.x(), p.y());
-    const Eigen::Vector3d& n = ground.normal;  // LU: up along the terrain normal
+    c.LU = ground.normal;  // up along the terrain normal
+    const Eigen::Vector3d& n = c.LU;
     const Eigen::Vector3d heading = k.R * Eigen::Vector3d(c.cos_d, c.sin_d, 0.0);
     c.LT = (heading - heading.dot(n) * n).normalized();  // look-to
-    const Eigen::Vector3d LS = n.cross(c.LT);            // look-side (left)
+    c.LS = n.cross(c.LT);                                // look-side (left)
     // Step 2: deflection along the normal (exact for a plane; MAVS measures it vertically)
     c.delta = 0.5 * tp.diameter - n.z() * (p.z() - ground.height);
     SurfaceProperties surface = ground.surface;
     surface.friction_scale *= in.friction_scale[i];
     c.surface = surface.type;
-    // Steps 2–4: normal force, slip, VTI forces (models/tire/tire.hpp)
-    c.tire = evaluate_tire(tp,
-                           {.v_par = v.dot(c.LT),
-                            .v_perp = v.dot(LS),
-                            .delta = c.delta,
-                            .delta_rate = -v.dot(n),
-                            .omega = omega,
-                            .surface = surface},
-                           {.u_x = x[L::patch_x(i)], .u_y = x[L::patch_y(i)]});
+    tire_in[i] = {.v_par = v.dot(c.LT),
+                  .v_perp = v.dot(c.LS),
+                  .delta = c.delta,
+                  .delta_rate = -v.dot(n),
+                  .omega = x[L::spin(i)],
+                  .surface = surface};
+  }
+  // Steps 2–4: normal force, slip, VTI forces (models/tire/tire.hpp); two wheels per axle
+  for (std::size_t i = 0; i + 1 < wheel_count(); i += 2) {
+    const TireOutputsPair t = evaluate_tires(
+        tire(i), tire_in[i], {.u_x = x[L::patch_x(i)], .u_y = x[L::patch_y(i)]}, tire(i + 1),
+        tire_in[i + 1], {.u_x = x[L::patch_x(i + 1)], .u_y = x[L::patch_y(i + 1)]});
+    contact[i].tire = t.first;
+    contact[i + 1].tire = t.second;
+  }
+  DriveWheelInputs wheels;  // ω, the torques other than the drive's, inertia
+  for (std::size_t i = 0; i < wheel_count(); ++i) {
+    const TireParams& tp = tire(i);
+    WheelContact& c = contact[i];
+    const double omega = x[L::spin(i)];
     // Step 6: F = F∥·LT + F⊥·LS + N·LU on the hub
-    loads.hub_force_world[i] = c.tire.Fx * c.LT + c.tire.Fy * LS + c.tire.N * n;
+    loads.hub_force_world[i] = c.tire.Fx * c.LT + c.tire.Fy * c.LS + c.tire.N * c.LU;
     c.brake = wheel_brake(brake_lock_[i], in.brake_capacity[i], x[L::brake(i)], omega);
     dx[L::angle(i)] = omega;
     dx[L::patch_x(i)] = c.tire.patch_rate.u_x;

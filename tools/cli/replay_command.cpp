@@ -21,11 +21,17 @@ void add_replay_command(CLI::App& app) {
       "  hilsim replay runs/ravon-… --until 12s --report replay.json\n"
       "  hilsim replay runs/ravon-… --override heavier.pbtxt  # what-if: an overlay on the rig\n"
       "  hilsim replay drive.blf --rig ravon                 # a vehicle trace: candump, ASC, BLF\n"
+      "  hilsim replay runs/old-run --tolerance 1e-9 --ignore 'vehicle.wheel.*.slip*'\n"
+      "                                                      # recorded before a model change\n"
       "\n"
       "A run directory replays open loop: its rig.pbtxt rebuilds the rig, the frames can.log\n"
       "recorded as received are applied at their ticks, and every frame the simulator sends and\n"
-      "every telemetry sample is compared with the recording, bit for bit.\n"
-      "Exit status: 0 identical (or a log replayed), 1 a divergence, 2 bad input.\n");
+      "every telemetry sample is compared with the recording, bit for bit. A run that differs\n"
+      "lists the channels that differ most. Runs recorded by a hilsim whose model arithmetic\n"
+      "has since changed replay with --tolerance (docs/performance.md says by how much each\n"
+      "release changed it).\n"
+      "Exit status: 0 identical (or within --tolerance, or a log replayed), 1 a divergence,\n"
+      "2 bad input.\n");
   cmd->add_option("source", o->source, "Run directory, or a CAN log (candump, ASC, BLF) with --rig")
       ->required()
       ->type_name("RUN_DIR|LOG");
@@ -46,6 +52,18 @@ void add_replay_command(CLI::App& app) {
       ->type_name("NAME");
   cmd->add_option("--record", o->record_dir, "With --rig: the run directory for the outputs")
       ->type_name("DIR");
+  cmd->add_option("--tolerance", o->tolerance,
+                  "Accept a value that differs from the recording by at most REL times the "
+                  "largest value its channel recorded (frames still bit for bit): for runs "
+                  "recorded before a change to the model's arithmetic")
+      ->type_name("REL")
+      ->check(CLI::Range(0.0, 1.0));
+  cmd->add_option("--ignore", o->ignore,
+                  "With --tolerance: a channel (wildcards) whose deviations are reported but not "
+                  "judged, e.g. 'vehicle.wheel.*.slip*' (0/0 at standstill); repeatable")
+      ->type_name("CHANNEL")
+      ->allow_extra_args(false)
+      ->needs("--tolerance");
   cmd->add_flag("--lenient", o->lenient,
                 "Skip malformed log lines (and report how many) instead of stopping");
   cmd->add_flag("-q,--quiet", o->quiet, "No progress output");

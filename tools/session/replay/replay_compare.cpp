@@ -1,10 +1,14 @@
 #include "tools/session/replay/replay_compare.hpp"
 
 #include <fmt/format.h>
+#include <fnmatch.h>
 
+#include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <fstream>
+#include <limits>
 #include <stdexcept>
 
 #include "io/can/trace/candump_frame.hpp"
@@ -77,6 +81,75 @@ void FrameChecker::finish(std::int64_t last_tick) {
   }
 }
 
+double ChannelDeviation::relative() const noexcept {
+  if (largest == 0.0) return 0.0;
+  return magnitude > 0.0 ? largest / magnitude : std::numeric_limits<double>::infinity();
+}
+
+bool Comparison::within_tolerance() const noexcept {
+  if (identical()) return true;
+  if (!tolerance || !frames_identical()) return false;
+  return std::ranges::all_of(deviations, [&](const ChannelDeviation& d) {
+    return d.ignored || d.relative() <= *tolerance;
+  });
+}
+
+void DeviationTracker::add(std::size_t column, const std::string& channel, std::int64_t tick,
+                           double expected, double got) noexcept {
+  if (columns_.size() <= column) columns_.resize(column + 1);
+  ChannelDeviation& d = columns_[column];
+  if (std::isfinite(expected)) d.magnitude = std::max(d.magnitude, std::abs(expected));
+  if (std::bit_cast<std::uint64_t>(got) == std::bit_cast<std::uint64_t>(expected)) return;
+  double deviation = std::abs(got - expected);
+  if (std::isnan(got) && std::isnan(expected)) deviation = 0.0;  // NaN payloads aside
+  if (std::isnan(deviation)) deviation = std::numeric_limits<double>::infinity();
+  if (d.channel.empty() || deviation > d.largest) {
+    d.channel = channel;
+    d.largest = deviation;
+    d.tick = tick;
+    d.expected = expected;
+    d.got = got;
+  }
+}
+
+std::vector<ChannelDeviation> DeviationTracker::result(
+    const std::vector<std::string>& ignore) const {
+  std::vector<ChannelDeviation> out;
+  for (const ChannelDeviation& d : columns_) {
+    if (d.channel.empty()) continue;
+    out.push_back(d);
+    out.back().ignored = std::ranges::any_of(ignore, [&](const std::string& pattern) {
+      return fnmatch(pattern.c_str(), d.channel.c_str(), 0) == 0;
+    });
+  }
+  // The judged ones first, largest relative deviation first
+  std::ranges::stable_sort(out, [](const ChannelDeviation& a, const ChannelDeviation& b) {
+    if (a.ignored != b.ignored) return b.ignored;
+    return a.relative() > b.relative();
+  });
+  return out;
+}
+
+namespace {
+
+std::string deviation_lines(const Comparison& c, std::int64_t period_ns, std::size_t count) {
+  std::string text;
+  for (std::size_t i = 0; i < c.deviations.size() && i < count; ++i) {
+    const ChannelDeviation& d = c.deviations[i];
+    text +=
+        fmt::format("    {}: {:.3g} ({:.3g} of its largest value {:.6g}) at {:.4f} s{}\n",
+                    d.channel, d.largest, d.relative(), d.magnitude,
+                    static_cast<double>(d.tick * period_ns) * 1e-9, d.ignored ? " (ignored)" : "");
+  }
+  if (c.deviations.size() > count) {
+    text += fmt::format("    … {} more channels differ (--report lists them all)\n",
+                        c.deviations.size() - count);
+  }
+  return text;
+}
+
+}  // namespace
+
 std::string describe(const Comparison& c, std::int64_t period_ns) {
   const std::string counts = fmt::format(
       "  frames: {} compared, {} differ, {} missing, {} extra\n"
@@ -91,9 +164,20 @@ std::string describe(const Comparison& c, std::int64_t period_ns) {
                        c.samples_compared) +
            counts;
   }
+  const std::string largest =
+      c.deviations.empty()
+          ? std::string()
+          : "  largest deviations (relative to the channel's largest recorded value):\n" +
+                deviation_lines(c, period_ns, 5);
+  if (c.within_tolerance()) {
+    return fmt::format("within tolerance {:g}: {} frames identical, {} of {} values differ\n",
+                       *c.tolerance, c.frames_compared, c.values_differing, c.values_compared) +
+           largest + counts;
+  }
   const Divergence& d = *c.first;
   return fmt::format("DIVERGED at tick {} ({:.4f} s): {}: expected {}, got {}\n", d.tick,
                      static_cast<double>(d.tick * period_ns) * 1e-9, d.what, d.expected, d.got) +
+         (c.tolerance ? fmt::format("  beyond the tolerance {:g}\n", *c.tolerance) : "") + largest +
          counts;
 }
 
@@ -108,7 +192,23 @@ nlohmann::json to_json(const Comparison& c, std::int64_t period_ns) {
                       {"samples_compared", c.samples_compared},
                       {"values_compared", c.values_compared},
                       {"values_differing", c.values_differing},
-                      {"truncated", c.truncated}};
+                      {"truncated", c.truncated},
+                      {"within_tolerance", c.within_tolerance()}};
+  if (c.tolerance) j["tolerance"] = *c.tolerance;
+  if (!c.ignore.empty()) j["ignore"] = c.ignore;
+  nlohmann::json deviations = nlohmann::json::array();
+  for (const ChannelDeviation& d : c.deviations) {
+    deviations.push_back({{"channel", d.channel},
+                          {"largest", d.largest},
+                          {"relative", d.relative()},
+                          {"magnitude", d.magnitude},
+                          {"tick", d.tick},
+                          {"time_s", static_cast<double>(d.tick * period_ns) * 1e-9},
+                          {"expected", d.expected},
+                          {"got", d.got},
+                          {"ignored", d.ignored}});
+  }
+  j["deviations"] = std::move(deviations);
   if (c.first) {
     j["first_divergence"] = {{"tick", c.first->tick},
                              {"time_s", static_cast<double>(c.first->tick * period_ns) * 1e-9},

@@ -25,6 +25,19 @@ struct Divergence {
   std::string got;
 };
 
+/// How far the replayed values of one channel strayed from the recorded ones.
+struct ChannelDeviation {
+  std::string channel;
+  double largest = 0.0;    ///< max |got − expected| (infinite: NaN against a number)
+  double magnitude = 0.0;  ///< max |expected| over the compared samples: the channel's scale
+  std::int64_t tick = 0;   ///< where the largest deviation was
+  double expected = 0.0;
+  double got = 0.0;
+  bool ignored = false;  ///< matches an --ignore pattern: reported, not judged
+  /// largest / magnitude: what --tolerance bounds (infinite for a channel recorded as 0).
+  [[nodiscard]] double relative() const noexcept;
+};
+
 struct Comparison {
   std::int64_t ticks = 0;
   double wall_s = 0.0;  ///< how long replaying and comparing took
@@ -32,14 +45,39 @@ struct Comparison {
   std::uint64_t samples_compared = 0, values_compared = 0, values_differing = 0;
   bool truncated = false;  ///< the recording ended without its summary (a killed run)
   std::optional<Divergence> first;
+  /// The channels whose values differ, largest relative deviation first.
+  std::vector<ChannelDeviation> deviations;
+  /// --tolerance: the largest relative deviation a value may have (frames stay bit for bit).
+  std::optional<double> tolerance;
+  /// --ignore: channels (wildcards) whose deviations the tolerance does not judge.
+  std::vector<std::string> ignore;
 
   void note(Divergence d) {
     if (!first || d.tick < first->tick) first = std::move(d);
   }
-  [[nodiscard]] bool identical() const noexcept {
-    return frames_differing == 0 && frames_missing == 0 && frames_extra == 0 &&
-           values_differing == 0;
+  [[nodiscard]] bool frames_identical() const noexcept {
+    return frames_differing == 0 && frames_missing == 0 && frames_extra == 0;
   }
+  [[nodiscard]] bool identical() const noexcept {
+    return frames_identical() && values_differing == 0;
+  }
+  /// Identical, or every value within the tolerance and every frame identical.
+  [[nodiscard]] bool within_tolerance() const noexcept;
+};
+
+/// Per recorded column: the channel's magnitude and its largest deviation so far. Cheap
+/// enough to run on every compared value.
+class DeviationTracker {
+ public:
+  /// Column `column` of the sample at `tick` was `expected` in the recording, `got` now.
+  void add(std::size_t column, const std::string& channel, std::int64_t tick, double expected,
+           double got) noexcept;
+  /// The channels that differ, largest relative deviation first; those `ignore` (wildcards)
+  /// names marked ignored.
+  [[nodiscard]] std::vector<ChannelDeviation> result(const std::vector<std::string>& ignore) const;
+
+ private:
+  std::vector<ChannelDeviation> columns_;
 };
 
 /// Checks every frame the replayed buses send against the recorded ones, per bus in tick

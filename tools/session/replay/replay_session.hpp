@@ -28,6 +28,11 @@ struct ReplayOptions {
   std::optional<std::string> rig;         ///< external log: the rig to replay it into
   std::optional<std::string> record_dir;  ///< external log: where the outputs go
   bool lenient = false;  ///< skip (and count) malformed log lines instead of failing
+  /// Accept values within this relative deviation (of each channel's largest recorded
+  /// magnitude); frames stay bit for bit. None: bit for bit.
+  std::optional<double> tolerance;
+  /// Channels (wildcards) the tolerance does not judge: still compared and reported.
+  std::vector<std::string> ignore;
   /// Faults (of the rig, the scenario or commands.log) the replay leaves out: what-if.
   std::vector<std::string> without_faults;
   /// Tests: more tasks for the replayed tick, as the run had them (e.g. a decimated one).
@@ -36,7 +41,8 @@ struct ReplayOptions {
   io::console::ConsoleOptions console;  ///< --console
 };
 
-/// Exit status: 0 identical (or an external log replayed), 1 divergence, 2 bad input.
+/// Exit status: 0 identical, within the tolerance, or an external log replayed; 1 divergence;
+/// 2 bad input.
 [[nodiscard]] int replay(const ReplayOptions& options);
 
 }  // namespace hil::session
