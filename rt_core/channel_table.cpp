@@ -69,20 +69,18 @@ ChannelId ChannelTable::resolve(std::string_view name) const {
 
 void ChannelTable::freeze() {
   if (frozen()) return;
-  staging_.assign(values_.size() + 1, 0.0);
-  snapshot_.emplace(staging_.size() * sizeof(double));
-  staging_[0] = std::bit_cast<double>(std::int64_t{-1});
-  snapshot_->write(staging_.data());
+  // The snapshot's layout: the tick word, then the values; before the first tick, −1 and 0s
+  snapshot_.emplace((values_.size() + 1) * sizeof(double));
+  const std::vector<double> zeros(values_.size(), 0.0);
+  snapshot_->write(std::bit_cast<std::uint64_t>(std::int64_t{-1}), zeros.data());
 }
 
 void ChannelTable::publish(std::int64_t tick) noexcept {
-  staging_[0] = std::bit_cast<double>(tick);
-  std::copy(values_.begin(), values_.end(), staging_.begin() + 1);
-  snapshot_->write(staging_.data());
+  snapshot_->write(std::bit_cast<std::uint64_t>(tick), values_.data());  // tick word + values
 }
 
 void ChannelTable::read_snapshot(ChannelSnapshot& out) const {
-  out.words_.resize(staging_.size());
+  out.words_.resize(snapshot_->size() / sizeof(double));
   snapshot_->read(out.words_.data());
 }
 

@@ -85,7 +85,6 @@ class ChannelTable {
   std::vector<ChannelSpec> specs_;
   std::unordered_map<std::string, ChannelId> ids_;
   std::vector<double> values_;
-  std::vector<double> staging_;  // tick word + values, the layout of the snapshot buffer
   std::optional<SeqlockBuffer> snapshot_;
 };
 

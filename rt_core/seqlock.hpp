@@ -74,12 +74,15 @@ class SeqlockBuffer {
   /// Writer only (one thread); `src` holds size() bytes. Wait-free, no allocation.
   void write(const void* src) noexcept {
     seqlock_.begin_write();
-    const auto* bytes = static_cast<const unsigned char*>(src);
-    for (std::size_t i = 0; i < word_count(); ++i) {
-      std::uint64_t word = 0;
-      std::memcpy(&word, bytes + i * 8, chunk(i));
-      seqlock_store(words_[i], word);
-    }
+    store(0, src, bytes_);
+    seqlock_.end_write();
+  }
+  /// The same with the first word given apart: `rest` holds size() − 8 bytes (a header word
+  /// and the data behind it without copying them together first).
+  void write(std::uint64_t first, const void* rest) noexcept {
+    seqlock_.begin_write();
+    seqlock_store(words_[0], first);
+    store(1, rest, bytes_ - 8);
     seqlock_.end_write();
   }
 
@@ -96,6 +99,21 @@ class SeqlockBuffer {
 
  private:
   [[nodiscard]] std::size_t word_count() const noexcept { return (bytes_ + 7) / 8; }
+  /// `n` bytes from `src` into the words from `first_word` on: whole words, then the tail.
+  void store(std::size_t first_word, const void* src, std::size_t n) noexcept {
+    const auto* bytes = static_cast<const unsigned char*>(src);
+    const std::size_t whole = n / 8;
+    for (std::size_t i = 0; i < whole; ++i) {
+      std::uint64_t word = 0;
+      std::memcpy(&word, bytes + i * 8, 8);
+      seqlock_store(words_[first_word + i], word);
+    }
+    if (n % 8 != 0) {
+      std::uint64_t word = 0;
+      std::memcpy(&word, bytes + whole * 8, n % 8);
+      seqlock_store(words_[first_word + whole], word);
+    }
+  }
   [[nodiscard]] std::size_t chunk(std::size_t word) const noexcept {
     return word + 1 < word_count() || bytes_ % 8 == 0 ? 8 : bytes_ % 8;
   }

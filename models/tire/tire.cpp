@@ -134,7 +134,10 @@ TireOutputsPair evaluate_tires(const TireParams& p_a, const TireInputs& in_a,
   const TireSlip b = tire_slip(p_b, in_b);
   // The transcendentals of both tires, one vector call per function (rt_core/vector_math.hpp)
   const rt::vmath::Pair alpha = rt::vmath::atan(a.tan_a, b.tan_a);
-  const rt::vmath::Pair mf = magic_formula(a.curve.pacejka, a.s_x, b.curve.pacejka, b.s_x);
+  const bool pavement = !is_soil(a.curve.type) || !is_soil(b.curve.type);
+  const rt::vmath::Pair mf = pavement
+                                 ? magic_formula(a.curve.pacejka, a.s_x, b.curve.pacejka, b.s_x)
+                                 : rt::vmath::Pair{0.0, 0.0};  // soils: soil_gross_traction()
   return {tire_forces(p_a, in_a, patch_a, a, alpha.first, mf.first),
           tire_forces(p_b, in_b, patch_b, b, alpha.second, mf.second)};
 }

@@ -5,7 +5,9 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <cstring>
 #include <numbers>
+#include <stdexcept>
 #include <utility>
 
 namespace hil::models {
@@ -47,11 +49,36 @@ void VehicleChannels::add_input(rt::ChannelTable& table, std::string name, std::
 
 void VehicleChannels::add_output(rt::ChannelTable& table, std::string name, std::string unit,
                                  OutputValue value, std::size_t index, std::string description) {
-  outputs_.push_back({table.add({.name = std::move(name),
-                                 .unit = std::move(unit),
-                                 .direction = Direction::output,
-                                 .description = std::move(description)}),
-                      value, index});
+  outputs_.push_back({.id = table.add({.name = std::move(name),
+                                       .unit = std::move(unit),
+                                       .direction = Direction::output,
+                                       .description = std::move(description)}),
+                      .offset = 0,
+                      .value = value,
+                      .index = index});
+}
+
+void VehicleChannels::add_output(rt::ChannelTable& table, std::string name, std::string unit,
+                                 OutputField field, std::size_t index, std::string description) {
+  // Where the field lives in any VehicleOutputs: write() reads it there, without a call
+  static const VehicleOutputs probe{};
+  const auto* base = reinterpret_cast<const unsigned char*>(&probe);
+  const auto* at = reinterpret_cast<const unsigned char*>(&field(probe, index));
+  if (at < base || at + sizeof(double) > base + sizeof(VehicleOutputs)) {
+    throw std::logic_error("vehicle output " + name + ": not a field of VehicleOutputs");
+  }
+  add_output(table, std::move(name), std::move(unit), OutputValue{nullptr}, index,
+             std::move(description));
+  outputs_.back().offset = static_cast<std::size_t>(at - base);
+}
+
+void VehicleChannels::add_output(rt::ChannelTable& table, const NamedOutput& output,
+                                 std::size_t index) {
+  if (output.field != nullptr) {
+    add_output(table, output.name, output.unit, output.field, index, output.description);
+  } else {
+    add_output(table, output.name, output.unit, output.value, index, output.description);
+  }
 }
 
 VehicleChannels::VehicleChannels(rt::ChannelTable& table, const VehicleParams& p) {
@@ -61,7 +88,7 @@ VehicleChannels::VehicleChannels(rt::ChannelTable& table, const VehicleParams& p
     add_input(table, std::move(name), std::move(unit), initial, field, index,
               std::move(description), range);
   };
-  const auto output = [&](std::string name, std::string unit, OutputValue value, std::size_t index,
+  const auto output = [&](std::string name, std::string unit, auto value, std::size_t index,
                           std::string description) {
     add_output(table, std::move(name), std::move(unit), value, index, std::move(description));
   };
@@ -137,29 +164,30 @@ VehicleChannels::VehicleChannels(rt::ChannelTable& table, const VehicleParams& p
       {"tire_deflection", "m", "tire deflection"},
       {"brake_torque", "N*m", "brake torque on the wheel"},
   }};
-  static constexpr std::array<double (*)(const WheelOutputs&), 12> kWheelValue{
-      [](const WheelOutputs& o) { return o.speed; },
-      [](const WheelOutputs& o) { return o.angle; },
-      [](const WheelOutputs& o) { return o.encoder_counts; },
-      [](const WheelOutputs& o) { return o.steer_angle; },
-      [](const WheelOutputs& o) { return o.suspension_travel; },
-      [](const WheelOutputs& o) { return o.normal_force; },
-      [](const WheelOutputs& o) { return o.longitudinal_force; },
-      [](const WheelOutputs& o) { return o.lateral_force; },
-      [](const WheelOutputs& o) { return o.slip; },
-      [](const WheelOutputs& o) { return o.slip_angle; },
-      [](const WheelOutputs& o) { return o.tire_deflection; },
-      [](const WheelOutputs& o) { return o.brake_torque; },
+  static constexpr std::array<const double& (*)(const WheelOutputs&), 12> kWheelValue{
+      [](const WheelOutputs& o) -> const double& { return o.speed; },
+      [](const WheelOutputs& o) -> const double& { return o.angle; },
+      [](const WheelOutputs& o) -> const double& { return o.encoder_counts; },
+      [](const WheelOutputs& o) -> const double& { return o.steer_angle; },
+      [](const WheelOutputs& o) -> const double& { return o.suspension_travel; },
+      [](const WheelOutputs& o) -> const double& { return o.normal_force; },
+      [](const WheelOutputs& o) -> const double& { return o.longitudinal_force; },
+      [](const WheelOutputs& o) -> const double& { return o.lateral_force; },
+      [](const WheelOutputs& o) -> const double& { return o.slip; },
+      [](const WheelOutputs& o) -> const double& { return o.slip_angle; },
+      [](const WheelOutputs& o) -> const double& { return o.tire_deflection; },
+      [](const WheelOutputs& o) -> const double& { return o.brake_torque; },
   };
   for (std::size_t w = 0; w < p.wheel_count(); ++w) {
     for (std::size_t c = 0; c < kWheel.size(); ++c) {
       // index packs (wheel, field) so that one captureless function serves them all
+      const std::size_t index = w * kWheelValue.size() + c;
       output(
           fmt::format("vehicle.wheel.{}.{}", wheel_name(w, axles), kWheel[c].name), kWheel[c].unit,
-          [](const VehicleOutputs& o, std::size_t i) {
+          [](const VehicleOutputs& o, std::size_t i) -> const double& {
             return kWheelValue[i % kWheelValue.size()](o.wheels[i / kWheelValue.size()]);
           },
-          w * kWheelValue.size() + c, kWheel[c].description);
+          index, kWheel[c].description);
     }
   }
   for (std::size_t c = 0; c < 3; ++c) {
@@ -167,39 +195,36 @@ VehicleChannels::VehicleChannels(rt::ChannelTable& table, const VehicleParams& p
     const std::size_t k = c;
     output(
         fmt::format("vehicle.body.position.{}", axis), "m",
-        [](const VehicleOutputs& o, std::size_t i) { return o.position[static_cast<int>(i)]; }, k,
-        "CG position, world ENU (x east, y north, z up)");
+        [](const VehicleOutputs& o, std::size_t i) -> const double& {
+          return o.position[static_cast<int>(i)];
+        },
+        k, "CG position, world ENU (x east, y north, z up)");
     output(
         fmt::format("vehicle.body.velocity.{}", axis), "m/s",
-        [](const VehicleOutputs& o, std::size_t i) {
+        [](const VehicleOutputs& o, std::size_t i) -> const double& {
           return o.velocity_world[static_cast<int>(i)];
         },
         k, "CG velocity, world ENU");
     output(
         fmt::format("vehicle.body.acceleration.{}", axis), "m/s^2",
-        [](const VehicleOutputs& o, std::size_t i) {
+        [](const VehicleOutputs& o, std::size_t i) -> const double& {
           return o.acceleration_body[static_cast<int>(i)];
         },
         k, "CG acceleration over the last step, body axes");
     output(
         fmt::format("vehicle.imu.accel.{}", axis), "m/s^2",
-        [](const VehicleOutputs& o, std::size_t i) {
+        [](const VehicleOutputs& o, std::size_t i) -> const double& {
           return o.imu.specific_force[static_cast<int>(i)];
         },
         k, "IMU specific force, sensor axes");
     output(
         fmt::format("vehicle.imu.gyro.{}", axis), "rad/s",
-        [](const VehicleOutputs& o, std::size_t i) {
+        [](const VehicleOutputs& o, std::size_t i) -> const double& {
           return o.imu.angular_rate[static_cast<int>(i)];
         },
         k, "IMU angular rate, sensor axes");
   }
-  struct Scalar {
-    const char* name;
-    const char* unit;
-    double (*value)(const VehicleOutputs&, std::size_t);
-    const char* description;
-  };
+  using Scalar = NamedOutput;
   static constexpr std::array<Scalar, 20> kScalars{{
       {"vehicle.body.speed", "m/s",
        [](const VehicleOutputs& o, std::size_t) {
@@ -207,52 +232,67 @@ VehicleChannels::VehicleChannels(rt::ChannelTable& table, const VehicleParams& p
        },
        "ground speed: magnitude of the CG velocity in the road plane (body x and y)"},
       {"vehicle.body.forward_speed", "m/s",
-       [](const VehicleOutputs& o, std::size_t) { return o.velocity_body.x(); },
+       [](const VehicleOutputs& o, std::size_t) -> const double& { return o.velocity_body.x(); },
        "CG velocity along the body x axis"},
       {"vehicle.body.lateral_speed", "m/s",
-       [](const VehicleOutputs& o, std::size_t) { return o.velocity_body.y(); },
+       [](const VehicleOutputs& o, std::size_t) -> const double& { return o.velocity_body.y(); },
        "CG velocity along the body y axis, + left"},
-      {"vehicle.body.roll", "rad", [](const VehicleOutputs& o, std::size_t) { return o.roll; },
+      {"vehicle.body.roll", "rad",
+       [](const VehicleOutputs& o, std::size_t) -> const double& { return o.roll; },
        "roll angle (ISO 8855 z-y-x)"},
-      {"vehicle.body.pitch", "rad", [](const VehicleOutputs& o, std::size_t) { return o.pitch; },
+      {"vehicle.body.pitch", "rad",
+       [](const VehicleOutputs& o, std::size_t) -> const double& { return o.pitch; },
        "pitch angle, + nose down"},
-      {"vehicle.body.yaw", "rad", [](const VehicleOutputs& o, std::size_t) { return o.yaw; },
+      {"vehicle.body.yaw", "rad",
+       [](const VehicleOutputs& o, std::size_t) -> const double& { return o.yaw; },
        "yaw angle from east, counter-clockwise"},
       {"vehicle.body.roll_rate", "rad/s",
-       [](const VehicleOutputs& o, std::size_t) { return o.angular_velocity.x(); },
+       [](const VehicleOutputs& o, std::size_t) -> const double& { return o.angular_velocity.x(); },
        "angular velocity about body x"},
       {"vehicle.body.pitch_rate", "rad/s",
-       [](const VehicleOutputs& o, std::size_t) { return o.angular_velocity.y(); },
+       [](const VehicleOutputs& o, std::size_t) -> const double& { return o.angular_velocity.y(); },
        "angular velocity about body y"},
       {"vehicle.body.yaw_rate", "rad/s",
-       [](const VehicleOutputs& o, std::size_t) { return o.angular_velocity.z(); },
+       [](const VehicleOutputs& o, std::size_t) -> const double& { return o.angular_velocity.z(); },
        "angular velocity about body z"},
       {"vehicle.gnss.latitude", "deg",
-       [](const VehicleOutputs& o, std::size_t) { return o.gnss.position.latitude_deg; },
+       [](const VehicleOutputs& o, std::size_t) -> const double& {
+         return o.gnss.position.latitude_deg;
+       },
        "GNSS latitude, WGS-84"},
       {"vehicle.gnss.longitude", "deg",
-       [](const VehicleOutputs& o, std::size_t) { return o.gnss.position.longitude_deg; },
+       [](const VehicleOutputs& o, std::size_t) -> const double& {
+         return o.gnss.position.longitude_deg;
+       },
        "GNSS longitude, WGS-84"},
       {"vehicle.gnss.altitude", "m",
-       [](const VehicleOutputs& o, std::size_t) { return o.gnss.position.altitude_m; },
+       [](const VehicleOutputs& o, std::size_t) -> const double& {
+         return o.gnss.position.altitude_m;
+       },
        "GNSS height above the WGS-84 ellipsoid"},
       {"vehicle.gnss.velocity.east", "m/s",
-       [](const VehicleOutputs& o, std::size_t) { return o.gnss.velocity_enu.x(); },
+       [](const VehicleOutputs& o, std::size_t) -> const double& {
+         return o.gnss.velocity_enu.x();
+       },
        "GNSS velocity east"},
       {"vehicle.gnss.velocity.north", "m/s",
-       [](const VehicleOutputs& o, std::size_t) { return o.gnss.velocity_enu.y(); },
+       [](const VehicleOutputs& o, std::size_t) -> const double& {
+         return o.gnss.velocity_enu.y();
+       },
        "GNSS velocity north"},
       {"vehicle.gnss.velocity.up", "m/s",
-       [](const VehicleOutputs& o, std::size_t) { return o.gnss.velocity_enu.z(); },
+       [](const VehicleOutputs& o, std::size_t) -> const double& {
+         return o.gnss.velocity_enu.z();
+       },
        "GNSS velocity up"},
       {"vehicle.gnss.fixes", "-",
        [](const VehicleOutputs& o, std::size_t) { return static_cast<double>(o.gnss.count); },
        "GNSS fixes so far (increments at the receiver rate)"},
       {"vehicle.aero.drag", "N",
-       [](const VehicleOutputs& o, std::size_t) { return o.aero_force_body.x(); },
+       [](const VehicleOutputs& o, std::size_t) -> const double& { return o.aero_force_body.x(); },
        "aerodynamic force along body x"},
       {"vehicle.aero.side_force", "N",
-       [](const VehicleOutputs& o, std::size_t) { return o.aero_force_body.y(); },
+       [](const VehicleOutputs& o, std::size_t) -> const double& { return o.aero_force_body.y(); },
        "aerodynamic force along body y"},
       {"vehicle.inputs_rejected", "-",
        [](const VehicleOutputs& o, std::size_t) { return static_cast<double>(o.rejected_inputs); },
@@ -261,13 +301,13 @@ VehicleChannels::VehicleChannels(rt::ChannelTable& table, const VehicleParams& p
        [](const VehicleOutputs& o, std::size_t) { return o.safe_state ? 1.0 : 0.0; },
        "1 once a non-finite state or output latched the vehicle's safe state (at rest)"},
   }};
-  for (const Scalar& s : kScalars) output(s.name, s.unit, s.value, 0, s.description);
+  for (const Scalar& s : kScalars) add_output(table, s, 0);
   for (std::size_t a = 0; a < axles; ++a) {
     if (!p.axles[a].steering.steered) continue;
     output(
         fmt::format("vehicle.steering.{}.angle", axle_name(a, axles)), "rad",
-        [](const VehicleOutputs& o, std::size_t i) { return o.steering_angle[i]; }, a,
-        "central steering angle of the servo (feedback)");
+        [](const VehicleOutputs& o, std::size_t i) -> const double& { return o.steering_angle[i]; },
+        a, "central steering angle of the servo (feedback)");
   }
 }
 
@@ -278,8 +318,14 @@ void VehicleChannels::read(const rt::ChannelTable& table, VehicleInputs& in) con
 std::size_t VehicleChannels::write(const VehicleOutputs& out,
                                    rt::ChannelTable& table) const noexcept {
   std::size_t non_finite = 0;
+  const auto* base = reinterpret_cast<const unsigned char*>(&out);
   for (const OutputBinding& b : outputs_) {
-    const double value = b.value(out, b.index);
+    double value = 0.0;
+    if (b.value != nullptr) {
+      value = b.value(out, b.index);
+    } else {
+      std::memcpy(&value, base + b.offset, sizeof value);  // the field add_output() found
+    }
     const bool finite = std::isfinite(value);
     non_finite += finite ? 0 : 1;
     table.set(b.id, finite ? value : 0.0);  // no NaN leaves the vehicle (DESIGN.md §5)

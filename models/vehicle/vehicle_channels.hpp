@@ -67,17 +67,35 @@ class VehicleChannels {
   [[nodiscard]] std::size_t input_count() const noexcept { return inputs_.size(); }
   [[nodiscard]] std::size_t output_count() const noexcept { return outputs_.size(); }
 
+  /// An output: a field of VehicleOutputs (`index` selects a wheel or an axis) …
+  using OutputField = const double& (*)(const VehicleOutputs&, std::size_t);
+  /// … or a value computed from them (a count, a flag, a magnitude).
+  using OutputValue = double (*)(const VehicleOutputs&, std::size_t);
+  /// An entry of the tables of named outputs: one of `field` and `value`.
+  struct NamedOutput {
+    const char* name;
+    const char* unit;
+    OutputField field = nullptr;
+    OutputValue value = nullptr;
+    const char* description;
+    constexpr NamedOutput(const char* n, const char* u, OutputField f, const char* d)
+        : name(n), unit(u), field(f), description(d) {}
+    constexpr NamedOutput(const char* n, const char* u, OutputValue v, const char* d)
+        : name(n), unit(u), value(v), description(d) {}
+  };
+
  private:
   using InputField = double& (*)(VehicleInputs&, std::size_t);
-  using OutputValue = double (*)(const VehicleOutputs&, std::size_t);
   struct InputBinding {
     rt::ChannelId id;
     InputField field;
     std::size_t index;
   };
+  /// Either a field (read at its offset in VehicleOutputs: a load, no call) or computed.
   struct OutputBinding {
     rt::ChannelId id;
-    OutputValue value;
+    std::size_t offset;  ///< of the field in VehicleOutputs (value == nullptr)
+    OutputValue value;   ///< computes the output, or nullptr
     std::size_t index;
   };
 
@@ -87,8 +105,12 @@ class VehicleChannels {
                  std::pair<double, double> range = kAnyValue);
   static constexpr std::pair<double, double> kAnyValue{-std::numeric_limits<double>::infinity(),
                                                        std::numeric_limits<double>::infinity()};
+  /// An output channel (the field's offset is found here, once).
+  void add_output(rt::ChannelTable& table, std::string name, std::string unit, OutputField field,
+                  std::size_t index, std::string description);
   void add_output(rt::ChannelTable& table, std::string name, std::string unit, OutputValue value,
                   std::size_t index, std::string description);
+  void add_output(rt::ChannelTable& table, const NamedOutput& output, std::size_t index);
   /// The drive's channels (models/vehicle/vehicle_drive_channels.cpp): inputs and outputs of
   /// whichever drive the vehicle has.
   void add_drive_channels(rt::ChannelTable& table, const VehicleParams& p);

@@ -5,7 +5,9 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <condition_variable>
 #include <csignal>
+#include <mutex>
 #include <optional>
 #include <thread>
 
@@ -60,21 +62,29 @@ std::unique_ptr<io::console::ConsoleServer> open_console(const HarnessOptions& o
 
 bool run_watched(const rt::RtOptions& rt, rt::RtStatus& status, const std::function<void()>& body,
                  const LoopWatch& watch) {
-  std::atomic<bool> done{false};
+  // The loop thread says when it is done (after the body: its results are visible); the
+  // watcher wakes then, not at its next period
+  std::mutex mutex;
+  std::condition_variable finished;
+  bool done = false;
   g_interrupted = 0;
   std::signal(SIGINT, on_interrupt);
   std::signal(SIGTERM, on_interrupt);
   {
     rt::RtThread thread(rt, status, [&] {
       body();
-      done.store(true, std::memory_order_release);  // after the body: its results are visible
+      const std::scoped_lock lock(mutex);  // once, after the loop: not on the RT path
+      done = true;
+      finished.notify_one();
     });
     for (const std::string& w : status.warnings) spdlog::warn("{}", w);
     if (watch.started) watch.started();
-    while (!done.load(std::memory_order_acquire)) {
-      std::this_thread::sleep_for(watch.period);
+    std::unique_lock lock(mutex);
+    while (!finished.wait_for(lock, watch.period, [&] { return done; })) {
+      lock.unlock();
       if (g_interrupted != 0 || (watch.stop_when && watch.stop_when())) watch.stop();
       if (watch.poll) watch.poll();
+      lock.lock();
     }
   }
   std::signal(SIGINT, SIG_DFL);
@@ -164,8 +174,12 @@ RunOutcome Harness::run(std::int64_t max_ticks, const RunHooks& hooks) {
                             },
                         .stop_when = hooks.stop_when};
   out.interrupted = run_watched(
-      rt_options, out.status, [&] { out.result = executive_.run(max_ticks); }, watch);
-  out.wall = std::chrono::steady_clock::now() - loop_start;
+      rt_options, out.status,
+      [&] {
+        out.result = executive_.run(max_ticks);
+        out.wall = std::chrono::steady_clock::now() - loop_start;  // the loop's own time
+      },
+      watch);
   if (notifier) notifier->stopping();
   notifying.reset();
   log_.drain(*spdlog::default_logger(), 10);

@@ -100,8 +100,34 @@ TEST(VehicleChannels, OutputsReachTheirChannels) {
   EXPECT_EQ(table.get(table.resolve("vehicle.body.speed")),
             std::hypot(o.velocity_body.x(), o.velocity_body.y()));
   EXPECT_GT(table.get(table.resolve("vehicle.body.speed")), 0.1);
+  EXPECT_EQ(table.get(table.resolve("vehicle.powertrain.gear")),
+            static_cast<double>(o.powertrain.gear));  // computed, not a field
   // per wheel 12 + drive torque, 5 vectors, 20 scalars, 1 steering angle, 9 powertrain
   EXPECT_EQ(channels.output_count(), 4 * 13 + 15 + 20 + 1 + 9);
+}
+
+// The electric drive's outputs: per-motor fields two tables deep, the battery's, a flag
+TEST(VehicleChannels, ElectricDriveOutputsReachTheirChannels) {
+  rt::ChannelTable table;
+  const FlatTerrain flat({});
+  const VehicleParams p = ravon_params();
+  const VehicleChannels channels(table, p);
+  table.freeze();
+  Vehicle vehicle(p, flat);
+  vehicle.reset(0.0, 0.0, 0.0, 1.0);
+  VehicleInputs in;
+  in.speed_ref.fill(5.0);
+  for (int k = 0; k < 400; ++k) vehicle.step(in);
+  EXPECT_EQ(channels.write(vehicle.outputs(), table), 0U);
+  const VehicleOutputs& o = vehicle.outputs();
+  EXPECT_EQ(table.get(table.resolve("vehicle.wheel.rl.motor.current")),
+            o.electric.motors[2].current);
+  EXPECT_EQ(table.get(table.resolve("vehicle.wheel.fr.motor.current_integrator")),
+            o.electric.motors[1].current_integrator);
+  EXPECT_NE(o.electric.motors[2].current, o.electric.motors[1].current_integrator);
+  EXPECT_EQ(table.get(table.resolve("vehicle.battery.soc")), o.electric.battery.soc);
+  EXPECT_EQ(table.get(table.resolve("vehicle.drive.chopper_power")), o.electric.chopper_power);
+  EXPECT_EQ(table.get(table.resolve("vehicle.safe_state")), 0.0);
 }
 
 }  // namespace
