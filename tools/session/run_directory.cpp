@@ -135,7 +135,7 @@ void write_json(const std::filesystem::path& dir, const std::string& name,
 
 std::string hilsim_version() { return HIL_VERSION; }
 
-std::string git_revision() { return HIL_GIT_REVISION; }
+// git_revision(): generated at build time (tools/session/git_revision.cmake)
 
 std::string version_line() {
   const std::string build = HIL_BUILD_TYPE;

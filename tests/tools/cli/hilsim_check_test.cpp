@@ -222,10 +222,18 @@ namespace {
 TEST(HilsimVersion, NamesTheVersionTheGitRevisionAndTheBuild) {
   const testing::CommandResult r = testing::run_hilsim("--version");
   EXPECT_EQ(r.status, 0);
-  EXPECT_TRUE(std::regex_search(
-      r.output,
-      std::regex(R"(^hilsim \d+\.\d+\.\d+ \(git ([0-9a-f]{12}|unknown), \w+ build\)\n$)")))
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(
+      r.output, m,
+      std::regex(
+          R"(^hilsim \d+\.\d+\.\d+ \(git (([0-9a-f]{12})(\+dirty)?|unknown), \w+ build\)\n$)")))
       << r.output;
+  // The revision the binary was built from (taken at build time, not at configure time)
+  const testing::CommandResult head = io::testing::run_command(
+      "git -C " + std::string(HIL_SOURCE_DIR) + " rev-parse --short=12 HEAD");
+  if (head.status == 0 && m[1] != "unknown") {
+    EXPECT_EQ(m[2].str() + "\n", head.output) << "rebuild: the binary predates HEAD";
+  }
   const testing::CommandResult none = testing::run_hilsim("");
   EXPECT_NE(none.status, 0);
   EXPECT_NE(none.output.find("A subcommand is required"), std::string::npos) << none.output;
