@@ -81,14 +81,19 @@ TireSlip tire_slip(const TireParams& p, const TireInputs& in) noexcept {
   return t;
 }
 
-/// The second half: α = atan(tan_a) and the gross traction at s_x (Pacejka: the magic
-/// formula; soils: soil_gross_traction()) given, the forces and patch rates.
+/// The slip angle from atan(tan_a) (ruling 1; slip_angle() where v∥ = 0).
+double slip_angle_of(const TireInputs& in, double atan_tan_a) noexcept {
+  return std::abs(in.v_par) > 0.0 ? atan_tan_a : slip_angle(in.v_par, in.v_perp);
+}
+
+/// The second half: the slip angle α, the gross traction at s_x (Pacejka: the magic formula
+/// `mf_s_x`; soils: soil_gross_traction()) and Crolla's e^(−|α|/γ) given, the forces and
+/// patch rates.
 TireOutputs tire_forces(const TireParams& p, const TireInputs& in, const TirePatchState& patch,
-                        const TireSlip& t, double atan_tan_a, double mf_s_x) noexcept {
+                        const TireSlip& t, double alpha, double mf_s_x, double crolla) noexcept {
   TireOutputs out = t.out;
   const VtiCurve& curve = t.curve;
-  const double a = std::abs(in.v_par);
-  out.alpha = a > 0.0 ? atan_tan_a : slip_angle(in.v_par, in.v_perp);  // ruling 1
+  out.alpha = alpha;
   const double gross = is_soil(curve.type) ? gross_traction(curve, t.s_x) : mf_s_x;
   const double f_x = std::abs(t.s_x) > kTinySlip ? gross / t.s_x : gross_slip_stiffness(curve);
   const double c_x = p.patch_stiffness_x_per_load;
@@ -104,7 +109,7 @@ TireOutputs tire_forces(const TireParams& p, const TireInputs& in, const TirePat
   // Lateral (rulings 3, 5): slip velocity v⊥, reference speed |v|, secant vs sin α.
   const double sin_alpha = t.V_y > 0.0 ? std::abs(in.v_perp) / t.V_y : 0.0;  // sin|α|
   const double f_y = sin_alpha > kTinySlip
-                         ? std::abs(lateral_coefficient(curve, out.alpha)) / sin_alpha
+                         ? std::abs(lateral_coefficient(curve, out.alpha, crolla)) / sin_alpha
                          : curve.mu_lat / curve.gamma;  // Crolla slope at α = 0
   const double c_y = p.patch_stiffness_y_per_load;
   const double d_y = p.patch_damping_y_per_load;
@@ -133,13 +138,17 @@ TireOutputsPair evaluate_tires(const TireParams& p_a, const TireInputs& in_a,
   const TireSlip a = tire_slip(p_a, in_a);
   const TireSlip b = tire_slip(p_b, in_b);
   // The transcendentals of both tires, one vector call per function (rt_core/vector_math.hpp)
-  const rt::vmath::Pair alpha = rt::vmath::atan(a.tan_a, b.tan_a);
+  namespace vm = rt::vmath;
+  const vm::Pair atan_tan_a = vm::atan(a.tan_a, b.tan_a);
+  const double alpha_a = slip_angle_of(in_a, atan_tan_a.first);
+  const double alpha_b = slip_angle_of(in_b, atan_tan_a.second);
+  const vm::Pair crolla =
+      vm::exp(crolla_exponent(a.curve, alpha_a), crolla_exponent(b.curve, alpha_b));
   const bool pavement = !is_soil(a.curve.type) || !is_soil(b.curve.type);
-  const rt::vmath::Pair mf = pavement
-                                 ? magic_formula(a.curve.pacejka, a.s_x, b.curve.pacejka, b.s_x)
-                                 : rt::vmath::Pair{0.0, 0.0};  // soils: soil_gross_traction()
-  return {tire_forces(p_a, in_a, patch_a, a, alpha.first, mf.first),
-          tire_forces(p_b, in_b, patch_b, b, alpha.second, mf.second)};
+  const vm::Pair mf = pavement ? magic_formula(a.curve.pacejka, a.s_x, b.curve.pacejka, b.s_x)
+                               : vm::Pair{0.0, 0.0};  // soils: soil_gross_traction()
+  return {tire_forces(p_a, in_a, patch_a, a, alpha_a, mf.first, crolla.first),
+          tire_forces(p_b, in_b, patch_b, b, alpha_b, mf.second, crolla.second)};
 }
 
 double wheel_spin_acceleration(const TireParams& p, double Q, double r_eff, double Fx,

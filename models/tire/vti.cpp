@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "rt_core/vector_math.hpp"
+
 namespace hil::models {
 
 VtiCurve make_vti_curve(const TireParams& tire, const SurfaceProperties& surface, double N,
@@ -47,8 +49,16 @@ double longitudinal_coefficient(const VtiCurve& c, double s) noexcept {
 }
 
 double lateral_coefficient(const VtiCurve& c, double alpha) noexcept {
+  return lateral_coefficient(c, alpha, rt::vmath::exp(crolla_exponent(c, alpha)));
+}
+
+double crolla_exponent(const VtiCurve& c, double alpha) noexcept {
+  return -std::abs(alpha) / c.gamma;
+}
+
+double lateral_coefficient(const VtiCurve& c, double alpha, double exp_crolla) noexcept {
   // mavs-vti-model.md "Lateral Traction" (Crolla), sign per ruling 5: opposes v⊥
-  const double magnitude = c.mu_lat * (1.0 - std::exp(-std::abs(alpha) / c.gamma));
+  const double magnitude = c.mu_lat * (1.0 - exp_crolla);  // μ_lat·(1 − e^(−|α|/γ))
   return alpha > 0.0 ? -magnitude : (alpha < 0.0 ? magnitude : 0.0);
 }
 

@@ -46,6 +46,12 @@ struct VtiCurve {
 
 /// Pure-slip Crolla coefficient F⊥/N = −μ_lat·sign(α)·(1 − exp(−|α|/γ)) (ruling 5).
 [[nodiscard]] double lateral_coefficient(const VtiCurve& c, double alpha) noexcept;
+/// −|α|/γ: the exponent of Crolla's decay.
+[[nodiscard]] double crolla_exponent(const VtiCurve& c, double alpha) noexcept;
+/// lateral_coefficient() with exp(crolla_exponent(c, α)) given (the tire computes those of two
+/// tires in one vector call): the same bits.
+[[nodiscard]] double lateral_coefficient(const VtiCurve& c, double alpha,
+                                         double exp_crolla) noexcept;
 
 /// The factor k ≤ 1 by which friction_ellipse() scales f (1 inside the ellipse, 0 without
 /// grip).

@@ -6,6 +6,7 @@
 #include "models/sensors/sensor_noise.hpp"
 #include "models/sensors/wheel_encoder.hpp"
 #include "rt_core/rk4.hpp"
+#include "rt_core/vector_math.hpp"
 
 namespace hil::models {
 
@@ -200,13 +201,17 @@ void Vehicle::update_outputs(const VehicleState& before, const StepInputs& in) n
 
   for (std::size_t a = 0; a < p.axle_count; ++a) out_.steering_angle[a] = x_[L::steer(a)];
   const std::array<double, kMaxWheels> tan_delta = model_.steer_tangents(x_);
+  for (std::size_t i = 0; i + 1 < model_.wheel_count(); i += 2) {  // an axle's two per call
+    const rt::vmath::Pair delta = rt::vmath::atan(tan_delta[i], tan_delta[i + 1]);
+    out_.wheels[i].steer_angle = delta.first;
+    out_.wheels[i + 1].steer_angle = delta.second;
+  }
   for (std::size_t i = 0; i < model_.wheel_count(); ++i) {
     WheelOutputs& o = out_.wheels[i];
     const WheelDiagnostics& d = diag_.wheels[i];
     o.speed = x_[L::spin(i)];
     o.angle = x_[L::angle(i)];
     o.encoder_counts = static_cast<double>(encoder_counts(p.sensors.encoder, o.angle));
-    o.steer_angle = std::atan(tan_delta[i]);
     o.suspension_travel = x_[ChassisLayout::travel(i)];
     o.normal_force = d.tire.N;
     o.longitudinal_force = d.tire.Fx;
