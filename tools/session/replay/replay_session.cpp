@@ -27,6 +27,7 @@
 #include "tools/session/fmu_log.hpp"
 #include "tools/session/harness.hpp"
 #include "tools/session/replay/replay_compare.hpp"
+#include "tools/session/replay/telemetry_prefetch.hpp"
 #include "tools/session/rig_locator.hpp"
 #include "tools/session/rig_setup.hpp"
 #include "tools/session/scenario_run.hpp"
@@ -42,20 +43,21 @@ void run_through(Harness& harness, std::int64_t tick, std::int64_t limit) {
 }
 
 /// Compares every recorded telemetry sample with the replayed channels at its tick.
-class SampleChecker final : public io::record::TelemetryVisitor {
+class SampleChecker {
  public:
   SampleChecker(Harness& harness, const rt::ChannelTable& table, Comparison& result,
                 std::int64_t limit)
       : harness_(harness), table_(table), result_(result), limit_(limit) {}
-  void on_topic(std::size_t topic, const io::record::TelemetryLayout& layout) override {
+  /// A recorded topic: its columns' channels, before its samples.
+  void add_topic(std::size_t topic, const std::vector<std::string>& channels) {
     if (columns_.size() <= topic) columns_.resize(topic + 1);
-    for (const io::record::TelemetryColumn& c : layout.columns()) {
-      columns_[topic].push_back({.name = c.channel, .id = table_.find(c.channel), .index = next_});
+    for (const std::string& channel : channels) {
+      columns_[topic].push_back({.name = channel, .id = table_.find(channel), .index = next_});
       ++next_;
     }
   }
-  void on_sample(std::size_t topic, std::uint64_t /*log_time*/,
-                 const io::record::TelemetrySample& s) override {
+  /// Runs the loop through the sample's tick and compares.
+  void check(std::size_t topic, const io::record::TelemetrySample& s) {
     if (s.tick > limit_ || topic >= columns_.size()) return;
     run_through(harness_, s.tick, limit_);
     if (s.tick != last_tick) result_.samples_compared += 1;  // one sample: a tick's groups
@@ -247,8 +249,16 @@ int replay(const ReplayOptions& o) {
 
   const auto wall_start = std::chrono::steady_clock::now();
   SampleChecker samples(harness, rig.table(), result, limit);
-  const io::record::TelemetryReadReport read = io::record::read_telemetry_files(
-      io::record::telemetry_parts(dir / "telemetry.mcap"), samples);
+  // Decoded on a thread of its own while the loop runs here
+  TelemetryPrefetch telemetry(io::record::telemetry_parts(dir / "telemetry.mcap"));
+  while (const TelemetryItem* item = telemetry.next()) {
+    if (item->is_topic) {
+      samples.add_topic(item->topic, item->channels);
+    } else {
+      samples.check(item->topic, item->sample);
+    }
+  }
+  const io::record::TelemetryReadReport read = telemetry.finish();
   run_through(harness, std::max(log.last_tick, samples.last_tick), limit);
   frames.finish(harness.executive().ticks_run() - 1);
   harness.finish("replayed");

@@ -1,0 +1,73 @@
+#pragma once
+// Reads a run's telemetry on a thread of its own and hands the decoded samples over in file
+// order, so that `hilsim replay` decompresses and decodes on one core while its loop runs on
+// the other (docs/performance.md). Batches of items circulate between the two threads and are
+// reused, so that after the first few nothing is allocated or freed per sample.
+
+#include <condition_variable>
+#include <cstddef>
+#include <deque>
+#include <exception>
+#include <filesystem>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "io/record/telemetry_reader.hpp"
+
+namespace hil::session {
+
+/// What the reading thread hands over: a topic's columns (before its samples) or a sample.
+struct TelemetryItem {
+  std::size_t topic = 0;
+  bool is_topic = false;
+  std::vector<std::string> channels;   ///< a topic: its columns' channels
+  io::record::TelemetrySample sample;  ///< a sample
+};
+
+/// Thread-safety: construct, next() and finish() from one thread; the reading thread is
+/// internal.
+class TelemetryPrefetch {
+ public:
+  /// Starts reading `files` (io::record::telemetry_parts()) at once.
+  explicit TelemetryPrefetch(std::vector<std::filesystem::path> files);
+  ~TelemetryPrefetch();
+  TelemetryPrefetch(const TelemetryPrefetch&) = delete;
+  TelemetryPrefetch& operator=(const TelemetryPrefetch&) = delete;
+
+  /// The next item in file order, waiting for the reader; nullptr once everything was handed.
+  /// Valid until the next call.
+  const TelemetryItem* next();
+  /// Waits for the reader; its report. Rethrows what reading threw (a file not readable).
+  io::record::TelemetryReadReport finish();
+
+ private:
+  class Visitor;
+  struct Batch {
+    std::vector<TelemetryItem> items;  ///< capacity kBatch, reused
+    std::size_t size = 0;              ///< items filled
+  };
+  static constexpr std::size_t kBatch = 256;  // items per hand-over
+  static constexpr std::size_t kBatches = 8;  // circulating: how far the reader reads ahead
+
+  // Reader thread: an empty batch to fill (nullptr: stop), a filled one to hand over.
+  Batch* take_empty();
+  void hand_over(Batch* filled);
+
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::vector<Batch> pool_{kBatches};
+  std::deque<Batch*> empty_, filled_;
+  bool done_ = false;
+  bool reader_waiting_ = false;    // for an empty batch
+  bool consumer_waiting_ = false;  // for a filled batch
+  bool stop_ = false;              // the consumer is finished: the reader stops handing over
+  std::exception_ptr error_;
+  io::record::TelemetryReadReport report_;
+  Batch* current_ = nullptr;  // consumer side: the batch being handed out
+  std::size_t next_in_current_ = 0;
+  std::thread reader_;
+};
+
+}  // namespace hil::session
