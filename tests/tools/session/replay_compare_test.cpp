@@ -16,10 +16,12 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 
 TEST(DeviationTracker, TheLargestDeviationRelativeToTheChannelsLargestValue) {
   DeviationTracker t;
-  t.add(0, "a", 1, 10.0, 10.0);
-  t.add(0, "a", 2, -20.0, -20.0 + 1e-12);  // the largest |value| is 20
-  t.add(0, "a", 3, 5.0, 5.0 + 4e-12);      // the largest deviation, later
-  t.add(1, "b", 1, 1.0, 1.0);              // identical: not listed
+  ASSERT_EQ(t.add_column("a"), 0U);
+  ASSERT_EQ(t.add_column("b"), 1U);
+  t.add(0, 1, 10.0, 10.0);
+  t.add(0, 2, -20.0, -20.0 + 1e-12);  // the largest |value| is 20
+  t.add(0, 3, 5.0, 5.0 + 4e-12);      // the largest deviation, later
+  t.add(1, 1, 1.0, 1.0);              // identical: not listed
   const std::vector<ChannelDeviation> d = t.result({});
   ASSERT_EQ(d.size(), 1U);
   EXPECT_EQ(d[0].channel, "a");
@@ -31,9 +33,10 @@ TEST(DeviationTracker, TheLargestDeviationRelativeToTheChannelsLargestValue) {
 
 TEST(DeviationTracker, NaNsAndChannelsRecordedAsZero) {
   DeviationTracker t;
-  t.add(0, "nan_both", 1, kNaN, -kNaN);  // both NaN: different bits, no deviation
-  t.add(1, "nan_got", 1, 1.0, kNaN);     // a number became NaN: infinitely far
-  t.add(2, "zero", 1, 0.0, 1e-300);      // recorded as 0 throughout: any change is too much
+  for (const char* c : {"nan_both", "nan_got", "zero"}) t.add_column(c);
+  t.add(0, 1, kNaN, -kNaN);  // both NaN: different bits, no deviation
+  t.add(1, 1, 1.0, kNaN);    // a number became NaN: infinitely far
+  t.add(2, 1, 0.0, 1e-300);  // recorded as 0 throughout: any change is too much
   const std::vector<ChannelDeviation> d = t.result({});
   ASSERT_EQ(d.size(), 3U);
   EXPECT_EQ(d[0].relative(), kInf);
@@ -44,8 +47,10 @@ TEST(DeviationTracker, NaNsAndChannelsRecordedAsZero) {
 
 TEST(DeviationTracker, IgnoredChannelsComeLastAndAreNotJudged) {
   DeviationTracker t;
-  t.add(0, "vehicle.wheel.fl.slip", 1, 1.0, -1.0);
-  t.add(1, "vehicle.body.yaw", 1, 1.0, 1.0 + 1e-12);
+  t.add_column("vehicle.wheel.fl.slip");
+  t.add_column("vehicle.body.yaw");
+  t.add(0, 1, 1.0, -1.0);
+  t.add(1, 1, 1.0, 1.0 + 1e-12);
   Comparison c{.values_differing = 2, .tolerance = 1e-9};
   c.deviations = t.result({"vehicle.wheel.*.slip*"});
   ASSERT_EQ(c.deviations.size(), 2U);

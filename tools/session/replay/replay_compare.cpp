@@ -94,17 +94,18 @@ bool Comparison::within_tolerance() const noexcept {
   });
 }
 
-void DeviationTracker::add(std::size_t column, const std::string& channel, std::int64_t tick,
-                           double expected, double got) noexcept {
-  if (columns_.size() <= column) columns_.resize(column + 1);
-  ChannelDeviation& d = columns_[column];
-  if (std::isfinite(expected)) d.magnitude = std::max(d.magnitude, std::abs(expected));
-  if (std::bit_cast<std::uint64_t>(got) == std::bit_cast<std::uint64_t>(expected)) return;
+std::size_t DeviationTracker::add_column(std::string channel) {
+  columns_.push_back({.deviation = {.channel = std::move(channel)}});
+  return columns_.size() - 1;
+}
+
+void DeviationTracker::differs(Column& c, std::int64_t tick, double expected, double got) noexcept {
   double deviation = std::abs(got - expected);
   if (std::isnan(got) && std::isnan(expected)) deviation = 0.0;  // NaN payloads aside
   if (std::isnan(deviation)) deviation = std::numeric_limits<double>::infinity();
-  if (d.channel.empty() || deviation > d.largest) {
-    d.channel = channel;
+  ChannelDeviation& d = c.deviation;
+  if (!c.differs || deviation > d.largest) {
+    c.differs = true;
     d.largest = deviation;
     d.tick = tick;
     d.expected = expected;
@@ -115,11 +116,11 @@ void DeviationTracker::add(std::size_t column, const std::string& channel, std::
 std::vector<ChannelDeviation> DeviationTracker::result(
     const std::vector<std::string>& ignore) const {
   std::vector<ChannelDeviation> out;
-  for (const ChannelDeviation& d : columns_) {
-    if (d.channel.empty()) continue;
-    out.push_back(d);
+  for (const Column& c : columns_) {
+    if (!c.differs) continue;
+    out.push_back(c.deviation);
     out.back().ignored = std::ranges::any_of(ignore, [&](const std::string& pattern) {
-      return fnmatch(pattern.c_str(), d.channel.c_str(), 0) == 0;
+      return fnmatch(pattern.c_str(), c.deviation.channel.c_str(), 0) == 0;
     });
   }
   // The judged ones first, largest relative deviation first

@@ -2,6 +2,9 @@
 // The parts of `hilsim replay` (tools/session/replay/replay_session.hpp): the comparison of
 // replayed frames and samples with it, and its report. Setup phase, one thread.
 
+#include <algorithm>
+#include <bit>
+#include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -69,15 +72,28 @@ struct Comparison {
 /// enough to run on every compared value.
 class DeviationTracker {
  public:
+  /// Setup: the next recorded column, a channel; returns its index for add().
+  std::size_t add_column(std::string channel);
   /// Column `column` of the sample at `tick` was `expected` in the recording, `got` now.
-  void add(std::size_t column, const std::string& channel, std::int64_t tick, double expected,
-           double got) noexcept;
+  void add(std::size_t column, std::int64_t tick, double expected, double got) noexcept {
+    Column& c = columns_[column];
+    if (std::isfinite(expected))
+      c.deviation.magnitude = std::max(c.deviation.magnitude, std::abs(expected));
+    if (std::bit_cast<std::uint64_t>(got) != std::bit_cast<std::uint64_t>(expected)) {
+      differs(c, tick, expected, got);
+    }
+  }
   /// The channels that differ, largest relative deviation first; those `ignore` (wildcards)
   /// names marked ignored.
   [[nodiscard]] std::vector<ChannelDeviation> result(const std::vector<std::string>& ignore) const;
 
  private:
-  std::vector<ChannelDeviation> columns_;
+  struct Column {
+    ChannelDeviation deviation;
+    bool differs = false;
+  };
+  static void differs(Column& c, std::int64_t tick, double expected, double got) noexcept;
+  std::vector<Column> columns_;
 };
 
 /// Checks every frame the replayed buses send against the recorded ones, per bus in tick

@@ -52,8 +52,8 @@ class SampleChecker {
   void add_topic(std::size_t topic, const std::vector<std::string>& channels) {
     if (columns_.size() <= topic) columns_.resize(topic + 1);
     for (const std::string& channel : channels) {
-      columns_[topic].push_back({.name = channel, .id = table_.find(channel), .index = next_});
-      ++next_;
+      columns_[topic].push_back(
+          {.name = channel, .id = table_.find(channel), .index = deviations_.add_column(channel)});
     }
   }
   /// Runs the loop through the sample's tick and compares.
@@ -66,7 +66,7 @@ class SampleChecker {
       const auto& [name, id, index] = columns_[topic][i];
       const double got = id ? table_.get(*id) : std::nan("");
       result_.values_compared += 1;
-      deviations_.add(index, name, s.tick, s.values[i], got);
+      deviations_.add(index, s.tick, s.values[i], got);
       if (std::bit_cast<std::uint64_t>(got) != std::bit_cast<std::uint64_t>(s.values[i])) {
         result_.values_differing += 1;
         if (result_.first && result_.first->tick <= s.tick) continue;  // formatting is dear
@@ -94,7 +94,6 @@ class SampleChecker {
   Comparison& result_;
   std::int64_t limit_;
   std::vector<std::vector<Column>> columns_;
-  std::size_t next_ = 0;
   DeviationTracker deviations_;
 };
 
