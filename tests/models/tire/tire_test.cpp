@@ -5,8 +5,11 @@
 
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <numbers>
+#include <utility>
 
 #include "models/tire/vti.hpp"
 
@@ -173,6 +176,52 @@ TEST(TireContact, EveryInputCornerGivesFiniteOutputs) {
               << surface_name(s) << " v=" << v << " w=" << w << " delta=" << delta;
         }
       }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace hil::models
+
+namespace hil::models {
+namespace {
+
+/// The same bits, field by field.
+void expect_identical(const TireOutputs& a, const TireOutputs& b) {
+  for (const auto& [x, y] : {std::pair{a.Fx, b.Fx},
+                             {a.Fx_traction, b.Fx_traction},
+                             {a.Fy, b.Fy},
+                             {a.N, b.N},
+                             {a.s, b.s},
+                             {a.alpha, b.alpha},
+                             {a.r_eff, b.r_eff},
+                             {a.patch_rate.u_x, b.patch_rate.u_x},
+                             {a.patch_rate.u_y, b.patch_rate.u_y}}) {
+    EXPECT_EQ(std::bit_cast<std::uint64_t>(x), std::bit_cast<std::uint64_t>(y)) << x << " " << y;
+  }
+}
+
+// The vehicle evaluates its tires by pairs (one vector call for each transcendental of both);
+// a pair gives each tire exactly what evaluate_tire() gives it, whatever the other tire is on.
+TEST(TirePair, EachTireOfAPairIsTheSameAsAlone) {
+  const TireInputs dry{.v_par = 8.0, .v_perp = -0.6, .delta = 0.012, .omega = 27.0};
+  const TireInputs wet_braking{.v_par = 8.0,
+                               .v_perp = 0.3,
+                               .delta = 0.010,
+                               .omega = 20.0,
+                               .surface = {.type = Surface::wet}};
+  const TireInputs clay{.v_par = 2.0,
+                        .v_perp = 0.1,
+                        .delta = 0.02,
+                        .omega = 9.0,
+                        .surface = {.type = Surface::clay, .cone_index_pa = 600e3}};
+  const TireInputs standing{.v_par = 0.0, .v_perp = 0.2, .delta = 0.01, .omega = 1.0};
+  const TirePatchState patch{.u_x = 0.001, .u_y = -0.002};
+  for (const TireInputs& a : {dry, wet_braking, clay, standing}) {
+    for (const TireInputs& b : {dry, wet_braking, clay, standing}) {
+      const TireOutputsPair pair = evaluate_tires(kTire, a, patch, kTire, b, {});
+      expect_identical(pair.first, evaluate_tire(kTire, a, patch));
+      expect_identical(pair.second, evaluate_tire(kTire, b, {}));
     }
   }
 }
