@@ -4,12 +4,10 @@
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <condition_variable>
 #include <csignal>
 #include <mutex>
 #include <optional>
-#include <thread>
 
 #include "io/bus/endpoint.hpp"
 #include "rt_core/rt_thread.hpp"
