@@ -31,7 +31,7 @@ namespace {
 std::string frame_text(const io::can::CanFrame& f) {
   std::array<char, io::can::kMaxFrameTextLength> text{};
   const std::size_t n = io::can::format_frame_text(f, text);
-  return std::string(text.data(), n);
+  return {text.data(), n};
 }
 
 }  // namespace
