@@ -31,29 +31,24 @@ struct Pair {
 #if defined(__x86_64__)
 
 namespace detail {
-inline double lane0(__m128d v) noexcept { return _mm_cvtsd_f64(v); }
-inline Pair lanes(__m128d v) noexcept {
-  return {_mm_cvtsd_f64(v), _mm_cvtsd_f64(_mm_unpackhi_pd(v, v))};
+/// Kernel(a, b) in one call: lane 0 a, lane 1 b.
+template <__m128d (*Kernel)(__m128d) noexcept>
+Pair both(double a, double b) noexcept {
+  const __m128d r = Kernel(_mm_set_pd(b, a));
+  return {_mm_cvtsd_f64(r), _mm_cvtsd_f64(_mm_unpackhi_pd(r, r))};
 }
 }  // namespace detail
 
-inline double atan(double x) noexcept { return detail::lane0(_ZGVbN2v_atan(_mm_set_sd(x))); }
-inline double sin(double x) noexcept { return detail::lane0(_ZGVbN2v_sin(_mm_set_sd(x))); }
-inline double tan(double x) noexcept { return detail::lane0(_ZGVbN2v_tan(_mm_set_sd(x))); }
-inline double exp(double x) noexcept { return detail::lane0(_ZGVbN2v_exp(_mm_set_sd(x))); }
 /// f(a) and f(b) in one call: the same bits as two f() calls.
-inline Pair atan(double a, double b) noexcept {
-  return detail::lanes(_ZGVbN2v_atan(_mm_set_pd(b, a)));
-}
-inline Pair sin(double a, double b) noexcept {
-  return detail::lanes(_ZGVbN2v_sin(_mm_set_pd(b, a)));
-}
-inline Pair tan(double a, double b) noexcept {
-  return detail::lanes(_ZGVbN2v_tan(_mm_set_pd(b, a)));
-}
-inline Pair exp(double a, double b) noexcept {
-  return detail::lanes(_ZGVbN2v_exp(_mm_set_pd(b, a)));
-}
+inline Pair atan(double a, double b) noexcept { return detail::both<_ZGVbN2v_atan>(a, b); }
+inline Pair sin(double a, double b) noexcept { return detail::both<_ZGVbN2v_sin>(a, b); }
+inline Pair tan(double a, double b) noexcept { return detail::both<_ZGVbN2v_tan>(a, b); }
+inline Pair exp(double a, double b) noexcept { return detail::both<_ZGVbN2v_exp>(a, b); }
+/// One value: lane 0 of a call (the other lane idle).
+inline double atan(double x) noexcept { return atan(x, 0.0).first; }
+inline double sin(double x) noexcept { return sin(x, 0.0).first; }
+inline double tan(double x) noexcept { return tan(x, 0.0).first; }
+inline double exp(double x) noexcept { return exp(x, 0.0).first; }
 
 #else
 

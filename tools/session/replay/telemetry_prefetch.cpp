@@ -72,10 +72,12 @@ TelemetryPrefetch::TelemetryPrefetch(std::vector<std::filesystem::path> files) {
   });
 }
 
-TelemetryPrefetch::~TelemetryPrefetch() {
+TelemetryPrefetch::~TelemetryPrefetch() { stop_reading(); }
+
+void TelemetryPrefetch::stop_reading() {
   {
     const std::scoped_lock lock(mutex_);
-    stop_ = true;
+    stop_ = true;  // whatever is still unread is not wanted
     changed_.notify_all();
   }
   if (reader_.joinable()) reader_.join();
@@ -122,12 +124,7 @@ const TelemetryItem* TelemetryPrefetch::next() {
 }
 
 io::record::TelemetryReadReport TelemetryPrefetch::finish() {
-  {
-    const std::scoped_lock lock(mutex_);
-    stop_ = true;  // whatever is still unread is not wanted
-    changed_.notify_all();
-  }
-  if (reader_.joinable()) reader_.join();
+  stop_reading();
   if (error_) std::rethrow_exception(error_);
   return report_;
 }

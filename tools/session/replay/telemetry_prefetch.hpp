@@ -54,6 +54,8 @@ class TelemetryPrefetch {
   // Reader thread: an empty batch to fill (nullptr: stop), a filled one to hand over.
   Batch* take_empty();
   void hand_over(Batch* filled);
+  // Consumer: tells the reader to stop and waits for it.
+  void stop_reading();
 
   std::mutex mutex_;
   std::condition_variable changed_;
