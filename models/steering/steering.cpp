@@ -4,7 +4,7 @@
 #include <cmath>
 #include <numbers>
 
-#include "rt_core/vector_math.hpp"
+#include "models/math/vector_math.hpp"
 
 namespace hil::models {
 namespace {
@@ -35,7 +35,7 @@ double max_central_angle(const AckermannParams& p) noexcept {
 }
 
 WheelAngles ackermann_tangents(const AckermannParams& p, double d, double d_max) noexcept {
-  return ackermann_tangents_of(p, d, rt::vmath::tan(std::min(std::abs(d), d_max)));
+  return ackermann_tangents_of(p, d, vmath::tan(std::min(std::abs(d), d_max)));
 }
 
 WheelAngles ackermann_tangents_of(const AckermannParams& p, double d, double t) noexcept {

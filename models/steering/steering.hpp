@@ -32,7 +32,7 @@ struct WheelAngles {
                                              double d_max) noexcept;
 
 /// The same with t = tan(min(|d|, d_max)) given (a vehicle computes those of all its axles
-/// by pairs, rt_core/vector_math.hpp).
+/// by pairs, models/math/vector_math.hpp).
 [[nodiscard]] WheelAngles ackermann_tangents_of(const AckermannParams& p, double d,
                                                 double t) noexcept;
 

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <numbers>
 
+#include "models/math/vector_math.hpp"
 #include "models/tire/vti.hpp"
-#include "rt_core/vector_math.hpp"
 
 namespace hil::models {
 
@@ -47,7 +47,7 @@ double longitudinal_slip(double v_par, double r_omega) noexcept {
 double slip_angle(double v_par, double v_perp) noexcept {
   const double a = std::abs(v_par);
   if (a == 0.0) return v_perp > 0.0 ? kHalfPi : (v_perp < 0.0 ? -kHalfPi : 0.0);
-  return rt::vmath::atan(v_perp / a);  // ruling 1: atan(v⊥/|v∥|), steered frame
+  return vmath::atan(v_perp / a);  // ruling 1: atan(v⊥/|v∥|), steered frame
 }
 
 namespace {
@@ -137,16 +137,15 @@ TireOutputsPair evaluate_tires(const TireParams& p_a, const TireInputs& in_a,
                                const TireInputs& in_b, const TirePatchState& patch_b) noexcept {
   const TireSlip a = tire_slip(p_a, in_a);
   const TireSlip b = tire_slip(p_b, in_b);
-  // The transcendentals of both tires, one vector call per function (rt_core/vector_math.hpp)
-  namespace vm = rt::vmath;
-  const vm::Pair atan_tan_a = vm::atan(a.tan_a, b.tan_a);
+  // The transcendentals of both tires, one vector call per function (models/math/vector_math.hpp)
+  const vmath::Pair atan_tan_a = vmath::atan(a.tan_a, b.tan_a);
   const double alpha_a = slip_angle_of(in_a, atan_tan_a.first);
   const double alpha_b = slip_angle_of(in_b, atan_tan_a.second);
-  const vm::Pair crolla =
-      vm::exp(crolla_exponent(a.curve, alpha_a), crolla_exponent(b.curve, alpha_b));
+  const vmath::Pair crolla =
+      vmath::exp(crolla_exponent(a.curve, alpha_a), crolla_exponent(b.curve, alpha_b));
   const bool pavement = !is_soil(a.curve.type) || !is_soil(b.curve.type);
-  const vm::Pair mf = pavement ? magic_formula(a.curve.pacejka, a.s_x, b.curve.pacejka, b.s_x)
-                               : vm::Pair{0.0, 0.0};  // soils: soil_gross_traction()
+  const vmath::Pair mf = pavement ? magic_formula(a.curve.pacejka, a.s_x, b.curve.pacejka, b.s_x)
+                                  : vmath::Pair{0.0, 0.0};  // soils: soil_gross_traction()
   return {tire_forces(p_a, in_a, patch_a, a, alpha_a, mf.first, crolla.first),
           tire_forces(p_b, in_b, patch_b, b, alpha_b, mf.second, crolla.second)};
 }

@@ -70,7 +70,7 @@ struct TireOutputsPair {
 };
 
 /// evaluate_tire() of two tires (a vehicle's wheels by pairs): the same results bit for bit,
-/// with each transcendental of both tires in one vector call (rt_core/vector_math.hpp).
+/// with each transcendental of both tires in one vector call (models/math/vector_math.hpp).
 [[nodiscard]] TireOutputsPair evaluate_tires(const TireParams& p_a, const TireInputs& in_a,
                                              const TirePatchState& patch_a, const TireParams& p_b,
                                              const TireInputs& in_b,

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "rt_core/vector_math.hpp"
+#include "models/math/vector_math.hpp"
 
 namespace hil::models {
 
@@ -49,7 +49,7 @@ double longitudinal_coefficient(const VtiCurve& c, double s) noexcept {
 }
 
 double lateral_coefficient(const VtiCurve& c, double alpha) noexcept {
-  return lateral_coefficient(c, alpha, rt::vmath::exp(crolla_exponent(c, alpha)));
+  return lateral_coefficient(c, alpha, vmath::exp(crolla_exponent(c, alpha)));
 }
 
 double crolla_exponent(const VtiCurve& c, double alpha) noexcept {

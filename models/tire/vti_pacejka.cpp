@@ -23,16 +23,15 @@ double magic_formula(const PacejkaCoefficients& p, double s) noexcept {
   return magic_formula(p, s, p, s).first;
 }
 
-rt::vmath::Pair magic_formula(const PacejkaCoefficients& a, double s_a,
-                              const PacejkaCoefficients& b, double s_b) noexcept {
-  namespace vm = rt::vmath;
+vmath::Pair magic_formula(const PacejkaCoefficients& a, double s_a, const PacejkaCoefficients& b,
+                          double s_b) noexcept {
   // mavs-vti-model.md "Dry and Wet Pavement, Snow and Ice", magic formula, for a and b
   const double Bs_a = a.B * s_a;
   const double Bs_b = b.B * s_b;
-  const vm::Pair inner = vm::atan(Bs_a, Bs_b);
-  const vm::Pair outer =
-      vm::atan(Bs_a - a.E * (Bs_a - inner.first), Bs_b - b.E * (Bs_b - inner.second));
-  const vm::Pair sine = vm::sin(a.C * outer.first, b.C * outer.second);
+  const vmath::Pair inner = vmath::atan(Bs_a, Bs_b);
+  const vmath::Pair outer =
+      vmath::atan(Bs_a - a.E * (Bs_a - inner.first), Bs_b - b.E * (Bs_b - inner.second));
+  const vmath::Pair sine = vmath::sin(a.C * outer.first, b.C * outer.second);
   return {a.D * sine.first, b.D * sine.second};
 }
 

@@ -2,8 +2,8 @@
 // Pacejka magic formula for dry and wet pavement, snow and ice (mavs-vti-model.md
 // "Dry and Wet Pavement, Snow and Ice"; Short et al. 2004).
 
+#include "models/math/vector_math.hpp"
 #include "models/terrain/surface.hpp"
-#include "rt_core/vector_math.hpp"
 
 namespace hil::models {
 
@@ -24,8 +24,8 @@ struct PacejkaCoefficients {
 [[nodiscard]] double magic_formula(const PacejkaCoefficients& p, double s) noexcept;
 
 /// magic_formula() of two tires, each function of both in one vector call (the same bits as
-/// two magic_formula() calls; rt_core/vector_math.hpp).
-[[nodiscard]] rt::vmath::Pair magic_formula(const PacejkaCoefficients& a, double s_a,
-                                            const PacejkaCoefficients& b, double s_b) noexcept;
+/// two magic_formula() calls; models/math/vector_math.hpp).
+[[nodiscard]] vmath::Pair magic_formula(const PacejkaCoefficients& a, double s_a,
+                                        const PacejkaCoefficients& b, double s_b) noexcept;
 
 }  // namespace hil::models

@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <cmath>
 
+#include "models/math/vector_math.hpp"
 #include "models/sensors/sensor_noise.hpp"
 #include "models/sensors/wheel_encoder.hpp"
 #include "rt_core/rk4.hpp"
-#include "rt_core/vector_math.hpp"
 
 namespace hil::models {
 
@@ -202,7 +202,7 @@ void Vehicle::update_outputs(const VehicleState& before, const StepInputs& in) n
   for (std::size_t a = 0; a < p.axle_count; ++a) out_.steering_angle[a] = x_[L::steer(a)];
   const std::array<double, kMaxWheels> tan_delta = model_.steer_tangents(x_);
   for (std::size_t i = 0; i + 1 < model_.wheel_count(); i += 2) {  // an axle's two per call
-    const rt::vmath::Pair delta = rt::vmath::atan(tan_delta[i], tan_delta[i + 1]);
+    const vmath::Pair delta = vmath::atan(tan_delta[i], tan_delta[i + 1]);
     out_.wheels[i].steer_angle = delta.first;
     out_.wheels[i + 1].steer_angle = delta.second;
   }

@@ -7,10 +7,10 @@
 
 #include "models/chassis/aero.hpp"
 #include "models/chassis/road_load.hpp"
+#include "models/math/vector_math.hpp"
 #include "models/steering/steering.hpp"
 #include "models/steering/steering_servo.hpp"
 #include "models/terrain/road_input.hpp"
-#include "rt_core/vector_math.hpp"
 
 namespace hil::models {
 
@@ -134,14 +134,14 @@ StepInputs VehicleModel::prepare(const VehicleInputs& in) const noexcept {
 
 std::array<double, kMaxWheels> VehicleModel::steer_tangents(const VehicleState& x) const noexcept {
   // tan of each steered axle's central angle, limited to its range (ackermann_tangents()):
-  // by pairs of axles, one vector call each (rt_core/vector_math.hpp)
+  // by pairs of axles, one vector call each (models/math/vector_math.hpp)
   std::array<double, kMaxAxles> tan_d{};
   for (std::size_t a = 0; a < params_.axle_count; a += 2) {
     const auto clamped = [&](std::size_t axle) {
       if (axle >= params_.axle_count) return 0.0;
       return std::min(std::abs(x[L::steer(axle)]), max_central_angle_[axle]);
     };
-    const rt::vmath::Pair t = rt::vmath::tan(clamped(a), clamped(a + 1));
+    const vmath::Pair t = vmath::tan(clamped(a), clamped(a + 1));
     tan_d[a] = t.first;
     if (a + 1 < kMaxAxles) tan_d[a + 1] = t.second;
   }

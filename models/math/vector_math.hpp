@@ -20,7 +20,7 @@ __m128d _ZGVbN2v_exp(__m128d) noexcept;   // NOLINT(bugprone-reserved-identifier
 }
 #endif
 
-namespace hil::rt::vmath {
+namespace hil::vmath {
 
 /// Two results of one kernel call.
 struct Pair {
@@ -63,4 +63,4 @@ inline Pair exp(double a, double b) noexcept { return {std::exp(a), std::exp(b)}
 
 #endif
 
-}  // namespace hil::rt::vmath
+}  // namespace hil::vmath
