@@ -15,6 +15,12 @@ class Clock {
   [[nodiscard]] virtual Nanoseconds now() noexcept = 0;
   /// Blocks until `deadline` (absolute); returns at once if it has passed.
   virtual void sleep_until(Nanoseconds deadline) noexcept = 0;
+  /// sleep_until(deadline), then now(): the time the caller woke. Clocks that know it without
+  /// reading a clock again override it (the executive calls it once per tick).
+  [[nodiscard]] virtual Nanoseconds wake_at(Nanoseconds deadline) noexcept {
+    sleep_until(deadline);
+    return now();
+  }
 };
 
 /// CLOCK_MONOTONIC with clock_nanosleep(TIMER_ABSTIME): absolute deadlines, no drift.
@@ -59,10 +65,14 @@ class VirtualClock final : public Clock {
 class FreeRunningClock final : public Clock {
  public:
   [[nodiscard]] Nanoseconds now() noexcept override { return base_ + (wall_.now() - anchor_); }
-  void sleep_until(Nanoseconds deadline) noexcept override {
-    const Nanoseconds current = now();
+  void sleep_until(Nanoseconds deadline) noexcept override { (void)wake_at(deadline); }
+  /// One read of the wall clock: the time jumps to the deadline (or stays, if it passed).
+  [[nodiscard]] Nanoseconds wake_at(Nanoseconds deadline) noexcept override {
+    const Nanoseconds wall = wall_.now();
+    const Nanoseconds current = base_ + (wall - anchor_);
     base_ = deadline > current ? deadline : current;
-    anchor_ = wall_.now();
+    anchor_ = wall;
+    return base_;
   }
 
  private:

@@ -1,5 +1,6 @@
 #include "rt_core/executive.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace hil::rt {
@@ -33,8 +34,10 @@ void validate(const ExecutiveConfig& config, const std::vector<TaskEntry>& tasks
   }
 }
 
-[[nodiscard]] bool tick_is_due(std::int64_t tick, const TaskEntry& e) noexcept {
-  return tick % e.decimation == e.offset;
+/// The first tick at or after `tick` with tick % decimation == offset.
+[[nodiscard]] std::int64_t first_due(std::int64_t tick, const TaskEntry& e) noexcept {
+  const std::int64_t decimation = e.decimation;
+  return tick + (static_cast<std::int64_t>(e.offset) - tick % decimation + decimation) % decimation;
 }
 
 }  // namespace
@@ -44,6 +47,7 @@ Executive::Executive(ExecutiveConfig config, std::vector<TaskEntry> tasks, Clock
       tasks_((validate(config, tasks), std::move(tasks))),
       task_exec_(tasks_.size(), 0),
       untimed_(tasks_.size(), -1),
+      next_due_(tasks_.size(), 0),
       clock_(clock),
       log_(log),
       stats_(tasks_.size()) {}
@@ -98,19 +102,25 @@ RunResult Executive::run(std::int64_t max_ticks) noexcept {
   Nanoseconds deadline = deadline_;
   std::uint32_t catch_up_streak = catch_up_streak_;
   bool started_late = started_late_;
+  for (std::size_t i = 0; i < tasks_.size(); ++i) next_due_[i] = first_due(next_tick_, tasks_[i]);
+  // Every task_timing_stride-th tick (those with tick % stride == 0) times each task
+  const std::int64_t stride = std::max<std::int64_t>(config_.task_timing_stride, 1);
+  std::int64_t next_timed = next_tick_ + (stride - next_tick_ % stride) % stride;
 
   for (std::int64_t k = next_tick_; max_ticks < 0 || k < max_ticks; ++k) {
     if (stop_.load(std::memory_order_acquire)) {
       result.reason = StopReason::stop_requested;
       break;
     }
-    clock_.sleep_until(deadline);
-    const Nanoseconds woke = clock_.now();
+    const Nanoseconds woke = clock_.wake_at(deadline);
 
     for (std::size_t i = 0; i < tasks_.size(); ++i) {
-      task_exec_[i] = tick_is_due(k, tasks_[i]) ? 0 : -1;  // -1 marks "not due" for all phases
+      const bool due = k == next_due_[i];
+      if (due) next_due_[i] += tasks_[i].decimation;
+      task_exec_[i] = due ? 0 : -1;  // -1 marks "not due" for all phases
     }
-    const bool timed = config_.task_timing_stride <= 1 || k % config_.task_timing_stride == 0;
+    const bool timed = k == next_timed;
+    if (timed) next_timed += stride;
     Nanoseconds t = run_phase(k, woke, Phase::read, timed,
                               [](Task& task, const TickContext& c) { task.read(c); });
     t = run_phase(k, t, Phase::update, timed,

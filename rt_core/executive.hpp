@@ -79,6 +79,8 @@ class Executive {
   std::vector<TaskEntry> tasks_;
   std::vector<Nanoseconds> task_exec_;  // per task, this tick: exec time, or -1 if not due
   std::vector<Nanoseconds> untimed_;    // all -1: a tick whose tasks were not timed
+  std::vector<std::int64_t>
+      next_due_;  // per task, the next tick it is due at (no division per tick)
   Clock& clock_;
   RtLog* log_;
   TimingStats stats_;

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <functional>
 #include <string>
 #include <vector>
@@ -96,6 +98,35 @@ TEST(Executive, DecimatedTaskRunsExactlyEveryNthTickOver100kTicks) {
   }
   EXPECT_EQ(every7.dts.front(), 7 * kPeriod);
   EXPECT_EQ(exec.stats().snapshot().task_exec_time[1].count, 14'286U);
+}
+
+TEST(Executive, ARunInSegmentsRunsEachTaskAtTheTicksOfOneRun) {
+  // Replay runs the loop up to each recorded sample: segments of any length, each starting
+  // where the last stopped; decimated tasks and timed ticks keep their phase across them
+  SimulatedClock clock;
+  RecordingTask every7(clock);
+  RecordingTask every10_offset3(clock);
+  ExecutiveConfig config = config_with({});
+  config.task_timing_stride = 4;
+  Executive exec(config,
+                 {{.name = "every7", .task = &every7, .decimation = 7},
+                  {.name = "every10", .task = &every10_offset3, .decimation = 10, .offset = 3}},
+                 clock);
+  for (std::int64_t end = 0; end < 1'000;) {
+    end = std::min<std::int64_t>(end + 1 + end % 13, 1'000);  // 1, 3, 7, … ticks at a time
+    ASSERT_EQ(exec.run(end).ticks, end);
+  }
+  ASSERT_EQ(every7.ticks.size(), 143U);
+  for (std::size_t i = 0; i < every7.ticks.size(); ++i) {
+    ASSERT_EQ(every7.ticks[i], static_cast<std::int64_t>(7 * i));
+  }
+  ASSERT_EQ(every10_offset3.ticks.size(), 100U);
+  for (std::size_t i = 0; i < every10_offset3.ticks.size(); ++i) {
+    ASSERT_EQ(every10_offset3.ticks[i], static_cast<std::int64_t>(10 * i + 3));
+  }
+  // timed are ticks 0, 4, 8, …: every7 is timed at the multiples of 28; every10 (odd ticks) never
+  EXPECT_EQ(exec.stats().snapshot().task_exec_time[0].count, 36U);
+  EXPECT_EQ(exec.stats().snapshot().task_exec_time[1].count, 0U);
 }
 
 TEST(Executive, SkipPolicyCountsEachOverrunAtItsTickAndDropsMissedPeriods) {
