@@ -8,6 +8,8 @@
 
 #include <cmath>
 
+#include "models/math/lanes.hpp"
+
 #if defined(__x86_64__)
 #include <emmintrin.h>
 
@@ -17,6 +19,8 @@ __m128d _ZGVbN2v_atan(__m128d) noexcept;  // NOLINT(bugprone-reserved-identifier
 __m128d _ZGVbN2v_sin(__m128d) noexcept;   // NOLINT(bugprone-reserved-identifier)
 __m128d _ZGVbN2v_tan(__m128d) noexcept;   // NOLINT(bugprone-reserved-identifier)
 __m128d _ZGVbN2v_exp(__m128d) noexcept;   // NOLINT(bugprone-reserved-identifier)
+__m128d _ZGVbN2v_log(__m128d) noexcept;   // NOLINT(bugprone-reserved-identifier)
+__m128d _ZGVbN2v_cos(__m128d) noexcept;   // NOLINT(bugprone-reserved-identifier)
 }
 #endif
 
@@ -44,6 +48,12 @@ inline Pair atan(double a, double b) noexcept { return detail::both<_ZGVbN2v_ata
 inline Pair sin(double a, double b) noexcept { return detail::both<_ZGVbN2v_sin>(a, b); }
 inline Pair tan(double a, double b) noexcept { return detail::both<_ZGVbN2v_tan>(a, b); }
 inline Pair exp(double a, double b) noexcept { return detail::both<_ZGVbN2v_exp>(a, b); }
+inline Pair log(double a, double b) noexcept { return detail::both<_ZGVbN2v_log>(a, b); }
+inline Pair cos(double a, double b) noexcept { return detail::both<_ZGVbN2v_cos>(a, b); }
+/// Both lanes of a pair (models/math/lanes.hpp) in one call.
+inline lanes::L2 atan(lanes::L2 x) noexcept { return _ZGVbN2v_atan(x); }
+inline lanes::L2 sin(lanes::L2 x) noexcept { return _ZGVbN2v_sin(x); }
+inline lanes::L2 exp(lanes::L2 x) noexcept { return _ZGVbN2v_exp(x); }
 /// One value: lane 0 of a call (the other lane idle).
 inline double atan(double x) noexcept { return atan(x, 0.0).first; }
 inline double sin(double x) noexcept { return sin(x, 0.0).first; }
@@ -60,6 +70,11 @@ inline Pair atan(double a, double b) noexcept { return {std::atan(a), std::atan(
 inline Pair sin(double a, double b) noexcept { return {std::sin(a), std::sin(b)}; }
 inline Pair tan(double a, double b) noexcept { return {std::tan(a), std::tan(b)}; }
 inline Pair exp(double a, double b) noexcept { return {std::exp(a), std::exp(b)}; }
+inline Pair log(double a, double b) noexcept { return {std::log(a), std::log(b)}; }
+inline Pair cos(double a, double b) noexcept { return {std::cos(a), std::cos(b)}; }
+inline lanes::L2 atan(lanes::L2 x) noexcept { return {std::atan(x[0]), std::atan(x[1])}; }
+inline lanes::L2 sin(lanes::L2 x) noexcept { return {std::sin(x[0]), std::sin(x[1])}; }
+inline lanes::L2 exp(lanes::L2 x) noexcept { return {std::exp(x[0]), std::exp(x[1])}; }
 
 #endif
 

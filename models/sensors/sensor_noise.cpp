@@ -3,6 +3,8 @@
 #include <cmath>
 #include <numbers>
 
+#include "models/math/vector_math.hpp"
+
 namespace hil::models {
 
 namespace {
@@ -30,17 +32,27 @@ std::uint64_t derive_seed(std::uint64_t master, std::string_view name) noexcept 
   return splitmix64(master ^ splitmix64(h));
 }
 
-double GaussianNoise::standard() noexcept {
-  if (has_spare_) {
-    has_spare_ = false;
-    return spare_;
+void GaussianNoise::refill() noexcept {
+  // Box–Muller: two uniforms (radius, then angle) → two independent normals (cos, sin)
+  constexpr std::size_t kPairs = kBatch / 2;
+  std::array<double, kPairs> u_radius{};
+  std::array<double, kPairs> angle{};
+  for (std::size_t j = 0; j < kPairs; ++j) {
+    u_radius[j] = uniform_open_zero(engine_);
+    angle[j] = 2.0 * std::numbers::pi * uniform_open_zero(engine_);
   }
-  // Box–Muller: two uniforms → two independent normals
-  const double radius = std::sqrt(-2.0 * std::log(uniform_open_zero(engine_)));
-  const double angle = 2.0 * std::numbers::pi * uniform_open_zero(engine_);
-  spare_ = radius * std::sin(angle);
-  has_spare_ = true;
-  return radius * std::cos(angle);
+  for (std::size_t j = 0; j < kPairs; j += 2) {
+    const vmath::Pair ln = vmath::log(u_radius[j], u_radius[j + 1]);
+    const vmath::Pair c = vmath::cos(angle[j], angle[j + 1]);
+    const vmath::Pair s = vmath::sin(angle[j], angle[j + 1]);
+    const double r0 = std::sqrt(-2.0 * ln.first);
+    const double r1 = std::sqrt(-2.0 * ln.second);
+    batch_[2 * j] = r0 * c.first;
+    batch_[2 * j + 1] = r0 * s.first;
+    batch_[2 * j + 2] = r1 * c.second;
+    batch_[2 * j + 3] = r1 * s.second;
+  }
+  next_ = 0;
 }
 
 }  // namespace hil::models

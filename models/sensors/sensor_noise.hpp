@@ -2,9 +2,13 @@
 // Seeded Gaussian noise for the sensor models (DESIGN.md §4: random numbers come from
 // per-sensor generators seeded from the rig's master seed). The engine is std::mt19937_64,
 // whose output sequence the C++ standard fixes, and the normal deviates come from our own
-// Box–Muller transform, so the same seed gives the same noise with any standard library.
-// One generator per sensor; a generator is used by one thread only (the RT thread).
+// Box–Muller transform, computed four pairs at a time with glibc's vector kernels
+// (models/math/vector_math.hpp), so the same seed gives the same noise with any standard
+// library on the same glibc. One generator per sensor; a generator is used by one thread
+// only (the RT thread).
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <random>
 #include <string_view>
@@ -20,16 +24,23 @@ class GaussianNoise {
   explicit GaussianNoise(std::uint64_t seed) noexcept : engine_(seed) {}
 
   /// A standard normal deviate N(0, 1). No allocation.
-  [[nodiscard]] double standard() noexcept;
+  [[nodiscard]] double standard() noexcept {
+    if (next_ == kBatch) refill();
+    return batch_[next_++];
+  }
   /// σ·N(0, 1); exactly 0 (and no draw) when σ = 0, so noise-free runs stay noise-free.
   [[nodiscard]] double operator()(double sigma) noexcept {
     return sigma == 0.0 ? 0.0 : sigma * standard();
   }
 
  private:
+  /// Deviates drawn ahead: four Box–Muller pairs, each pair's cos then sin deviate.
+  static constexpr std::size_t kBatch = 8;
+  void refill() noexcept;
+
   std::mt19937_64 engine_;
-  double spare_ = 0.0;
-  bool has_spare_ = false;
+  std::array<double, kBatch> batch_{};
+  std::size_t next_ = kBatch;
 };
 
 }  // namespace hil::models
