@@ -49,27 +49,33 @@ double longitudinal_coefficient(const VtiCurve& c, double s) noexcept {
 }
 
 double lateral_coefficient(const VtiCurve& c, double alpha) noexcept {
-  return lateral_coefficient(c, alpha, vmath::exp(crolla_exponent(c, alpha)));
-}
-
-double crolla_exponent(const VtiCurve& c, double alpha) noexcept {
-  return -std::abs(alpha) / c.gamma;
-}
-
-double lateral_coefficient(const VtiCurve& c, double alpha, double exp_crolla) noexcept {
   // mavs-vti-model.md "Lateral Traction" (Crolla), sign per ruling 5: opposes v⊥
-  const double magnitude = c.mu_lat * (1.0 - exp_crolla);  // μ_lat·(1 − e^(−|α|/γ))
+  const double magnitude =
+      crolla_magnitude(lanes::splat(c.mu_lat), lanes::splat(c.gamma), lanes::splat(alpha))[0];
   return alpha > 0.0 ? -magnitude : (alpha < 0.0 ? magnitude : 0.0);
 }
 
+lanes::L2 crolla_magnitude(lanes::L2 mu_lat, lanes::L2 gamma, lanes::L2 alpha) noexcept {
+  return mu_lat *
+         (lanes::splat(1.0) - vmath::exp(-lanes::abs(alpha) / gamma));  // μ_lat·(1 − e^(−|α|/γ))
+}
+
 double friction_ellipse_scale(const VtiCurve& c, double N, WheelForce f) noexcept {
-  const double ax = c.mu_x_max * N;
-  const double ay = c.mu_lat * N;
-  if (ax <= 0.0 || ay <= 0.0) return 0.0;
-  const double ex = f.x / ax;
-  const double ey = f.y / ay;
-  const double rho2 = ex * ex + ey * ey;  // ruling 5: friction ellipse (Fx/μx·N)² + (Fy/μy·N)²
-  return rho2 <= 1.0 ? 1.0 : 1.0 / std::sqrt(rho2);
+  return friction_ellipse_scale(lanes::splat(c.mu_x_max), lanes::splat(c.mu_lat), lanes::splat(N),
+                                lanes::splat(f.x), lanes::splat(f.y))[0];
+}
+
+lanes::L2 friction_ellipse_scale(lanes::L2 mu_x_max, lanes::L2 mu_lat, lanes::L2 N, lanes::L2 fx,
+                                 lanes::L2 fy) noexcept {
+  const lanes::L2 ax = mu_x_max * N;
+  const lanes::L2 ay = mu_lat * N;
+  const lanes::L2 ex = fx / ax;
+  const lanes::L2 ey = fy / ay;
+  const lanes::L2 rho2 = ex * ex + ey * ey;  // ruling 5: friction ellipse (Fx/μx·N)² + (Fy/μy·N)²
+  const lanes::L2 one = lanes::splat(1.0);
+  const lanes::L2 k = lanes::select(rho2 <= one, one, one / lanes::sqrt(rho2));
+  const lanes::L2 zero = lanes::splat(0.0);
+  return lanes::select((ax <= zero) | (ay <= zero), zero, k);  // no grip
 }
 
 WheelForce friction_ellipse(const VtiCurve& c, double N, WheelForce f) noexcept {

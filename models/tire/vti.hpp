@@ -3,6 +3,7 @@
 // longitudinal traction (Pacejka or soil), Crolla lateral traction, friction ellipse.
 // Pure functions, noexcept, no allocation.
 
+#include "models/math/lanes.hpp"
 #include "models/terrain/surface.hpp"
 #include "models/tire/tire_params.hpp"
 #include "models/tire/vti_pacejka.hpp"
@@ -46,16 +47,17 @@ struct VtiCurve {
 
 /// Pure-slip Crolla coefficient F⊥/N = −μ_lat·sign(α)·(1 − exp(−|α|/γ)) (ruling 5).
 [[nodiscard]] double lateral_coefficient(const VtiCurve& c, double alpha) noexcept;
-/// −|α|/γ: the exponent of Crolla's decay.
-[[nodiscard]] double crolla_exponent(const VtiCurve& c, double alpha) noexcept;
-/// lateral_coefficient() with exp(crolla_exponent(c, α)) given (the tire computes those of two
-/// tires in one vector call): the same bits.
-[[nodiscard]] double lateral_coefficient(const VtiCurve& c, double alpha,
-                                         double exp_crolla) noexcept;
+/// Crolla's μ_lat·(1 − e^(−|α|/γ)) of two contacts (lane 0 and lane 1), the exponentials in
+/// one vector call: |lateral_coefficient()| wherever α ≠ 0.
+[[nodiscard]] lanes::L2 crolla_magnitude(lanes::L2 mu_lat, lanes::L2 gamma,
+                                         lanes::L2 alpha) noexcept;
 
 /// The factor k ≤ 1 by which friction_ellipse() scales f (1 inside the ellipse, 0 without
 /// grip).
 [[nodiscard]] double friction_ellipse_scale(const VtiCurve& c, double N, WheelForce f) noexcept;
+/// friction_ellipse_scale() of two contacts with semi-axes μ_x·N and μ_lat·N, per lane.
+[[nodiscard]] lanes::L2 friction_ellipse_scale(lanes::L2 mu_x_max, lanes::L2 mu_lat, lanes::L2 N,
+                                               lanes::L2 fx, lanes::L2 fy) noexcept;
 
 /// Scales f so that (f.x/(μ_x·N))² + (f.y/(μ_lat·N))² ≤ 1 (ruling 5, combined slip).
 [[nodiscard]] WheelForce friction_ellipse(const VtiCurve& c, double N, WheelForce f) noexcept;

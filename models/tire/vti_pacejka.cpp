@@ -20,19 +20,18 @@ PacejkaCoefficients pacejka_coefficients(Surface surface) noexcept {
 }
 
 double magic_formula(const PacejkaCoefficients& p, double s) noexcept {
-  return magic_formula(p, s, p, s).first;
+  return magic_formula(p, p, lanes::splat(s))[0];
 }
 
-vmath::Pair magic_formula(const PacejkaCoefficients& a, double s_a, const PacejkaCoefficients& b,
-                          double s_b) noexcept {
+lanes::L2 magic_formula(const PacejkaCoefficients& a, const PacejkaCoefficients& b,
+                        lanes::L2 s) noexcept {
   // mavs-vti-model.md "Dry and Wet Pavement, Snow and Ice", magic formula, for a and b
-  const double Bs_a = a.B * s_a;
-  const double Bs_b = b.B * s_b;
-  const vmath::Pair inner = vmath::atan(Bs_a, Bs_b);
-  const vmath::Pair outer =
-      vmath::atan(Bs_a - a.E * (Bs_a - inner.first), Bs_b - b.E * (Bs_b - inner.second));
-  const vmath::Pair sine = vmath::sin(a.C * outer.first, b.C * outer.second);
-  return {a.D * sine.first, b.D * sine.second};
+  const auto coefficient = [&](double PacejkaCoefficients::*c) { return lanes::make(a.*c, b.*c); };
+  const lanes::L2 Bs = coefficient(&PacejkaCoefficients::B) * s;
+  const lanes::L2 inner = vmath::atan(Bs);
+  const lanes::L2 outer = vmath::atan(Bs - coefficient(&PacejkaCoefficients::E) * (Bs - inner));
+  return coefficient(&PacejkaCoefficients::D) *
+         vmath::sin(coefficient(&PacejkaCoefficients::C) * outer);
 }
 
 }  // namespace hil::models

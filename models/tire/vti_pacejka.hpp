@@ -23,9 +23,9 @@ struct PacejkaCoefficients {
 /// Odd in s; |result| ≤ D.
 [[nodiscard]] double magic_formula(const PacejkaCoefficients& p, double s) noexcept;
 
-/// magic_formula() of two tires, each function of both in one vector call (the same bits as
-/// two magic_formula() calls; models/math/vector_math.hpp).
-[[nodiscard]] vmath::Pair magic_formula(const PacejkaCoefficients& a, double s_a,
-                                        const PacejkaCoefficients& b, double s_b) noexcept;
+/// magic_formula() of two tires at their slips (lane 0 tire a, lane 1 tire b), each
+/// function of both in one vector call: the same bits as two magic_formula() calls.
+[[nodiscard]] lanes::L2 magic_formula(const PacejkaCoefficients& a, const PacejkaCoefficients& b,
+                                      lanes::L2 s) noexcept;
 
 }  // namespace hil::models

@@ -3,10 +3,13 @@
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
+#include <new>
 #include <stdexcept>
 
 #include "models/chassis/aero.hpp"
 #include "models/chassis/road_load.hpp"
+#include "models/math/vec3_lanes.hpp"
 #include "models/math/vector_math.hpp"
 #include "models/steering/steering.hpp"
 #include "models/steering/steering_servo.hpp"
@@ -180,6 +183,20 @@ struct WheelContact {
   Surface surface = Surface::dry;
 };
 
+/// The contacts of up to kMaxWheels wheels, not cleared: the byte array implicitly creates
+/// them (WheelContact is an aggregate, an implicit-lifetime type: C++20 [intro.object]), and
+/// pass 1 writes every field of each wheel the vehicle has before anything reads it.
+/// Clearing all eight at every RK4 stage cost 2 % of the step.
+class WheelContacts {
+ public:
+  WheelContact& operator[](std::size_t i) noexcept {
+    return std::launder(reinterpret_cast<WheelContact*>(bytes_))[i];
+  }
+
+ private:
+  alignas(WheelContact) std::byte bytes_[sizeof(WheelContact) * kMaxWheels];
+};
+
 }  // namespace
 
 VehicleState VehicleModel::derivative(const StepInputs& in, const VehicleState& x,
@@ -198,44 +215,57 @@ VehicleState VehicleModel::derivative(const StepInputs& in, const VehicleState& 
   }
   const std::array<double, kMaxWheels> tan_delta = steer_tangents(x);
 
-  // Pass 1, per wheel, MAVS Steps 1–4 and the brake: everything but the drive. Step 1 and
-  // the contact geometry per wheel; Steps 2–4 by pairs of wheels (one vector call for each
-  // transcendental of both, tire.hpp); the forces on the hubs and the brakes per wheel.
-  std::array<WheelContact, kMaxWheels> contact;
-  std::array<TireInputs, kMaxWheels> tire_in;
-  for (std::size_t i = 0; i < wheel_count(); ++i) {
-    const TireParams& tp = tire(i);
-    WheelContact& c = contact[i];
-    // Step 1: the steered wheel frame. Heading and axle in body axes from tan δ.
-    c.cos_d = 1.0 / std::sqrt(1.0 + tan_delta[i] * tan_delta[i]);
-    c.sin_d = tan_delta[i] * c.cos_d;
-    const Eigen::Vector3d& p = k.position[i];
-    const Eigen::Vector3d& v = k.velocity[i];
-    const TerrainSample ground = terrain_->sample(p.x(), p.y());
-    c.LU = ground.normal;  // up along the terrain normal
-    const Eigen::Vector3d& n = c.LU;
-    const Eigen::Vector3d heading = k.R * Eigen::Vector3d(c.cos_d, c.sin_d, 0.0);
-    c.LT = (heading - heading.dot(n) * n).normalized();  // look-to
-    c.LS = n.cross(c.LT);                                // look-side (left)
-    // Step 2: deflection along the normal (exact for a plane; MAVS measures it vertically)
-    c.delta = 0.5 * tp.diameter - n.z() * (p.z() - ground.height);
-    SurfaceProperties surface = ground.surface;
-    surface.friction_scale *= in.friction_scale[i];
-    c.surface = surface.type;
-    tire_in[i] = {.v_par = v.dot(c.LT),
-                  .v_perp = v.dot(c.LS),
-                  .delta = c.delta,
-                  .delta_rate = -v.dot(n),
-                  .omega = x[L::spin(i)],
-                  .surface = surface};
-  }
-  // Steps 2–4: normal force, slip, VTI forces (models/tire/tire.hpp); two wheels per axle
+  // Pass 1, MAVS Steps 1–4 by pairs of wheels, the two of an axle in lanes (Eigen's order of
+  // operations in each: the bits of one wheel at a time; models/math/vec3_lanes.hpp); then the
+  // forces on the hubs and the brakes per wheel.
+  WheelContacts contact;  // NOLINT(cppcoreguidelines-pro-type-member-init): set by pass 1
   for (std::size_t i = 0; i + 1 < wheel_count(); i += 2) {
-    const TireOutputsPair t = evaluate_tires(
-        tire(i), tire_in[i], {.u_x = x[L::patch_x(i)], .u_y = x[L::patch_y(i)]}, tire(i + 1),
-        tire_in[i + 1], {.u_x = x[L::patch_x(i + 1)], .u_y = x[L::patch_y(i + 1)]});
+    const std::size_t j = i + 1;
+    using lanes::L2;
+    // Step 1: the steered wheel frame. Heading and axle in body axes from tan δ.
+    const L2 one = lanes::splat(1.0);
+    const L2 tan_d = lanes::make(tan_delta[i], tan_delta[j]);
+    const L2 cos_d = one / lanes::sqrt(one + tan_d * tan_d);
+    const L2 sin_d = tan_d * cos_d;
+    const TerrainSample ground_i = terrain_->sample(k.position[i].x(), k.position[i].y());
+    const TerrainSample ground_j = terrain_->sample(k.position[j].x(), k.position[j].y());
+    const lanes::Vec3 n = lanes::Vec3::of(ground_i.normal, ground_j.normal);  // up: the normal
+    const lanes::Vec3 p = lanes::Vec3::of(k.position[i], k.position[j]);
+    const lanes::Vec3 v = lanes::Vec3::of(k.velocity[i], k.velocity[j]);
+    const lanes::Vec3 heading = lanes::times_planar(k.R, cos_d, sin_d);
+    const L2 heading_n = lanes::dot(heading, n);
+    const lanes::Vec3 LT =
+        lanes::normalized({heading.x - heading_n * n.x, heading.y - heading_n * n.y,
+                           heading.z - heading_n * n.z});  // look-to
+    const lanes::Vec3 LS = lanes::cross(n, LT);            // look-side (left)
+    // Step 2: deflection along the normal (exact for a plane; MAVS measures it vertically)
+    const L2 delta = lanes::make(0.5 * tire(i).diameter, 0.5 * tire(j).diameter) -
+                     n.z * (p.z - lanes::make(ground_i.height, ground_j.height));
+    std::array<SurfaceProperties, 2> surface{ground_i.surface, ground_j.surface};
+    for (std::size_t lane = 0; lane < 2; ++lane) {
+      WheelContact& c = contact[i + lane];
+      const auto l = static_cast<int>(lane);
+      surface[lane].friction_scale *= in.friction_scale[i + lane];
+      c.surface = surface[lane].type;
+      c.cos_d = cos_d[l];
+      c.sin_d = sin_d[l];
+      c.LT = LT.lane(l);
+      c.LS = LS.lane(l);
+      c.LU = lane == 0 ? ground_i.normal : ground_j.normal;
+      c.delta = delta[l];
+    }
+    // Steps 2–4: normal force, slip, VTI forces (models/tire/tire.hpp)
+    const TireOutputsPair t =
+        evaluate_tires(tire(i), surface[0], tire(j), surface[1],
+                       {.v_par = lanes::dot(v, LT),
+                        .v_perp = lanes::dot(v, LS),
+                        .delta = delta,
+                        .delta_rate = -lanes::dot(v, n),
+                        .omega = lanes::make(x[L::spin(i)], x[L::spin(j)]),
+                        .u_x = lanes::make(x[L::patch_x(i)], x[L::patch_x(j)]),
+                        .u_y = lanes::make(x[L::patch_y(i)], x[L::patch_y(j)])});
     contact[i].tire = t.first;
-    contact[i + 1].tire = t.second;
+    contact[j].tire = t.second;
   }
   DriveWheelInputs wheels;  // ω, the torques other than the drive's, inertia
   for (std::size_t i = 0; i < wheel_count(); ++i) {

@@ -1,0 +1,72 @@
+// lanes: each helper gives, per lane, the bits of its std:: namesake (NaN, ±0 and ±∞ included),
+// and the vector kernels give the bits of their pair calls.
+
+#include "models/math/lanes.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "models/math/vector_math.hpp"
+
+namespace hil::lanes {
+namespace {
+
+std::uint64_t bits(double v) { return std::bit_cast<std::uint64_t>(v); }
+
+const std::vector<double>& values() {
+  static const std::vector<double> v{0.0,
+                                     -0.0,
+                                     1.0,
+                                     -2.5,
+                                     1e-300,
+                                     -1e300,
+                                     std::numeric_limits<double>::infinity(),
+                                     -std::numeric_limits<double>::infinity(),
+                                     std::numeric_limits<double>::quiet_NaN(),
+                                     -std::numeric_limits<double>::quiet_NaN()};
+  return v;
+}
+
+TEST(Lanes, ChooseAsTheirStdNamesakesDoBitForBit) {
+  for (const double a : values()) {
+    for (const double b : values()) {
+      const L2 x = make(a, b);
+      const L2 y = make(b, a);
+      for (int lane = 0; lane < 2; ++lane) {
+        const double p = lane == 0 ? a : b;
+        const double q = lane == 0 ? b : a;
+        EXPECT_EQ(bits(max(x, y)[lane]), bits(std::max(p, q))) << p << ", " << q;
+        EXPECT_EQ(bits(min(x, y)[lane]), bits(std::min(p, q))) << p << ", " << q;
+        EXPECT_EQ(bits(abs(x)[lane]), bits(std::abs(p))) << p;
+        EXPECT_EQ(bits(sqrt(x)[lane]), bits(std::sqrt(p))) << p;
+        EXPECT_EQ(bits(select(x < y, x, y)[lane]), bits(p < q ? p : q)) << p << ", " << q;
+        const double lo = -1.0;
+        const double hi = 1.0;
+        EXPECT_EQ(bits(clamp(x, splat(lo), splat(hi))[lane]), bits(std::clamp(p, lo, hi))) << p;
+      }
+    }
+  }
+}
+
+TEST(Lanes, KernelsOfBothLanesAreThePairCalls) {
+  for (const double a : {0.3, -7.0, 1e-9, 40.0}) {
+    const L2 x = make(a, -0.5 * a);
+    const vmath::Pair atan = vmath::atan(a, -0.5 * a);
+    const vmath::Pair sin = vmath::sin(a, -0.5 * a);
+    const vmath::Pair exp = vmath::exp(a, -0.5 * a);
+    EXPECT_EQ(bits(vmath::atan(x)[0]), bits(atan.first));
+    EXPECT_EQ(bits(vmath::atan(x)[1]), bits(atan.second));
+    EXPECT_EQ(bits(vmath::sin(x)[1]), bits(sin.second));
+    EXPECT_EQ(bits(vmath::exp(x)[0]), bits(exp.first));
+    EXPECT_NEAR(vmath::exp(x)[1], std::exp(-0.5 * a), 1e-15 * std::exp(-0.5 * a));
+  }
+}
+
+}  // namespace
+}  // namespace hil::lanes
