@@ -39,13 +39,20 @@ struct Vec3 {
           select(positive, v.z / norm, v.z)};
 }
 
-/// M·(a, b, 0) of a constant matrix: row r is M(r,0)·a + (M(r,1)·b + M(r,2)·0).
-[[nodiscard]] inline Vec3 times_planar(const Eigen::Matrix3d& m, L2 a, L2 b) noexcept {
-  const L2 zero = splat(0.0);
+/// M·v of a constant matrix: row r is M(r,0)·v.x + (M(r,1)·v.y + M(r,2)·v.z), Eigen's order.
+[[nodiscard]] inline Vec3 times(const Eigen::Matrix3d& m, const Vec3& v) noexcept {
   const auto row = [&](int r) {
-    return splat(m(r, 0)) * a + (splat(m(r, 1)) * b + splat(m(r, 2)) * zero);
+    return splat(m(r, 0)) * v.x + (splat(m(r, 1)) * v.y + splat(m(r, 2)) * v.z);
   };
   return {row(0), row(1), row(2)};
+}
+
+[[nodiscard]] inline Vec3 operator-(const Vec3& a, const Vec3& b) noexcept {
+  return {a.x - b.x, a.y - b.y, a.z - b.z};
+}
+/// s·v, per lane.
+[[nodiscard]] inline Vec3 operator*(L2 s, const Vec3& v) noexcept {
+  return {s * v.x, s * v.y, s * v.z};
 }
 
 }  // namespace hil::lanes

@@ -232,12 +232,9 @@ VehicleState VehicleModel::derivative(const StepInputs& in, const VehicleState& 
     const lanes::Vec3 n = lanes::Vec3::of(ground_i.normal, ground_j.normal);  // up: the normal
     const lanes::Vec3 p = lanes::Vec3::of(k.position[i], k.position[j]);
     const lanes::Vec3 v = lanes::Vec3::of(k.velocity[i], k.velocity[j]);
-    const lanes::Vec3 heading = lanes::times_planar(k.R, cos_d, sin_d);
-    const L2 heading_n = lanes::dot(heading, n);
-    const lanes::Vec3 LT =
-        lanes::normalized({heading.x - heading_n * n.x, heading.y - heading_n * n.y,
-                           heading.z - heading_n * n.z});  // look-to
-    const lanes::Vec3 LS = lanes::cross(n, LT);            // look-side (left)
+    const lanes::Vec3 heading = lanes::times(k.R, {cos_d, sin_d, lanes::splat(0.0)});
+    const lanes::Vec3 LT = lanes::normalized(heading - lanes::dot(heading, n) * n);  // look-to
+    const lanes::Vec3 LS = lanes::cross(n, LT);  // look-side (left)
     // Step 2: deflection along the normal (exact for a plane; MAVS measures it vertically)
     const L2 delta = lanes::make(0.5 * tire(i).diameter, 0.5 * tire(j).diameter) -
                      n.z * (p.z - lanes::make(ground_i.height, ground_j.height));
