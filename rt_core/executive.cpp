@@ -34,12 +34,6 @@ void validate(const ExecutiveConfig& config, const std::vector<TaskEntry>& tasks
   }
 }
 
-/// The first tick at or after `tick` with tick % decimation == offset.
-[[nodiscard]] std::int64_t first_due(std::int64_t tick, const TaskEntry& e) noexcept {
-  const std::int64_t decimation = e.decimation;
-  return tick + (static_cast<std::int64_t>(e.offset) - tick % decimation + decimation) % decimation;
-}
-
 }  // namespace
 
 Executive::Executive(ExecutiveConfig config, std::vector<TaskEntry> tasks, Clock& clock, RtLog* log)
@@ -50,7 +44,9 @@ Executive::Executive(ExecutiveConfig config, std::vector<TaskEntry> tasks, Clock
       next_due_(tasks_.size(), 0),
       clock_(clock),
       log_(log),
-      stats_(tasks_.size()) {}
+      stats_(tasks_.size()) {
+  for (std::size_t i = 0; i < tasks_.size(); ++i) next_due_[i] = tasks_[i].offset;  // from tick 0
+}
 
 template <class Body>
 Nanoseconds Executive::run_phase(std::int64_t tick, Nanoseconds started, Phase phase, bool timed,
@@ -102,10 +98,8 @@ RunResult Executive::run(std::int64_t max_ticks) noexcept {
   Nanoseconds deadline = deadline_;
   std::uint32_t catch_up_streak = catch_up_streak_;
   bool started_late = started_late_;
-  for (std::size_t i = 0; i < tasks_.size(); ++i) next_due_[i] = first_due(next_tick_, tasks_[i]);
-  // Every task_timing_stride-th tick (those with tick % stride == 0) times each task
+  // Every task_timing_stride-th tick (0, stride, 2·stride, …) times each task
   const std::int64_t stride = std::max<std::int64_t>(config_.task_timing_stride, 1);
-  std::int64_t next_timed = next_tick_ + (stride - next_tick_ % stride) % stride;
 
   for (std::int64_t k = next_tick_; max_ticks < 0 || k < max_ticks; ++k) {
     if (stop_.load(std::memory_order_acquire)) {
@@ -119,8 +113,8 @@ RunResult Executive::run(std::int64_t max_ticks) noexcept {
       if (due) next_due_[i] += tasks_[i].decimation;
       task_exec_[i] = due ? 0 : -1;  // -1 marks "not due" for all phases
     }
-    const bool timed = k == next_timed;
-    if (timed) next_timed += stride;
+    const bool timed = k == next_timed_;
+    if (timed) next_timed_ += stride;
     Nanoseconds t = run_phase(k, woke, Phase::read, timed,
                               [](Task& task, const TickContext& c) { task.read(c); });
     t = run_phase(k, t, Phase::update, timed,

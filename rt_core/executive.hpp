@@ -79,8 +79,10 @@ class Executive {
   std::vector<TaskEntry> tasks_;
   std::vector<Nanoseconds> task_exec_;  // per task, this tick: exec time, or -1 if not due
   std::vector<Nanoseconds> untimed_;    // all -1: a tick whose tasks were not timed
-  std::vector<std::int64_t>
-      next_due_;  // per task, the next tick it is due at (no division per tick)
+  // The next tick each task is due at (tick % decimation == offset), and the next tick whose
+  // tasks are timed: counted on as the ticks go, no division per tick
+  std::vector<std::int64_t> next_due_;
+  std::int64_t next_timed_ = 0;
   Clock& clock_;
   RtLog* log_;
   TimingStats stats_;
