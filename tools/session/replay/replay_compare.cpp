@@ -96,6 +96,7 @@ bool Comparison::within_tolerance() const noexcept {
 
 std::size_t DeviationTracker::add_column(std::string channel) {
   columns_.push_back({.deviation = {.channel = std::move(channel)}});
+  magnitude_.push_back(0.0);
   return columns_.size() - 1;
 }
 
@@ -116,9 +117,11 @@ void DeviationTracker::differs(Column& c, std::int64_t tick, double expected, do
 std::vector<ChannelDeviation> DeviationTracker::result(
     const std::vector<std::string>& ignore) const {
   std::vector<ChannelDeviation> out;
-  for (const Column& c : columns_) {
+  for (std::size_t i = 0; i < columns_.size(); ++i) {
+    const Column& c = columns_[i];
     if (!c.differs) continue;
     out.push_back(c.deviation);
+    out.back().magnitude = magnitude_[i];
     out.back().ignored = std::ranges::any_of(ignore, [&](const std::string& pattern) {
       return fnmatch(pattern.c_str(), c.deviation.channel.c_str(), 0) == 0;
     });

@@ -69,18 +69,19 @@ struct Comparison {
 };
 
 /// Per recorded column: the channel's magnitude and its largest deviation so far. Cheap
-/// enough to run on every compared value.
+/// enough to run on every compared value: what add() touches per value is one double of a
+/// dense array (the columns' names and deviations only when a value differs), so that
+/// comparing does not push the model out of the cache.
 class DeviationTracker {
  public:
   /// Setup: the next recorded column, a channel; returns its index for add().
   std::size_t add_column(std::string channel);
   /// Column `column` of the sample at `tick` was `expected` in the recording, `got` now.
   void add(std::size_t column, std::int64_t tick, double expected, double got) noexcept {
-    Column& c = columns_[column];
     if (std::isfinite(expected))
-      c.deviation.magnitude = std::max(c.deviation.magnitude, std::abs(expected));
+      magnitude_[column] = std::max(magnitude_[column], std::abs(expected));
     if (std::bit_cast<std::uint64_t>(got) != std::bit_cast<std::uint64_t>(expected)) {
-      differs(c, tick, expected, got);
+      differs(columns_[column], tick, expected, got);
     }
   }
   /// The channels that differ, largest relative deviation first; those `ignore` (wildcards)
@@ -89,11 +90,12 @@ class DeviationTracker {
 
  private:
   struct Column {
-    ChannelDeviation deviation;
+    ChannelDeviation deviation;  ///< its magnitude filled in by result()
     bool differs = false;
   };
   static void differs(Column& c, std::int64_t tick, double expected, double got) noexcept;
   std::vector<Column> columns_;
+  std::vector<double> magnitude_;  ///< per column: max |expected|
 };
 
 /// Checks every frame the replayed buses send against the recorded ones, per bus in tick

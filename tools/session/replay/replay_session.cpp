@@ -50,26 +50,32 @@ class SampleChecker {
       : harness_(harness), table_(table), result_(result), limit_(limit) {}
   /// A recorded topic: its columns' channels, before its samples.
   void add_topic(std::size_t topic, const std::vector<std::string>& channels) {
-    if (columns_.size() <= topic) columns_.resize(topic + 1);
+    if (topics_.size() <= topic) topics_.resize(topic + 1);
+    Topic& t = topics_[topic];
     for (const std::string& channel : channels) {
-      columns_[topic].push_back(
-          {.name = channel, .id = table_.find(channel), .index = deviations_.add_column(channel)});
+      const std::size_t column = deviations_.add_column(channel);  // consecutive indices
+      if (t.names.empty()) t.first_column = column;
+      t.names.push_back(channel);
+      t.ids.push_back(table_.find(channel));
     }
   }
   /// Runs the loop through the sample's tick and compares.
   void check(std::size_t topic, const io::record::TelemetrySample& s) {
-    if (s.tick > limit_ || topic >= columns_.size()) return;
+    if (s.tick > limit_ || topic >= topics_.size()) return;
     run_through(harness_, s.tick, limit_);
     if (s.tick != last_tick) result_.samples_compared += 1;  // one sample: a tick's groups
     last_tick = std::max(last_tick, s.tick);
-    for (std::size_t i = 0; i < s.values.size() && i < columns_[topic].size(); ++i) {
-      const auto& [name, id, index] = columns_[topic][i];
+    const Topic& t = topics_[topic];
+    const std::size_t n = std::min(s.values.size(), t.ids.size());
+    result_.values_compared += n;
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::optional<rt::ChannelId>& id = t.ids[i];
       const double got = id ? table_.get(*id) : std::nan("");
-      result_.values_compared += 1;
-      deviations_.add(index, s.tick, s.values[i], got);
+      deviations_.add(t.first_column + i, s.tick, s.values[i], got);
       if (std::bit_cast<std::uint64_t>(got) != std::bit_cast<std::uint64_t>(s.values[i])) {
         result_.values_differing += 1;
         if (result_.first && result_.first->tick <= s.tick) continue;  // formatting is dear
+        const std::string& name = t.names[i];
         result_.note({.tick = s.tick,
                       .what = id ? "channel " + name : "channel " + name + " (not in this rig)",
                       .expected = fmt::format("{}", s.values[i]),
@@ -84,16 +90,17 @@ class SampleChecker {
   std::int64_t last_tick = -1;
 
  private:
-  struct Column {
-    std::string name;
-    std::optional<rt::ChannelId> id;  ///< none: the channel is not in this rig
-    std::size_t index = 0;            ///< over all topics: the deviation tracker's column
+  /// A topic's columns: what a sample's check reads densely, the names apart.
+  struct Topic {
+    std::size_t first_column = 0;  ///< over all topics: the deviation tracker's column of the first
+    std::vector<std::optional<rt::ChannelId>> ids;  ///< none: the channel is not in this rig
+    std::vector<std::string> names;
   };
   Harness& harness_;
   const rt::ChannelTable& table_;
   Comparison& result_;
   std::int64_t limit_;
-  std::vector<std::vector<Column>> columns_;
+  std::vector<Topic> topics_;
   DeviationTracker deviations_;
 };
 
