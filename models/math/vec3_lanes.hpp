@@ -47,6 +47,9 @@ struct Vec3 {
   return {row(0), row(1), row(2)};
 }
 
+[[nodiscard]] inline Vec3 operator+(const Vec3& a, const Vec3& b) noexcept {
+  return {a.x + b.x, a.y + b.y, a.z + b.z};
+}
 [[nodiscard]] inline Vec3 operator-(const Vec3& a, const Vec3& b) noexcept {
   return {a.x - b.x, a.y - b.y, a.z - b.z};
 }

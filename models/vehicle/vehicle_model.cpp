@@ -175,7 +175,6 @@ struct WheelContact {
   TireOutputs tire;
   Eigen::Vector3d LT;  ///< look-to, world
   Eigen::Vector3d LS;  ///< look-side (left), world
-  Eigen::Vector3d LU;  ///< up: the terrain normal, world
   double cos_d = 1.0;  ///< steering angle, body axes
   double sin_d = 0.0;
   double delta = 0.0;  ///< tire deflection [m]
@@ -248,7 +247,6 @@ VehicleState VehicleModel::derivative(const StepInputs& in, const VehicleState& 
       c.sin_d = sin_d[l];
       c.LT = LT.lane(l);
       c.LS = LS.lane(l);
-      c.LU = lane == 0 ? ground_i.normal : ground_j.normal;
       c.delta = delta[l];
     }
     // Steps 2–4: normal force, slip, VTI forces (models/tire/tire.hpp)
@@ -263,14 +261,20 @@ VehicleState VehicleModel::derivative(const StepInputs& in, const VehicleState& 
                         .u_y = lanes::make(x[L::patch_y(i)], x[L::patch_y(j)])});
     contact[i].tire = t.first;
     contact[j].tire = t.second;
+    // Step 6: F = F∥·LT + F⊥·LS + N·LU on the hub, LU the terrain normal
+    const auto both = [&](double TireOutputs::*field) {
+      return lanes::make(t.first.*field, t.second.*field);
+    };
+    const lanes::Vec3 hub =
+        both(&TireOutputs::Fx) * LT + both(&TireOutputs::Fy) * LS + both(&TireOutputs::N) * n;
+    loads.hub_force_world[i] = hub.lane(0);
+    loads.hub_force_world[j] = hub.lane(1);
   }
   DriveWheelInputs wheels;  // ω, the torques other than the drive's, inertia
   for (std::size_t i = 0; i < wheel_count(); ++i) {
     const TireParams& tp = tire(i);
     WheelContact& c = contact[i];
     const double omega = x[L::spin(i)];
-    // Step 6: F = F∥·LT + F⊥·LS + N·LU on the hub
-    loads.hub_force_world[i] = c.tire.Fx * c.LT + c.tire.Fy * c.LS + c.tire.N * c.LU;
     c.brake = wheel_brake(brake_lock_[i], in.brake_capacity[i], x[L::brake(i)], omega);
     dx[L::angle(i)] = omega;
     dx[L::patch_x(i)] = c.tire.patch_rate.u_x;
