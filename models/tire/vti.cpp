@@ -56,8 +56,8 @@ double lateral_coefficient(const VtiCurve& c, double alpha) noexcept {
 }
 
 lanes::L2 crolla_magnitude(lanes::L2 mu_lat, lanes::L2 gamma, lanes::L2 alpha) noexcept {
-  return mu_lat *
-         (lanes::splat(1.0) - vmath::exp(-lanes::abs(alpha) / gamma));  // μ_lat·(1 − e^(−|α|/γ))
+  // mavs-vti-model.md "Lateral Traction" (Crolla): μ_lat·(1 − e^(−|α|/γ))
+  return mu_lat * (lanes::splat(1.0) - vmath::exp(-lanes::abs(alpha) / gamma));
 }
 
 double friction_ellipse_scale(const VtiCurve& c, double N, WheelForce f) noexcept {

@@ -170,16 +170,17 @@ std::array<double, kMaxWheels> VehicleModel::steer_tangents(const VehicleState& 
 
 namespace {
 
-/// What one wheel's contact and brake give, before the drive is known.
+/// What one wheel's contact and brake give, before the drive is known. No defaults: pass 1
+/// sets every field but the brake, the pass after it the brake.
 struct WheelContact {
   TireOutputs tire;
   Eigen::Vector3d LT;  ///< look-to, world
   Eigen::Vector3d LS;  ///< look-side (left), world
-  double cos_d = 1.0;  ///< steering angle, body axes
-  double sin_d = 0.0;
-  double delta = 0.0;  ///< tire deflection [m]
+  double cos_d;        ///< steering angle, body axes
+  double sin_d;
+  double delta;  ///< tire deflection [m]
   WheelBrakeOutput brake;
-  Surface surface = Surface::dry;
+  Surface surface;
 };
 
 /// The contacts of up to kMaxWheels wheels, not cleared: the byte array implicitly creates
@@ -214,9 +215,9 @@ VehicleState VehicleModel::derivative(const StepInputs& in, const VehicleState& 
   }
   const std::array<double, kMaxWheels> tan_delta = steer_tangents(x);
 
-  // Pass 1, MAVS Steps 1–4 by pairs of wheels, the two of an axle in lanes (Eigen's order of
-  // operations in each: the bits of one wheel at a time; models/math/vec3_lanes.hpp); then the
-  // forces on the hubs and the brakes per wheel.
+  // Pass 1, MAVS Steps 1–4 and 6 by pairs of wheels, the two of an axle in lanes (Eigen's order
+  // of operations in each: the bits of one wheel at a time; models/math/vec3_lanes.hpp); then
+  // the brakes per wheel.
   WheelContacts contact;  // NOLINT(cppcoreguidelines-pro-type-member-init): set by pass 1
   for (std::size_t i = 0; i + 1 < wheel_count(); i += 2) {
     const std::size_t j = i + 1;
