@@ -47,15 +47,20 @@ void VehicleChannels::add_input(rt::ChannelTable& table, std::string name, std::
                      field, index});
 }
 
+rt::ChannelId VehicleChannels::add_output_channel(rt::ChannelTable& table, std::string name,
+                                                  std::string unit, std::string description) {
+  return table.add({.name = std::move(name),
+                    .unit = std::move(unit),
+                    .direction = Direction::output,
+                    .description = std::move(description)});
+}
+
 void VehicleChannels::add_output(rt::ChannelTable& table, std::string name, std::string unit,
                                  OutputValue value, std::size_t index, std::string description) {
-  outputs_.push_back({.id = table.add({.name = std::move(name),
-                                       .unit = std::move(unit),
-                                       .direction = Direction::output,
-                                       .description = std::move(description)}),
-                      .offset = 0,
-                      .value = value,
-                      .index = index});
+  computed_outputs_.push_back(
+      {.id = add_output_channel(table, std::move(name), std::move(unit), std::move(description)),
+       .value = value,
+       .index = index});
 }
 
 void VehicleChannels::add_output(rt::ChannelTable& table, std::string name, std::string unit,
@@ -67,9 +72,9 @@ void VehicleChannels::add_output(rt::ChannelTable& table, std::string name, std:
   if (at < base || at + sizeof(double) > base + sizeof(VehicleOutputs)) {
     throw std::logic_error("vehicle output " + name + ": not a field of VehicleOutputs");
   }
-  add_output(table, std::move(name), std::move(unit), OutputValue{nullptr}, index,
-             std::move(description));
-  outputs_.back().offset = static_cast<std::size_t>(at - base);
+  field_outputs_.push_back(
+      {.id = add_output_channel(table, std::move(name), std::move(unit), std::move(description)),
+       .offset = static_cast<std::uint32_t>(at - base)});
 }
 
 void VehicleChannels::add_output(rt::ChannelTable& table, const NamedOutput& output,
@@ -318,18 +323,18 @@ void VehicleChannels::read(const rt::ChannelTable& table, VehicleInputs& in) con
 std::size_t VehicleChannels::write(const VehicleOutputs& out,
                                    rt::ChannelTable& table) const noexcept {
   std::size_t non_finite = 0;
-  const auto* base = reinterpret_cast<const unsigned char*>(&out);
-  for (const OutputBinding& b : outputs_) {
-    double value = 0.0;
-    if (b.value != nullptr) {
-      value = b.value(out, b.index);
-    } else {
-      std::memcpy(&value, base + b.offset, sizeof value);  // the field add_output() found
-    }
+  const auto put = [&](rt::ChannelId id, double value) {
     const bool finite = std::isfinite(value);
     non_finite += finite ? 0 : 1;
-    table.set(b.id, finite ? value : 0.0);  // no NaN leaves the vehicle (DESIGN.md §5)
+    table.set(id, finite ? value : 0.0);  // no NaN leaves the vehicle (DESIGN.md §5)
+  };
+  const auto* base = reinterpret_cast<const unsigned char*>(&out);
+  for (const FieldOutput& f : field_outputs_) {
+    double value = 0.0;
+    std::memcpy(&value, base + f.offset, sizeof value);  // the field add_output() found
+    put(f.id, value);
   }
+  for (const ComputedOutput& c : computed_outputs_) put(c.id, c.value(out, c.index));
   return non_finite;
 }
 

@@ -35,6 +35,7 @@
 //                            propshaft_speed, speed_ratio, coupling_torque, shaft_torque}
 
 #include <cstddef>
+#include <cstdint>
 #include <limits>
 #include <string>
 #include <utility>
@@ -65,7 +66,9 @@ class VehicleChannels {
   [[nodiscard]] static std::string axle_name(std::size_t axle, std::size_t axle_count);
 
   [[nodiscard]] std::size_t input_count() const noexcept { return inputs_.size(); }
-  [[nodiscard]] std::size_t output_count() const noexcept { return outputs_.size(); }
+  [[nodiscard]] std::size_t output_count() const noexcept {
+    return field_outputs_.size() + computed_outputs_.size();
+  }
 
   /// An output: a field of VehicleOutputs (`index` selects a wheel or an axis) …
   using OutputField = const double& (*)(const VehicleOutputs&, std::size_t);
@@ -91,11 +94,16 @@ class VehicleChannels {
     InputField field;
     std::size_t index;
   };
-  /// Either a field (read at its offset in VehicleOutputs: a load, no call) or computed.
-  struct OutputBinding {
+  /// An output that is a field of VehicleOutputs: read at its offset (a load, no call). Eight
+  /// bytes each, so that writing the outputs every tick touches little besides the values.
+  struct FieldOutput {
     rt::ChannelId id;
-    std::size_t offset;  ///< of the field in VehicleOutputs (value == nullptr)
-    OutputValue value;   ///< computes the output, or nullptr
+    std::uint32_t offset;
+  };
+  /// An output computed from VehicleOutputs.
+  struct ComputedOutput {
+    rt::ChannelId id;
+    OutputValue value;
     std::size_t index;
   };
 
@@ -111,12 +119,15 @@ class VehicleChannels {
   void add_output(rt::ChannelTable& table, std::string name, std::string unit, OutputValue value,
                   std::size_t index, std::string description);
   void add_output(rt::ChannelTable& table, const NamedOutput& output, std::size_t index);
+  static rt::ChannelId add_output_channel(rt::ChannelTable& table, std::string name,
+                                          std::string unit, std::string description);
   /// The drive's channels (models/vehicle/vehicle_drive_channels.cpp): inputs and outputs of
   /// whichever drive the vehicle has.
   void add_drive_channels(rt::ChannelTable& table, const VehicleParams& p);
 
   std::vector<InputBinding> inputs_;
-  std::vector<OutputBinding> outputs_;
+  std::vector<FieldOutput> field_outputs_;
+  std::vector<ComputedOutput> computed_outputs_;
 };
 
 }  // namespace hil::models
