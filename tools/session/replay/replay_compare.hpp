@@ -76,13 +76,14 @@ class DeviationTracker {
  public:
   /// Setup: the next recorded column, a channel; returns its index for add().
   std::size_t add_column(std::string channel);
-  /// Column `column` of the sample at `tick` was `expected` in the recording, `got` now.
-  void add(std::size_t column, std::int64_t tick, double expected, double got) noexcept {
+  /// Column `column` of the sample at `tick` was `expected` in the recording, `got` now;
+  /// true when they differ (bit for bit).
+  bool add(std::size_t column, std::int64_t tick, double expected, double got) noexcept {
     if (std::isfinite(expected))
       magnitude_[column] = std::max(magnitude_[column], std::abs(expected));
-    if (std::bit_cast<std::uint64_t>(got) != std::bit_cast<std::uint64_t>(expected)) {
-      differs(columns_[column], tick, expected, got);
-    }
+    if (std::bit_cast<std::uint64_t>(got) == std::bit_cast<std::uint64_t>(expected)) return false;
+    differs(columns_[column], tick, expected, got);
+    return true;
   }
   /// The channels that differ, largest relative deviation first; those `ignore` (wildcards)
   /// names marked ignored.

@@ -71,8 +71,7 @@ class SampleChecker {
     for (std::size_t i = 0; i < n; ++i) {
       const std::optional<rt::ChannelId>& id = t.ids[i];
       const double got = id ? table_.get(*id) : std::nan("");
-      deviations_.add(t.first_column + i, s.tick, s.values[i], got);
-      if (std::bit_cast<std::uint64_t>(got) != std::bit_cast<std::uint64_t>(s.values[i])) {
+      if (deviations_.add(t.first_column + i, s.tick, s.values[i], got)) {
         result_.values_differing += 1;
         if (result_.first && result_.first->tick <= s.tick) continue;  // formatting is dear
         const std::string& name = t.names[i];
