@@ -42,15 +42,15 @@ void GaussianNoise::refill() noexcept {
     angle[j] = 2.0 * std::numbers::pi * uniform_open_zero(engine_);
   }
   for (std::size_t j = 0; j < kPairs; j += 2) {
-    const vmath::Pair ln = vmath::log(u_radius[j], u_radius[j + 1]);
-    const vmath::Pair c = vmath::cos(angle[j], angle[j + 1]);
-    const vmath::Pair s = vmath::sin(angle[j], angle[j + 1]);
-    const double r0 = std::sqrt(-2.0 * ln.first);
-    const double r1 = std::sqrt(-2.0 * ln.second);
-    batch_[2 * j] = r0 * c.first;
-    batch_[2 * j + 1] = r0 * s.first;
-    batch_[2 * j + 2] = r1 * c.second;
-    batch_[2 * j + 3] = r1 * s.second;
+    const lanes::L2 theta = lanes::make(angle[j], angle[j + 1]);
+    const lanes::L2 radius =
+        lanes::sqrt(lanes::splat(-2.0) * vmath::log(lanes::make(u_radius[j], u_radius[j + 1])));
+    const lanes::L2 c = radius * vmath::cos(theta);
+    const lanes::L2 s = radius * vmath::sin(theta);
+    batch_[2 * j] = c[0];
+    batch_[2 * j + 1] = s[0];
+    batch_[2 * j + 2] = c[1];
+    batch_[2 * j + 3] = s[1];
   }
   next_ = 0;
 }

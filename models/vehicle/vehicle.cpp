@@ -202,9 +202,9 @@ void Vehicle::update_outputs(const VehicleState& before, const StepInputs& in) n
   for (std::size_t a = 0; a < p.axle_count; ++a) out_.steering_angle[a] = x_[L::steer(a)];
   const std::array<double, kMaxWheels> tan_delta = model_.steer_tangents(x_);
   for (std::size_t i = 0; i + 1 < model_.wheel_count(); i += 2) {  // an axle's two per call
-    const vmath::Pair delta = vmath::atan(tan_delta[i], tan_delta[i + 1]);
-    out_.wheels[i].steer_angle = delta.first;
-    out_.wheels[i + 1].steer_angle = delta.second;
+    const lanes::L2 delta = vmath::atan(lanes::make(tan_delta[i], tan_delta[i + 1]));
+    out_.wheels[i].steer_angle = delta[0];
+    out_.wheels[i + 1].steer_angle = delta[1];
   }
   for (std::size_t i = 0; i < model_.wheel_count(); ++i) {
     WheelOutputs& o = out_.wheels[i];

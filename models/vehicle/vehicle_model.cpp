@@ -144,9 +144,9 @@ std::array<double, kMaxWheels> VehicleModel::steer_tangents(const VehicleState& 
       if (axle >= params_.axle_count) return 0.0;
       return std::min(std::abs(x[L::steer(axle)]), max_central_angle_[axle]);
     };
-    const vmath::Pair t = vmath::tan(clamped(a), clamped(a + 1));
-    tan_d[a] = t.first;
-    if (a + 1 < kMaxAxles) tan_d[a + 1] = t.second;
+    const lanes::L2 t = vmath::tan(lanes::make(clamped(a), clamped(a + 1)));
+    tan_d[a] = t[0];
+    if (a + 1 < kMaxAxles) tan_d[a + 1] = t[1];
   }
   std::array<double, kMaxWheels> t{};
   for (std::size_t a = 0; a < params_.axle_count; ++a) {
