@@ -43,6 +43,17 @@ inline lanes::L2 exp(lanes::L2 x) noexcept { return {std::exp(x[0]), std::exp(x[
 inline lanes::L2 log(lanes::L2 x) noexcept { return {std::log(x[0]), std::log(x[1])}; }
 inline lanes::L2 cos(lanes::L2 x) noexcept { return {std::cos(x[0]), std::cos(x[1])}; }
 #endif
+// Four lanes: two calls of the 2-lane kernel, each half the bits it gives alone (the 4-lane AVX2
+// kernels round differently: docs/performance.md).
+inline lanes::L4 atan(lanes::L4 x) noexcept {
+  return lanes::join(atan(lanes::low(x)), atan(lanes::high(x)));
+}
+inline lanes::L4 sin(lanes::L4 x) noexcept {
+  return lanes::join(sin(lanes::low(x)), sin(lanes::high(x)));
+}
+inline lanes::L4 exp(lanes::L4 x) noexcept {
+  return lanes::join(exp(lanes::low(x)), exp(lanes::high(x)));
+}
 /// One value: lane 0 of a call.
 inline double tan(double x) noexcept { return tan(lanes::make(x, 0.0))[0]; }
 

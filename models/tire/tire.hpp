@@ -11,7 +11,6 @@
 // contact-patch deflection TirePatchState (integrate TireOutputs::patch_rate), both in the
 // same RK4 step as the chassis. Start the patch state at {0, 0}.
 
-#include "models/math/lanes.hpp"
 #include "models/terrain/surface.hpp"
 #include "models/tire/tire_params.hpp"
 
@@ -70,32 +69,12 @@ struct TireOutputsPair {
   TireOutputs second;
 };
 
-/// evaluate_tire() of two tires (a vehicle's wheels by pairs): the same results bit for bit,
-/// with each transcendental of both tires in one vector call (models/math/vector_math.hpp).
+/// evaluate_tire() of two tires: the same results bit for bit, each transcendental of both in
+/// one vector call (the lanes form, for two or four tires: models/tire/tire_lanes.hpp).
 [[nodiscard]] TireOutputsPair evaluate_tires(const TireParams& p_a, const TireInputs& in_a,
                                              const TirePatchState& patch_a, const TireParams& p_b,
                                              const TireInputs& in_b,
                                              const TirePatchState& patch_b) noexcept;
-
-/// The inputs of two tires in lanes (lane 0 tire a, lane 1 tire b; models/math/lanes.hpp):
-/// TireInputs and TirePatchState field by field, the surfaces apart.
-struct TireInputLanes {
-  lanes::L2 v_par;
-  lanes::L2 v_perp;
-  lanes::L2 delta;
-  lanes::L2 delta_rate;
-  lanes::L2 omega;
-  lanes::L2 u_x;
-  lanes::L2 u_y;
-};
-
-/// evaluate_tires() of inputs already in lanes: what the vehicle, which computes both wheels
-/// of an axle in lanes, calls.
-[[nodiscard]] TireOutputsPair evaluate_tires(const TireParams& p_a,
-                                             const SurfaceProperties& surface_a,
-                                             const TireParams& p_b,
-                                             const SurfaceProperties& surface_b,
-                                             const TireInputLanes& in) noexcept;
 
 /// dω/dt = (Q − r_eff·Fx − β·ω)/I (ruling 8), Q the drive + brake torque on the wheel [N·m].
 /// Pass Fx = TireOutputs::Fx_traction: resistances act at the hub, not through the spin.

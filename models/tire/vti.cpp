@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "models/math/vector_math.hpp"
-
 namespace hil::models {
 
 VtiCurve make_vti_curve(const TireParams& tire, const SurfaceProperties& surface, double N,
@@ -55,27 +53,9 @@ double lateral_coefficient(const VtiCurve& c, double alpha) noexcept {
   return alpha > 0.0 ? -magnitude : (alpha < 0.0 ? magnitude : 0.0);
 }
 
-lanes::L2 crolla_magnitude(lanes::L2 mu_lat, lanes::L2 gamma, lanes::L2 alpha) noexcept {
-  // mavs-vti-model.md "Lateral Traction" (Crolla): μ_lat·(1 − e^(−|α|/γ))
-  return mu_lat * (lanes::splat(1.0) - vmath::exp(-lanes::abs(alpha) / gamma));
-}
-
 double friction_ellipse_scale(const VtiCurve& c, double N, WheelForce f) noexcept {
   return friction_ellipse_scale(lanes::splat(c.mu_x_max), lanes::splat(c.mu_lat), lanes::splat(N),
                                 lanes::splat(f.x), lanes::splat(f.y))[0];
-}
-
-lanes::L2 friction_ellipse_scale(lanes::L2 mu_x_max, lanes::L2 mu_lat, lanes::L2 N, lanes::L2 fx,
-                                 lanes::L2 fy) noexcept {
-  const lanes::L2 ax = mu_x_max * N;
-  const lanes::L2 ay = mu_lat * N;
-  const lanes::L2 ex = fx / ax;
-  const lanes::L2 ey = fy / ay;
-  const lanes::L2 rho2 = ex * ex + ey * ey;  // ruling 5: friction ellipse (Fx/μx·N)² + (Fy/μy·N)²
-  const lanes::L2 one = lanes::splat(1.0);
-  const lanes::L2 k = lanes::select(rho2 <= one, one, one / lanes::sqrt(rho2));
-  const lanes::L2 zero = lanes::splat(0.0);
-  return lanes::select((ax <= zero) | (ay <= zero), zero, k);  // no grip
 }
 
 WheelForce friction_ellipse(const VtiCurve& c, double N, WheelForce f) noexcept {

@@ -4,6 +4,7 @@
 // Pure functions, noexcept, no allocation.
 
 #include "models/math/lanes.hpp"
+#include "models/math/vector_math.hpp"
 #include "models/terrain/surface.hpp"
 #include "models/tire/tire_params.hpp"
 #include "models/tire/vti_pacejka.hpp"
@@ -47,17 +48,31 @@ struct VtiCurve {
 
 /// Pure-slip Crolla coefficient F⊥/N = −μ_lat·sign(α)·(1 − exp(−|α|/γ)) (ruling 5).
 [[nodiscard]] double lateral_coefficient(const VtiCurve& c, double alpha) noexcept;
-/// Crolla's μ_lat·(1 − e^(−|α|/γ)) of two contacts (lane 0 and lane 1), the exponentials in
-/// one vector call: |lateral_coefficient()| wherever α ≠ 0.
-[[nodiscard]] lanes::L2 crolla_magnitude(lanes::L2 mu_lat, lanes::L2 gamma,
-                                         lanes::L2 alpha) noexcept;
+/// Crolla's μ_lat·(1 − e^(−|α|/γ)) of several contacts (one per lane), the exponentials in
+/// vector calls: |lateral_coefficient()| wherever α ≠ 0. For V = L2 and L4.
+template <lanes::Lanes V>
+[[nodiscard]] V crolla_magnitude(V mu_lat, V gamma, V alpha) noexcept {
+  // mavs-vti-model.md "Lateral Traction" (Crolla): μ_lat·(1 − e^(−|α|/γ))
+  return mu_lat * (lanes::splat<V>(1.0) - vmath::exp(-lanes::abs(alpha) / gamma));
+}
 
 /// The factor k ≤ 1 by which friction_ellipse() scales f (1 inside the ellipse, 0 without
 /// grip).
 [[nodiscard]] double friction_ellipse_scale(const VtiCurve& c, double N, WheelForce f) noexcept;
-/// friction_ellipse_scale() of two contacts with semi-axes μ_x·N and μ_lat·N, per lane.
-[[nodiscard]] lanes::L2 friction_ellipse_scale(lanes::L2 mu_x_max, lanes::L2 mu_lat, lanes::L2 N,
-                                               lanes::L2 fx, lanes::L2 fy) noexcept;
+/// friction_ellipse_scale() of contacts with semi-axes μ_x·N and μ_lat·N, per lane. For V = L2
+/// and L4.
+template <lanes::Lanes V>
+[[nodiscard]] V friction_ellipse_scale(V mu_x_max, V mu_lat, V N, V fx, V fy) noexcept {
+  const V ax = mu_x_max * N;
+  const V ay = mu_lat * N;
+  const V ex = fx / ax;
+  const V ey = fy / ay;
+  const V rho2 = ex * ex + ey * ey;  // ruling 5: friction ellipse (Fx/μx·N)² + (Fy/μy·N)²
+  const V one = lanes::splat<V>(1.0);
+  const V k = lanes::select(rho2 <= one, one, one / lanes::sqrt(rho2));
+  const V zero = lanes::splat<V>(0.0);
+  return lanes::select((ax <= zero) | (ay <= zero), zero, k);  // no grip
+}
 
 /// Scales f so that (f.x/(μ_x·N))² + (f.y/(μ_lat·N))² ≤ 1 (ruling 5, combined slip).
 [[nodiscard]] WheelForce friction_ellipse(const VtiCurve& c, double N, WheelForce f) noexcept;

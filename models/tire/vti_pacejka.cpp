@@ -20,18 +20,8 @@ PacejkaCoefficients pacejka_coefficients(Surface surface) noexcept {
 }
 
 double magic_formula(const PacejkaCoefficients& p, double s) noexcept {
-  return magic_formula(p, p, lanes::splat(s))[0];
-}
-
-lanes::L2 magic_formula(const PacejkaCoefficients& a, const PacejkaCoefficients& b,
-                        lanes::L2 s) noexcept {
-  // mavs-vti-model.md "Dry and Wet Pavement, Snow and Ice", magic formula, for a and b
-  const auto coefficient = [&](double PacejkaCoefficients::*c) { return lanes::make(a.*c, b.*c); };
-  const lanes::L2 Bs = coefficient(&PacejkaCoefficients::B) * s;
-  const lanes::L2 inner = vmath::atan(Bs);
-  const lanes::L2 outer = vmath::atan(Bs - coefficient(&PacejkaCoefficients::E) * (Bs - inner));
-  return coefficient(&PacejkaCoefficients::D) *
-         vmath::sin(coefficient(&PacejkaCoefficients::C) * outer);
+  using lanes::splat;
+  return magic_formula(splat(p.B), splat(p.C), splat(p.D), splat(p.E), splat(s))[0];
 }
 
 }  // namespace hil::models

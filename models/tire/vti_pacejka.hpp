@@ -23,9 +23,16 @@ struct PacejkaCoefficients {
 /// Odd in s; |result| ≤ D.
 [[nodiscard]] double magic_formula(const PacejkaCoefficients& p, double s) noexcept;
 
-/// magic_formula() of two tires at their slips (lane 0 tire a, lane 1 tire b), each
-/// function of both in one vector call: the same bits as two magic_formula() calls.
-[[nodiscard]] lanes::L2 magic_formula(const PacejkaCoefficients& a, const PacejkaCoefficients& b,
-                                      lanes::L2 s) noexcept;
+/// magic_formula() of several tires at their slips, coefficients and slips in lanes (lane l
+/// tire l), each function of all of them in vector calls: the same bits as one magic_formula()
+/// call per tire. For V = L2 and L4.
+template <lanes::Lanes V>
+[[nodiscard]] V magic_formula(V B, V C, V D, V E, V s) noexcept {
+  // mavs-vti-model.md "Dry and Wet Pavement, Snow and Ice", magic formula, per lane
+  const V Bs = B * s;
+  const V inner = vmath::atan(Bs);
+  const V outer = vmath::atan(Bs - E * (Bs - inner));
+  return D * vmath::sin(C * outer);
+}
 
 }  // namespace hil::models

@@ -14,6 +14,7 @@
 #include "models/steering/steering.hpp"
 #include "models/steering/steering_servo.hpp"
 #include "models/terrain/road_input.hpp"
+#include "models/tire/tire_lanes.hpp"
 
 namespace hil::models {
 
@@ -83,13 +84,23 @@ Eigen::Vector3d finite_or_zero(const Eigen::Vector3d& v, int& rejected) noexcept
   return Eigen::Vector3d::Zero();
 }
 
+/// Whether this CPU runs AVX2 instructions (the four-lane contacts).
+bool cpu_has_avx2() noexcept {
+#if defined(__x86_64__) && defined(__GNUC__)
+  return __builtin_cpu_supports("avx2") != 0;
+#else
+  return false;
+#endif
+}
+
 }  // namespace
 
 VehicleModel::VehicleModel(const VehicleParams& params, const Terrain& terrain)
     : params_(validated(params)),
       terrain_(&terrain),
       chassis_(chassis_params(params_)),
-      powertrain_(params_.drive.combustion) {
+      powertrain_(params_.drive.combustion),
+      four_lanes_(cpu_has_avx2()) {
   for (std::size_t w = 0; w < kMaxWheels; ++w) {
     powertrain_.driven[w] = w < wheel_count() && params_.axles[w / 2].driven;
   }
@@ -197,12 +208,112 @@ class WheelContacts {
   alignas(WheelContact) std::byte bytes_[sizeof(WheelContact) * kMaxWheels];
 };
 
+/// Pass 1 for wheels first … first + W − 1, wheel first + l in lane l (V of width W): MAVS
+/// Steps 1–4 and 6, each lane in Eigen's order of operations (the bits of one wheel at a time;
+/// models/math/vec3_lanes.hpp). Writes every field of their contacts but the brake, and their
+/// hub forces.
+template <lanes::Lanes V>
+void contacts_in_lanes(const VehicleModel& model, std::size_t first, const StepInputs& in,
+                       const VehicleState& x, const ChassisKinematics& k,
+                       const std::array<double, kMaxWheels>& tan_delta, WheelContacts& contact,
+                       ChassisLoads& loads) noexcept {
+  constexpr int kLanes = lanes::kWidth<V>;
+  using Vec3 = lanes::Vec3Of<V>;
+  const auto wheel = [first](int l) { return first + static_cast<std::size_t>(l); };
+  const auto per_wheel = [&](auto&& value) {
+    return lanes::gather<V>([&](int l) { return value(wheel(l)); });
+  };
+  // Step 1: the steered wheel frame. Heading and axle in body axes from tan δ.
+  const V one = lanes::splat<V>(1.0);
+  const V tan_d = per_wheel([&](std::size_t w) { return tan_delta[w]; });
+  const V cos_d = one / lanes::sqrt(one + tan_d * tan_d);
+  const V sin_d = tan_d * cos_d;
+  const std::array<TerrainSample, kLanes> ground = lanes::array_of<V>([&](int l) {
+    const Eigen::Vector3d& at = k.position[wheel(l)];
+    return model.terrain().sample(at.x(), at.y());
+  });
+  const Vec3 n = Vec3::gather([&](int l) { return ground[l].normal; });  // up: the normal
+  const Vec3 p = Vec3::gather([&](int l) { return k.position[wheel(l)]; });
+  const Vec3 v = Vec3::gather([&](int l) { return k.velocity[wheel(l)]; });
+  const Vec3 heading = lanes::times(k.R, Vec3{cos_d, sin_d, lanes::splat<V>(0.0)});
+  const Vec3 LT = lanes::normalized(heading - lanes::dot(heading, n) * n);  // look-to
+  const Vec3 LS = lanes::cross(n, LT);                                      // look-side (left)
+  // Step 2: deflection along the normal (exact for a plane; MAVS measures it vertically)
+  const V delta = per_wheel([&](std::size_t w) { return 0.5 * model.tire(w).diameter; }) -
+                  n.z * (p.z - lanes::gather<V>([&](int l) { return ground[l].height; }));
+  std::array<SurfaceProperties, kLanes> surface;
+  std::array<const TireParams*, kLanes> tire{};
+  for (int l = 0; l < kLanes; ++l) {
+    WheelContact& c = contact[wheel(l)];
+    surface[l] = ground[l].surface;
+    surface[l].friction_scale *= in.friction_scale[wheel(l)];
+    tire[l] = &model.tire(wheel(l));
+    c.surface = surface[l].type;
+    c.cos_d = cos_d[l];
+    c.sin_d = sin_d[l];
+    c.LT = LT.lane(l);
+    c.LS = LS.lane(l);
+    c.delta = delta[l];
+  }
+  // Steps 2–4: normal force, slip, VTI forces (models/tire/tire.hpp)
+  const std::array<TireOutputs, kLanes> t =
+      evaluate_tires<V>(tire, surface,
+                        {.v_par = lanes::dot(v, LT),
+                         .v_perp = lanes::dot(v, LS),
+                         .delta = delta,
+                         .delta_rate = -lanes::dot(v, n),
+                         .omega = per_wheel([&](std::size_t w) { return x[L::spin(w)]; }),
+                         .u_x = per_wheel([&](std::size_t w) { return x[L::patch_x(w)]; }),
+                         .u_y = per_wheel([&](std::size_t w) { return x[L::patch_y(w)]; })});
+  // Step 6: F = F∥·LT + F⊥·LS + N·LU on the hub, LU the terrain normal
+  const auto output = [&](double TireOutputs::*field) {
+    return lanes::gather<V>([&](int l) { return t[l].*field; });
+  };
+  const Vec3 hub =
+      output(&TireOutputs::Fx) * LT + output(&TireOutputs::Fy) * LS + output(&TireOutputs::N) * n;
+  for (int l = 0; l < kLanes; ++l) {
+    contact[wheel(l)].tire = t[l];
+    loads.hub_force_world[wheel(l)] = hub.lane(l);
+  }
+}
+
+// The AVX2 build of the derivative's heavy parts: the wheels' contacts four per instruction
+// (an L4 in one register), the chassis. Each wrapper is built for AVX2 with everything it calls
+// inlined into it (flatten), so that no function the rest of the binary calls is built for AVX2
+// and the binary runs on any x86-64; called only where the CPU has AVX2 (four_lanes_). Same
+// operations, so the same bits (no FMA: AVX2 alone does not contract). Without AVX an L4 is two
+// SSE2 registers, which measured slower than pairs: pairs then.
+#if defined(__x86_64__) && defined(__GNUC__)
+#define HIL_BUILT_FOR_AVX2 gnu::target("avx2"),
+#else
+#define HIL_BUILT_FOR_AVX2
+#endif
+[[HIL_BUILT_FOR_AVX2 gnu::flatten]] void contacts_of_four(
+    const VehicleModel& model, std::size_t first, const StepInputs& in, const VehicleState& x,
+    const ChassisKinematics& k, const std::array<double, kMaxWheels>& tan_delta,
+    WheelContacts& contact, ChassisLoads& loads) noexcept {
+  contacts_in_lanes<lanes::L4>(model, first, in, x, k, tan_delta, contact, loads);
+}
+[[HIL_BUILT_FOR_AVX2 gnu::flatten]] ChassisKinematics chassis_kinematics_avx2(
+    const Chassis& chassis, const ChassisState& x) noexcept {
+  return chassis.kinematics(x);
+}
+[[HIL_BUILT_FOR_AVX2 gnu::flatten]] ChassisState chassis_derivative_avx2(
+    const Chassis& chassis, const ChassisState& x, const ChassisKinematics& k,
+    const ChassisLoads& loads) noexcept {
+  return chassis.derivative(x, k, loads);
+}
+#undef HIL_BUILT_FOR_AVX2
+
 }  // namespace
+
+void VehicleModel::use_four_lanes(bool on) noexcept { four_lanes_ = on && cpu_has_avx2(); }
 
 VehicleState VehicleModel::derivative(const StepInputs& in, const VehicleState& x,
                                       StageDiagnostics* diag) const noexcept {
   const ChassisState xc = x.head<ChassisLayout::kSize>();
-  const ChassisKinematics k = chassis_.kinematics(xc);
+  const ChassisKinematics k =
+      four_lanes_ ? chassis_kinematics_avx2(chassis_, xc) : chassis_.kinematics(xc);
   const Eigen::Matrix3d Rt = k.R.transpose();
   ChassisLoads loads;
   VehicleState dx = VehicleState::Zero();
@@ -215,61 +326,17 @@ VehicleState VehicleModel::derivative(const StepInputs& in, const VehicleState& 
   }
   const std::array<double, kMaxWheels> tan_delta = steer_tangents(x);
 
-  // Pass 1, MAVS Steps 1–4 and 6 by pairs of wheels, the two of an axle in lanes (Eigen's order
-  // of operations in each: the bits of one wheel at a time; models/math/vec3_lanes.hpp); then
-  // the brakes per wheel.
+  // Pass 1, MAVS Steps 1–4 and 6: four wheels at a time in lanes where the CPU has AVX2, two
+  // for the rest (a vehicle has axles of two wheels); then the brakes per wheel.
   WheelContacts contact;  // NOLINT(cppcoreguidelines-pro-type-member-init): set by pass 1
-  for (std::size_t i = 0; i + 1 < wheel_count(); i += 2) {
-    const std::size_t j = i + 1;
-    using lanes::L2;
-    // Step 1: the steered wheel frame. Heading and axle in body axes from tan δ.
-    const L2 one = lanes::splat(1.0);
-    const L2 tan_d = lanes::make(tan_delta[i], tan_delta[j]);
-    const L2 cos_d = one / lanes::sqrt(one + tan_d * tan_d);
-    const L2 sin_d = tan_d * cos_d;
-    const TerrainSample ground_i = terrain_->sample(k.position[i].x(), k.position[i].y());
-    const TerrainSample ground_j = terrain_->sample(k.position[j].x(), k.position[j].y());
-    const lanes::Vec3 n = lanes::Vec3::of(ground_i.normal, ground_j.normal);  // up: the normal
-    const lanes::Vec3 p = lanes::Vec3::of(k.position[i], k.position[j]);
-    const lanes::Vec3 v = lanes::Vec3::of(k.velocity[i], k.velocity[j]);
-    const lanes::Vec3 heading = lanes::times(k.R, {cos_d, sin_d, lanes::splat(0.0)});
-    const lanes::Vec3 LT = lanes::normalized(heading - lanes::dot(heading, n) * n);  // look-to
-    const lanes::Vec3 LS = lanes::cross(n, LT);  // look-side (left)
-    // Step 2: deflection along the normal (exact for a plane; MAVS measures it vertically)
-    const L2 delta = lanes::make(0.5 * tire(i).diameter, 0.5 * tire(j).diameter) -
-                     n.z * (p.z - lanes::make(ground_i.height, ground_j.height));
-    std::array<SurfaceProperties, 2> surface{ground_i.surface, ground_j.surface};
-    for (std::size_t lane = 0; lane < 2; ++lane) {
-      WheelContact& c = contact[i + lane];
-      const auto l = static_cast<int>(lane);
-      surface[lane].friction_scale *= in.friction_scale[i + lane];
-      c.surface = surface[lane].type;
-      c.cos_d = cos_d[l];
-      c.sin_d = sin_d[l];
-      c.LT = LT.lane(l);
-      c.LS = LS.lane(l);
-      c.delta = delta[l];
+  std::size_t first = 0;
+  if (four_lanes_) {
+    for (; first + 4 <= wheel_count(); first += 4) {
+      contacts_of_four(*this, first, in, x, k, tan_delta, contact, loads);
     }
-    // Steps 2–4: normal force, slip, VTI forces (models/tire/tire.hpp)
-    const TireOutputsPair t =
-        evaluate_tires(tire(i), surface[0], tire(j), surface[1],
-                       {.v_par = lanes::dot(v, LT),
-                        .v_perp = lanes::dot(v, LS),
-                        .delta = delta,
-                        .delta_rate = -lanes::dot(v, n),
-                        .omega = lanes::make(x[L::spin(i)], x[L::spin(j)]),
-                        .u_x = lanes::make(x[L::patch_x(i)], x[L::patch_x(j)]),
-                        .u_y = lanes::make(x[L::patch_y(i)], x[L::patch_y(j)])});
-    contact[i].tire = t.first;
-    contact[j].tire = t.second;
-    // Step 6: F = F∥·LT + F⊥·LS + N·LU on the hub, LU the terrain normal
-    const auto both = [&](double TireOutputs::*field) {
-      return lanes::make(t.first.*field, t.second.*field);
-    };
-    const lanes::Vec3 hub =
-        both(&TireOutputs::Fx) * LT + both(&TireOutputs::Fy) * LS + both(&TireOutputs::N) * n;
-    loads.hub_force_world[i] = hub.lane(0);
-    loads.hub_force_world[j] = hub.lane(1);
+  }
+  for (; first + 2 <= wheel_count(); first += 2) {
+    contacts_in_lanes<lanes::L2>(*this, first, in, x, k, tan_delta, contact, loads);
   }
   DriveWheelInputs wheels;  // ω, the torques other than the drive's, inertia
   for (std::size_t i = 0; i < wheel_count(); ++i) {
@@ -355,7 +422,8 @@ VehicleState VehicleModel::derivative(const StepInputs& in, const VehicleState& 
   }
   if (diag != nullptr) diag->aero_force_body = aero.force;
 
-  dx.head<ChassisLayout::kSize>() = chassis_.derivative(xc, k, loads);
+  dx.head<ChassisLayout::kSize>() = four_lanes_ ? chassis_derivative_avx2(chassis_, xc, k, loads)
+                                                : chassis_.derivative(xc, k, loads);
   return dx;
 }
 

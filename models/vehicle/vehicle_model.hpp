@@ -93,6 +93,13 @@ class VehicleModel {
   /// The combustion powertrain with `driven` set from the axles.
   [[nodiscard]] const PowertrainParams& powertrain() const noexcept { return powertrain_; }
 
+  /// Whether derivative() runs its AVX2 build (the wheels' contacts four per instruction, the
+  /// chassis) or its SSE2 one (contacts by pairs): the same bits either way (tested). AVX2 by
+  /// default where the CPU has it; the binary itself runs on any x86-64.
+  [[nodiscard]] bool four_lanes() const noexcept { return four_lanes_; }
+  /// Tests and benchmarks: two lanes even where four would run (`on` = false). Setup phase.
+  void use_four_lanes(bool on) noexcept;
+
  private:
   VehicleParams params_;
   const Terrain* terrain_;
@@ -100,6 +107,7 @@ class VehicleModel {
   PowertrainParams powertrain_;
   std::array<WheelBrakeLock, kMaxWheels> brake_lock_{};
   std::array<double, kMaxAxles> max_central_angle_{};
+  bool four_lanes_ = false;
 };
 
 }  // namespace hil::models

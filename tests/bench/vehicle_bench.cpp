@@ -2,7 +2,7 @@
 // flat dry ground) on the development machine; and the same with its drive. The presets
 // carry their drives (RAVON electric, HMMWV diesel); "Torque" runs RAVON with torque inputs
 // (the vehicle alone). Also the parts of one derivative evaluation (chassis alone, one full
-// derivative) and the vehicle on clay with bumps.
+// derivative, also with the wheels by pairs as without AVX2) and the vehicle on clay with bumps.
 // Report with --benchmark_repetitions=10 --benchmark_report_aggregates_only=true (median).
 
 #include <benchmark/benchmark.h>
@@ -83,6 +83,22 @@ void BM_VehicleDerivativeRavon(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_VehicleDerivativeRavon);
+
+/// The same with the wheels' contacts two per instruction (what a CPU without AVX2 runs).
+void BM_VehicleDerivativeRavonPairs(benchmark::State& state) {
+  const FlatTerrain flat({});
+  Vehicle vehicle(ravon_params(), flat);
+  vehicle.reset(0.0, 0.0, 0.0, 3.0);
+  VehicleModel pairs(ravon_params(), flat);
+  pairs.use_four_lanes(false);
+  const StepInputs in = pairs.prepare(driving_inputs(vehicle.params()));
+  VehicleState x = vehicle.state();
+  for (auto _ : state) {  // NOLINT(clang-analyzer-deadcode.DeadStores): benchmark idiom
+    benchmark::DoNotOptimize(x);
+    benchmark::DoNotOptimize(pairs.derivative(in, x, nullptr));
+  }
+}
+BENCHMARK(BM_VehicleDerivativeRavonPairs);
 
 void BM_ChassisDerivativeRavon(benchmark::State& state) {
   const FlatTerrain flat({});

@@ -5,12 +5,14 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstdint>
 #include <numbers>
 #include <utility>
 
+#include "models/tire/tire_lanes.hpp"
 #include "models/tire/vti.hpp"
 
 namespace hil::models {
@@ -223,6 +225,51 @@ TEST(TirePair, EachTireOfAPairIsTheSameAsAlone) {
       expect_identical(pair.first, evaluate_tire(kTire, a, patch));
       expect_identical(pair.second, evaluate_tire(kTire, b, {}));
     }
+  }
+}
+
+// Four tires in lanes (what the vehicle computes for two axles at once): each the same as alone,
+// whatever the others are on (all soil, none, some).
+TEST(TirePair, EachOfFourTiresInLanesIsTheSameAsAlone) {
+  const std::array<TireInputs, 4> kinds{
+      TireInputs{.v_par = 8.0, .v_perp = -0.6, .delta = 0.012, .omega = 27.0},
+      TireInputs{.v_par = -3.0,
+                 .v_perp = 0.3,
+                 .delta = 0.010,
+                 .omega = -20.0,
+                 .surface = {.type = Surface::wet}},
+      TireInputs{.v_par = 2.0,
+                 .v_perp = 0.1,
+                 .delta = 0.02,
+                 .omega = 9.0,
+                 .surface = {.type = Surface::sand, .cone_index_pa = 600e3}},
+      TireInputs{.v_par = 0.0, .v_perp = 0.2, .delta = 0.01, .omega = 1.0}};
+  TireParams other = kTire;
+  other.diameter *= 1.1;
+  other.rolling_resistance *= 2.0;
+  for (int combination = 0; combination < 256; ++combination) {
+    std::array<TireInputs, 4> in;
+    std::array<TirePatchState, 4> patch;
+    std::array<const TireParams*, 4> params{};
+    std::array<SurfaceProperties, 4> surfaces;
+    for (int l = 0; l < 4; ++l) {
+      in[l] = kinds[(combination >> (2 * l)) & 3];
+      patch[l] = {.u_x = 0.001 * l, .u_y = -0.002 * (3 - l)};
+      params[l] = l == 2 ? &other : &kTire;
+      surfaces[l] = in[l].surface;
+    }
+    const auto lane = [&](auto&& value) { return lanes::gather<lanes::L4>(value); };
+    const std::array<TireOutputs, 4> four =
+        evaluate_tires<lanes::L4>(params, surfaces,
+                                  {.v_par = lane([&](int l) { return in[l].v_par; }),
+                                   .v_perp = lane([&](int l) { return in[l].v_perp; }),
+                                   .delta = lane([&](int l) { return in[l].delta; }),
+                                   .delta_rate = lane([&](int l) { return in[l].delta_rate; }),
+                                   .omega = lane([&](int l) { return in[l].omega; }),
+                                   .u_x = lane([&](int l) { return patch[l].u_x; }),
+                                   .u_y = lane([&](int l) { return patch[l].u_y; })});
+    for (int l = 0; l < 4; ++l)
+      expect_identical(four[l], evaluate_tire(*params[l], in[l], patch[l]));
   }
 }
 
