@@ -28,7 +28,8 @@ struct McapWriterOptions {
   std::string library = "hilsim";        ///< Header library: the writer's name and version
   std::size_t chunk_bytes = 512 * 1024;  ///< a chunk closes once its records reach this size
   Compression compression = Compression::none;  ///< of each chunk's records
-  int level = 3;                                ///< zstd's level
+  /// zstd's level: 1 keeps the writer thread up with `--speed max` (docs/recording.md)
+  int level = 1;
 };
 
 class McapWriter {
