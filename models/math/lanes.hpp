@@ -1,7 +1,7 @@
 #pragma once
 // Several doubles computed as one: the models' per-wheel arithmetic for two wheels (L2, one
-// SSE2 register) or four (L4: one AVX register, or two SSE2 registers whose chains the CPU runs
-// side by side) — GCC/Clang vector extensions. Each lane gets exactly the IEEE operation a
+// SSE2 register) or four (L4: one AVX register in code built for AVX2, two SSE2 registers
+// elsewhere) — GCC/Clang vector extensions. Each lane gets exactly the IEEE operation a
 // scalar would (+ − × ÷ and √ are correctly rounded either way), and the helpers below choose
 // as their std:: namesakes do (std::max(a, b) is `a < b ? b : a`, NaN included), so code
 // written lane-wise in the scalar's order gives the scalar's bits at any width. Pure: any
@@ -77,8 +77,8 @@ template <Lanes V, class F>
 /// Lanes 0–1 and 2–3 of an L4, and the L4 of two L2.
 [[nodiscard]] inline L2 low(L4 v) noexcept { return __builtin_shufflevector(v, v, 0, 1); }
 [[nodiscard]] inline L2 high(L4 v) noexcept { return __builtin_shufflevector(v, v, 2, 3); }
-[[nodiscard]] inline L4 join(L2 low, L2 high) noexcept {
-  return __builtin_shufflevector(low, high, 0, 1, 2, 3);
+[[nodiscard]] inline L4 join(L2 lanes01, L2 lanes23) noexcept {
+  return __builtin_shufflevector(lanes01, lanes23, 0, 1, 2, 3);
 }
 
 /// mask ? a : b, per lane (bitwise: no arithmetic on the lane not chosen).
