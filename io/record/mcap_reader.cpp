@@ -45,6 +45,9 @@ class Reader {
   McapVisitor& visitor_;
   McapReadReport report_;
   bool in_summary_ = false;
+  // CRC of the data section so far (magic and the records before data end), updated record by
+  // record while each is in the cache rather than in one pass over the file at its end
+  std::uint32_t data_crc_ = 0;
   std::vector<std::uint8_t> decompressed_;  // the chunk being read, when compressed
   std::unique_ptr<std::bitset<kIds>> schemas_ = std::make_unique<std::bitset<kIds>>();
   std::unique_ptr<std::bitset<kIds>> channels_ = std::make_unique<std::bitset<kIds>>();
@@ -174,7 +177,7 @@ void Reader::data_end(const Record& r) {
   ByteReader in(r.body, r.offset + kRecordPrefixBytes, "data end");
   const auto crc = in.get<std::uint32_t>("data_section_crc");
   if (crc != 0) {
-    if (crc32_update(0, file_.first(static_cast<std::size_t>(r.offset))) != crc) {
+    if (data_crc_ != crc) {
       throw McapFormatError(r.offset, "data end: the data section's CRC does not match");
     }
     report_.data_crc_checked = true;
@@ -274,6 +277,7 @@ McapReadReport Reader::run() {
   }
   std::size_t pos = kMcapMagic.size();
   report_.valid_bytes = pos;
+  data_crc_ = crc32_update(0, file_.first(pos));
   try {
     for (;;) {
       if (pos == file_.size()) {
@@ -289,7 +293,9 @@ McapReadReport Reader::run() {
             pos, "the first record is a " + std::string(to_string(r->op)) + ", not a header");
       }
       if (top_level(*r)) break;
-      pos += kRecordPrefixBytes + r->body.size();
+      const std::size_t size = kRecordPrefixBytes + r->body.size();
+      if (!in_summary_) data_crc_ = crc32_update(data_crc_, file_.subspan(pos, size));
+      pos += size;
       report_.valid_bytes = pos;
       visitor_.on_progress(pos, file_.size());
     }
