@@ -49,16 +49,6 @@ class RigRuntime::VehicleTask final : public rt::Task {
   models::VehicleInputs inputs_;
 };
 
-class RigRuntime::PublishTask final : public rt::Task {
- public:
-  explicit PublishTask(rt::ChannelTable& table) : table_(table) {}
-  void update(const rt::TickContext& /*c*/) noexcept override {}
-  void write(const rt::TickContext& c) noexcept override { table_.publish(c.tick); }
-
- private:
-  rt::ChannelTable& table_;
-};
-
 RigRuntime::~RigRuntime() = default;
 
 RigRuntime::RigRuntime(RigSettings settings, const RuntimeOptions& options)
@@ -120,7 +110,6 @@ RigRuntime::RigRuntime(RigSettings settings, const RuntimeOptions& options)
     vehicle_task_ = std::make_unique<VehicleTask>(*vehicle_, *vehicle_channels_, table_);
   }
   can_task_ = std::make_unique<CanTask>(buses_, table_);
-  publish_task_ = std::make_unique<PublishTask>(table_);
 }
 
 void RigRuntime::add_tasks(rt::TickPlan& plan) {
@@ -136,7 +125,6 @@ void RigRuntime::add_tasks(rt::TickPlan& plan) {
   for (std::size_t i = 0; i < fmu_tasks_.size(); ++i) {
     plan.add(rt::Slot::fmu, "fmu " + settings_.fmus[i].instance, *fmu_tasks_[i]);
   }
-  plan.add(rt::Slot::publish, "publish", *publish_task_);
 }
 
 }  // namespace hil::config

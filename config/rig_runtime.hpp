@@ -8,7 +8,7 @@
 //            non-finite output latches its safe state: no NaN reaches a channel or frame)
 //   can_tx   CAN buses encode and send what is due
 //   bus_tx   the shared-memory bus publishes its output regions
-//   publish  the channel snapshot for non-RT readers
+// (The channel snapshot that non-RT threads read is the console's: io/console/console_tap.hpp.)
 // Setup phase (constructor: may allocate, throw, open sockets). The tasks run on the RT thread.
 // Not copyable; the executive and the recorder keep pointers into it.
 
@@ -82,7 +82,6 @@ class RigRuntime {
  private:
   class CanTask;
   class VehicleTask;
-  class PublishTask;
 
   RigSettings settings_;
   rt::ChannelTable table_;
@@ -93,7 +92,6 @@ class RigRuntime {
   std::unique_ptr<io::bus::LiveBus> live_bus_;
   std::unique_ptr<CanTask> can_task_;
   std::unique_ptr<VehicleTask> vehicle_task_;
-  std::unique_ptr<PublishTask> publish_task_;
   std::vector<std::unique_ptr<FmuTask>> fmu_tasks_;
 };
 

@@ -75,7 +75,7 @@ void ChannelTable::freeze() {
   snapshot_->write(std::bit_cast<std::uint64_t>(std::int64_t{-1}), zeros.data());
 }
 
-void ChannelTable::publish(std::int64_t tick) noexcept {
+void ChannelTable::publish(std::int64_t tick) const noexcept {
   snapshot_->write(std::bit_cast<std::uint64_t>(tick), values_.data());  // tick word + values
 }
 

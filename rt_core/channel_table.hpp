@@ -73,8 +73,9 @@ class ChannelTable {
   void set(ChannelId id, double value) noexcept { values_[id.index] = value; }
   [[nodiscard]] std::span<double> values() noexcept { return values_; }
   [[nodiscard]] std::span<const double> values() const noexcept { return values_; }
-  /// Publishes the current values as the snapshot of `tick`. Requires freeze().
-  void publish(std::int64_t tick) noexcept;
+  /// Publishes the current values as the snapshot of `tick`. Requires freeze(). Const: the
+  /// snapshot is the readers' copy of the values, not part of them (it changes no value).
+  void publish(std::int64_t tick) const noexcept;
 
   // ---- any thread, while the RT thread runs ----
 
@@ -85,7 +86,7 @@ class ChannelTable {
   std::vector<ChannelSpec> specs_;
   std::unordered_map<std::string, ChannelId> ids_;
   std::vector<double> values_;
-  std::optional<SeqlockBuffer> snapshot_;
+  mutable std::optional<SeqlockBuffer> snapshot_;  // publish(): the readers' copy
 };
 
 /// True for dotted lower snake case names: segments [a-z][a-z0-9_]* joined by '.'.

@@ -35,7 +35,7 @@ enum class Slot : std::uint8_t {
   peer_tx,       ///< the in-process peer sends
   can_tx,        ///< CAN buses encode and send what is due
   bus_tx,        ///< the shared-memory/UDP bus publishes its output regions
-  publish,       ///< the channel snapshot for non-RT readers (console, progress)
+  publish,       ///< the console's tap: the channel snapshot, the streamed ticks
   record,        ///< telemetry and CAN log recorders
   tick_counter,  ///< the count of complete ticks (systemd's watchdog)
 };

@@ -20,6 +20,7 @@ ConsoleTap::ConsoleTap(const rt::ChannelTable& table, std::size_t channels,
 }
 
 void ConsoleTap::write(const rt::TickContext& ctx) noexcept {
+  table_.publish(ctx.tick);
   if (!armed_.load(std::memory_order_relaxed)) return;
   const std::span<const double> values = table_.values();
   if (ring_.write_available() < channels_ + 1) {

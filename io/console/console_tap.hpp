@@ -1,8 +1,10 @@
 #pragma once
 // The console's only work on the RT thread (docs/console.md "Threads and cost"): a task in the
-// tick's `publish` slot, after the channel snapshot. While no client subscribes it is one
-// relaxed atomic load; while armed it copies the tick number and every channel value into a
-// lock-free ring sized at setup (full: the tick is dropped and counted).
+// tick's `publish` slot. It publishes the channel snapshot that the console's requests read
+// (status, read, wait_for: rt::ChannelTable::read_snapshot()); a run without a console has no
+// reader and does not copy its values each tick. While no client subscribes that is all, plus
+// one relaxed atomic load; while armed it also copies the tick number and every channel value
+// into a lock-free ring sized at setup (full: the tick is dropped and counted).
 //
 // Thread-safety: write() on the RT thread; arm()/pop()/dropped() on one console thread.
 
@@ -19,7 +21,8 @@ namespace hil::io::console {
 
 class ConsoleTap final : public rt::Task {
  public:
-  /// Setup: room for `capacity_ticks` ticks of `table` (frozen or not: sized on its count).
+  /// Setup: room for `capacity_ticks` ticks of `table` (frozen or not: sized on its count;
+  /// frozen before the first write(), which publishes its snapshot).
   ConsoleTap(const rt::ChannelTable& table, std::size_t channels, std::size_t capacity_ticks);
 
   void update(const rt::TickContext& /*ctx*/) noexcept override {}

@@ -1,7 +1,7 @@
 // The operator console's cost on the tick (docs/console.md "Threads and cost"):
-//   BM_ConsoleTap/armed:0|1    the tap alone on RAVON's channel table: idle (one relaxed
-//                              load) and armed (the tick's values into the ring; drained off
-//                              the clock, so that nothing is dropped)
+//   BM_ConsoleTap/armed:0|1    the tap alone on RAVON's channel table: idle (the channel
+//                              snapshot and one relaxed load) and armed (also the tick's values
+//                              into the ring; drained off the clock, so that nothing is dropped)
 //   BM_RavonTick/clients:N     RAVON's whole tick on the harness at --speed max, 40 000 ticks;
 //                              N = -1 console off, 0 on with nobody watching, 4 page clients
 //                              streaming 32 channels each; the executive's execution time

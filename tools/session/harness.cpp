@@ -30,7 +30,7 @@ rt::ExecutiveConfig for_run(rt::ExecutiveConfig config, const HarnessOptions& op
 
 rt::TickPlan with_helpers(rt::TickPlan plan, io::console::ConsoleServer* console,
                           TickCounterTask& counter) {
-  // After the channel snapshot of the publish slot: the values it copies are the published ones
+  // The channel snapshot and the console's stream: nobody reads either without a console
   if (console != nullptr) plan.add(rt::Slot::publish, "console", console->tap());
   // Last of the write phase: the count covers complete ticks only
   plan.add(rt::Slot::tick_counter, "tick_counter", counter);
