@@ -153,6 +153,32 @@ TEST_F(Recorded, ADamagedSchemaRecordFailsTheDataSectionCrc) {
   EXPECT_NE(r.mcap.problem.find("data section's CRC"), std::string::npos) << r.mcap.problem;
 }
 
+// The data section's CRC runs record by record as the reader passes them: its first record
+// (the header, right after the magic) and its last (before data end) are in it too
+TEST_F(Recorded, TheDataSectionCrcCoversTheHeaderAndTheLastRecord) {
+  record(10, 4 * 1024);
+  std::vector<std::uint8_t> header = bytes_;
+  const std::string library = "hilsim";
+  const auto at = std::search(header.begin(), header.end(), library.begin(), library.end());
+  ASSERT_NE(at, header.end());
+  *at = 'H';
+  CheckingVisitor v(table_);
+  const TelemetryReadReport r = read(header, v);
+  EXPECT_EQ(r.mcap.end, McapEnd::corrupt);
+  EXPECT_NE(r.mcap.problem.find("data section's CRC"), std::string::npos) << r.mcap.problem;
+
+  // Data end: opcode 0x0F, length 4, then the CRC; the byte before it ends the last record
+  std::vector<std::uint8_t> last = bytes_;
+  const std::array<std::uint8_t, 9> data_end{0x0F, 4, 0, 0, 0, 0, 0, 0, 0};
+  const auto end = std::search(last.begin(), last.end(), data_end.begin(), data_end.end());
+  ASSERT_NE(end, last.end());
+  *(end - 1) ^= 0x01U;
+  CheckingVisitor w(table_);
+  const TelemetryReadReport s = read(last, w);
+  EXPECT_EQ(s.mcap.end, McapEnd::corrupt);
+  EXPECT_NE(s.mcap.problem.find("data section's CRC"), std::string::npos) << s.mcap.problem;
+}
+
 TEST(McapReader, SaysWhenAFileIsNotMcap) {
   McapVisitor ignore;
   const std::string text = "timestamp,value\n0,1\n";
