@@ -70,8 +70,8 @@ struct Comparison {
 
 /// Per recorded column: the channel's magnitude and its largest deviation so far. Cheap
 /// enough to run on every compared value: what add() touches per value is one double of a
-/// dense array (the columns' names and deviations only when a value differs), so that
-/// comparing does not push the model out of the cache.
+/// dense array (the columns' names and deviations only when a value differs). `hilsim replay`
+/// runs it on the telemetry's reading thread, not the loop's (replay_session.cpp).
 class DeviationTracker {
  public:
   /// Setup: the next recorded column, a channel; returns its index for add().

@@ -42,13 +42,85 @@ void run_through(Harness& harness, std::int64_t tick, std::int64_t limit) {
   if (last >= harness.executive().ticks_run()) (void)harness.run_until(last + 1);
 }
 
-/// Compares every recorded telemetry sample with the replayed channels at its tick.
-class SampleChecker {
+/// The loop's side of the comparison, on this thread: runs the loop through each recorded
+/// sample's tick and answers the sample with the replayed values of its columns. The reading
+/// thread compares them (SampleComparer), so that the loop's core never reads the recorded
+/// values (docs/performance.md, round 5).
+class SampleGatherer {
  public:
-  SampleChecker(Harness& harness, const rt::ChannelTable& table, Comparison& result,
-                std::int64_t limit)
-      : harness_(harness), table_(table), result_(result), limit_(limit) {}
+  SampleGatherer(Harness& harness, const rt::ChannelTable& table, std::int64_t limit)
+      : harness_(harness), table_(table), limit_(limit) {}
   /// A recorded topic: its columns' channels, before its samples.
+  void add_topic(std::size_t topic, const std::vector<std::string>& channels) {
+    if (ids_.size() <= topic) ids_.resize(topic + 1);
+    for (const std::string& channel : channels) ids_[topic].push_back(table_.find(channel));
+  }
+  /// Runs the loop through the sample's tick and answers it (NaN: not in this rig).
+  void answer(TelemetryItem& item) {
+    const io::record::TelemetrySample& s = item.sample;
+    if (s.tick > limit_ || item.topic >= ids_.size()) return;
+    run_through(harness_, s.tick, limit_);
+    if (s.tick != last_tick) samples_compared += 1;  // one sample: a tick's groups
+    last_tick = std::max(last_tick, s.tick);
+    const std::vector<std::optional<rt::ChannelId>>& ids = ids_[item.topic];
+    item.replayed.resize(std::min(s.values.size(), ids.size()));
+    for (std::size_t i = 0; i < item.replayed.size(); ++i) {
+      item.replayed[i] = ids[i] ? table_.get(*ids[i]) : std::nan("");
+    }
+    item.answered = true;
+  }
+  std::int64_t last_tick = -1;
+  std::uint64_t samples_compared = 0;
+
+ private:
+  Harness& harness_;
+  const rt::ChannelTable& table_;
+  std::int64_t limit_;
+  std::vector<std::vector<std::optional<rt::ChannelId>>> ids_;  ///< per topic, per column
+};
+
+/// The reading thread's side: compares each answered sample, bit for bit, with the recorded
+/// one, in file order. Thread-safety: one thread at a time (TelemetryPrefetch's hook).
+class SampleComparer {
+ public:
+  explicit SampleComparer(const rt::ChannelTable& table) : table_(table) {}
+  void operator()(const TelemetryItem& item) {
+    if (item.is_topic) return add_topic(item.topic, item.channels);
+    if (!item.answered || item.topic >= topics_.size()) return;
+    const io::record::TelemetrySample& s = item.sample;
+    const Topic& t = topics_[item.topic];
+    const std::size_t n = std::min(item.replayed.size(), t.names.size());
+    values_compared_ += n;
+    for (std::size_t i = 0; i < n; ++i) {
+      const double got = item.replayed[i];
+      if (deviations_.add(t.first_column + i, s.tick, s.values[i], got)) {
+        values_differing_ += 1;
+        if (first_ && first_->tick <= s.tick) continue;  // formatting is dear
+        const std::string& name = t.names[i];
+        first_ = Divergence{
+            .tick = s.tick,
+            .what = t.in_rig[i] ? "channel " + name : "channel " + name + " (not in this rig)",
+            .expected = fmt::format("{}", s.values[i]),
+            .got = fmt::format("{}", got)};
+      }
+    }
+  }
+  /// Adds the counts, the first difference and the channels that differ (largest relative
+  /// deviation first) to `result`.
+  void add_to(Comparison& result) const {
+    result.values_compared += values_compared_;
+    result.values_differing += values_differing_;
+    if (first_) result.note(*first_);
+    result.deviations = deviations_.result(result.ignore);
+  }
+
+ private:
+  /// A topic's columns: what a sample's check reads densely, the names apart.
+  struct Topic {
+    std::size_t first_column = 0;  ///< over all topics: the deviation tracker's column of the first
+    std::vector<std::string> names;
+    std::vector<bool> in_rig;  ///< false: the channel is not in this rig
+  };
   void add_topic(std::size_t topic, const std::vector<std::string>& channels) {
     if (topics_.size() <= topic) topics_.resize(topic + 1);
     Topic& t = topics_[topic];
@@ -56,51 +128,14 @@ class SampleChecker {
       const std::size_t column = deviations_.add_column(channel);  // consecutive indices
       if (t.names.empty()) t.first_column = column;
       t.names.push_back(channel);
-      t.ids.push_back(table_.find(channel));
+      t.in_rig.push_back(table_.find(channel).has_value());
     }
   }
-  /// Runs the loop through the sample's tick and compares.
-  void check(std::size_t topic, const io::record::TelemetrySample& s) {
-    if (s.tick > limit_ || topic >= topics_.size()) return;
-    run_through(harness_, s.tick, limit_);
-    if (s.tick != last_tick) result_.samples_compared += 1;  // one sample: a tick's groups
-    last_tick = std::max(last_tick, s.tick);
-    const Topic& t = topics_[topic];
-    const std::size_t n = std::min(s.values.size(), t.ids.size());
-    result_.values_compared += n;
-    for (std::size_t i = 0; i < n; ++i) {
-      const std::optional<rt::ChannelId>& id = t.ids[i];
-      const double got = id ? table_.get(*id) : std::nan("");
-      if (deviations_.add(t.first_column + i, s.tick, s.values[i], got)) {
-        result_.values_differing += 1;
-        if (result_.first && result_.first->tick <= s.tick) continue;  // formatting is dear
-        const std::string& name = t.names[i];
-        result_.note({.tick = s.tick,
-                      .what = id ? "channel " + name : "channel " + name + " (not in this rig)",
-                      .expected = fmt::format("{}", s.values[i]),
-                      .got = fmt::format("{}", got)});
-      }
-    }
-  }
-  /// The channels that differ, largest relative deviation first.
-  [[nodiscard]] std::vector<ChannelDeviation> deviations() const {
-    return deviations_.result(result_.ignore);
-  }
-  std::int64_t last_tick = -1;
-
- private:
-  /// A topic's columns: what a sample's check reads densely, the names apart.
-  struct Topic {
-    std::size_t first_column = 0;  ///< over all topics: the deviation tracker's column of the first
-    std::vector<std::optional<rt::ChannelId>> ids;  ///< none: the channel is not in this rig
-    std::vector<std::string> names;
-  };
-  Harness& harness_;
-  const rt::ChannelTable& table_;
-  Comparison& result_;
-  std::int64_t limit_;
+  const rt::ChannelTable& table_;  // names only (find() reads no value)
   std::vector<Topic> topics_;
   DeviationTracker deviations_;
+  std::uint64_t values_compared_ = 0, values_differing_ = 0;
+  std::optional<Divergence> first_;
 };
 
 }  // namespace
@@ -253,17 +288,21 @@ int replay(const ReplayOptions& o) {
                              .scenario = loaded.scenario ? &*loaded.scenario : nullptr})});
 
   const auto wall_start = std::chrono::steady_clock::now();
-  SampleChecker samples(harness, rig.table(), result, limit);
-  // Decoded on a thread of its own while the loop runs here
-  TelemetryPrefetch telemetry(io::record::telemetry_parts(dir / "telemetry.mcap"));
-  while (const TelemetryItem* item = telemetry.next()) {
+  SampleGatherer samples(harness, rig.table(), limit);
+  SampleComparer comparer(rig.table());
+  // Decoded and compared on a thread of its own while the loop runs here
+  TelemetryPrefetch telemetry(io::record::telemetry_parts(dir / "telemetry.mcap"),
+                              [&comparer](const TelemetryItem& item) { comparer(item); });
+  while (TelemetryItem* item = telemetry.next()) {
     if (item->is_topic) {
       samples.add_topic(item->topic, item->channels);
     } else {
-      samples.check(item->topic, item->sample);
+      samples.answer(*item);
     }
   }
   const io::record::TelemetryReadReport read = telemetry.finish();
+  result.samples_compared = samples.samples_compared;
+  comparer.add_to(result);
   run_through(harness, std::max(log.last_tick, samples.last_tick), limit);
   frames.finish(harness.executive().ticks_run() - 1);
   harness.finish("replayed");
@@ -271,7 +310,6 @@ int replay(const ReplayOptions& o) {
   result.wall_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   result.truncated = read.mcap.end == io::record::McapEnd::truncated || !run.completed;
-  result.deviations = samples.deviations();
 
   const std::string text = describe(result, run.period_ns);
   fmt::print("{}", text);

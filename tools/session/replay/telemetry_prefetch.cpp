@@ -13,6 +13,7 @@ class TelemetryPrefetch::Visitor final : public io::record::TelemetryVisitor {
     if (item == nullptr) return;
     item->topic = topic;
     item->is_topic = true;
+    item->answered = false;
     item->channels.clear();
     for (const io::record::TelemetryColumn& c : layout.columns())
       item->channels.push_back(c.channel);
@@ -24,6 +25,7 @@ class TelemetryPrefetch::Visitor final : public io::record::TelemetryVisitor {
     if (item == nullptr) return;
     item->topic = topic;
     item->is_topic = false;
+    item->answered = false;
     item->sample.tick = s.tick;
     item->sample.sim_time_s = s.sim_time_s;
     item->sample.values.assign(s.values.begin(), s.values.end());  // reuses the capacity
@@ -52,7 +54,9 @@ class TelemetryPrefetch::Visitor final : public io::record::TelemetryVisitor {
   Batch* batch_ = nullptr;
 };
 
-TelemetryPrefetch::TelemetryPrefetch(std::vector<std::filesystem::path> files) {
+TelemetryPrefetch::TelemetryPrefetch(std::vector<std::filesystem::path> files,
+                                     HandedBack handed_back)
+    : handed_back_(std::move(handed_back)) {
   for (Batch& b : pool_) empty_.push_back(&b);
   reader_ = std::thread([this, files = std::move(files)] {
     io::record::TelemetryReadReport report;
@@ -84,18 +88,30 @@ void TelemetryPrefetch::stop_reading() {
 }
 
 TelemetryPrefetch::Batch* TelemetryPrefetch::take_empty() {
-  std::unique_lock lock(mutex_);
-  if (!stop_ && empty_.empty()) {
-    // Read ahead to the full pool, then wait until half of it is back: a wake-up per
-    // kBatches/2 batches, not per batch
-    reader_waiting_ = true;
-    changed_.wait(lock, [&] { return stop_ || empty_.size() >= kBatches / 2; });
-    reader_waiting_ = false;
+  Batch* b = nullptr;
+  {
+    std::unique_lock lock(mutex_);
+    if (!stop_ && empty_.empty()) {
+      // Read ahead to the full pool, then wait until half of it is back: a wake-up per
+      // kBatches/2 batches, not per batch
+      reader_waiting_ = true;
+      changed_.wait(lock, [&] { return stop_ || empty_.size() >= kBatches / 2; });
+      reader_waiting_ = false;
+    }
+    if (stop_) return nullptr;  // finish() passes back what is left
+    b = empty_.front();
+    empty_.pop_front();
   }
-  if (stop_) return nullptr;
-  Batch* b = empty_.front();
-  empty_.pop_front();
+  pass_back(*b);  // the reader owns it now
   return b;
+}
+
+void TelemetryPrefetch::pass_back(Batch& b) {
+  if (!b.handed_back) return;
+  b.handed_back = false;
+  if (handed_back_) {
+    for (std::size_t i = 0; i < b.size; ++i) handed_back_(b.items[i]);
+  }
 }
 
 void TelemetryPrefetch::hand_over(Batch* filled) {
@@ -104,10 +120,11 @@ void TelemetryPrefetch::hand_over(Batch* filled) {
   if (consumer_waiting_) changed_.notify_all();
 }
 
-const TelemetryItem* TelemetryPrefetch::next() {
+TelemetryItem* TelemetryPrefetch::next() {
   if (current_ == nullptr || next_in_current_ == current_->size) {
     std::unique_lock lock(mutex_);
     if (current_ != nullptr) {  // handed out entirely: back to the reader
+      current_->handed_back = true;
       empty_.push_back(current_);
       current_ = nullptr;
       if (reader_waiting_ && empty_.size() >= kBatches / 2) changed_.notify_all();
@@ -125,6 +142,13 @@ const TelemetryItem* TelemetryPrefetch::next() {
 
 io::record::TelemetryReadReport TelemetryPrefetch::finish() {
   stop_reading();
+  // The reader has ended: the batches handed back since it last took one, in the order they
+  // came back (file order), then what the consumer was handed of the one it was reading
+  for (Batch* b : empty_) pass_back(*b);
+  if (current_ != nullptr && handed_back_) {
+    for (std::size_t i = 0; i < next_in_current_; ++i) handed_back_(current_->items[i]);
+    current_ = nullptr;  // once
+  }
   if (error_) std::rethrow_exception(error_);
   return report_;
 }
