@@ -5,77 +5,24 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
-#include <cmath>
 #include <map>
 #include <mutex>
+#include <optional>
+#include <span>
 #include <stdexcept>
+#include <variant>
 
 #include "tools/faults/channel_faults.hpp"
+#include "tools/faults/fault_resolve.hpp"
 #include "tools/faults/fault_state.hpp"
+#include "tools/faults/fault_trigger.hpp"
 #include "tools/faults/message_faults.hpp"
 
 namespace hil::faults {
 
-namespace detail {
-
-bool Condition::holds(std::int64_t tick, double v) noexcept {
-  using Test = config::FaultCondition::Test;
-  if (test == Test::crosses) {  // the tick the value passes `value`, either way
-    const bool crossed = has_last && (last - value) * (v - value) <= 0.0 && last != v;
-    last = v;
-    has_last = true;
-    return crossed;
-  }
-  const bool now = test == Test::above ? v > value : v < value;
-  if (!now) {
-    true_since = -1;
-    return false;
-  }
-  if (true_since < 0) true_since = tick;
-  return tick - true_since >= debounce;
-}
-
-}  // namespace detail
-
 namespace {
 
 using detail::Fault;
-
-/// ceil(seconds / period) in ticks, robust to the decimal's binary error.
-std::int64_t ceil_ticks(double seconds, rt::Nanoseconds period) {
-  return static_cast<std::int64_t>(std::ceil(seconds * 1e9 / static_cast<double>(period) - 1e-6));
-}
-std::int64_t round_ticks(double seconds, rt::Nanoseconds period) {
-  return std::llround(seconds * 1e9 / static_cast<double>(period));
-}
-
-std::uint64_t fnv1a(std::string_view s) {
-  std::uint64_t h = 1469598103934665603ULL;
-  for (const char c : s) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
-  return h;
-}
-
-std::string describe(const config::FaultSettings& f) {
-  static constexpr const char* kChannelOps[] = {"force", "stuck", "offset", "gain",
-                                                "noise", "drift", "delay",  "nan"};
-  static constexpr const char* kMessageOps[] = {"drop",    "delay",  "cycle", "dlc",      "crc",
-                                                "counter", "signal", "bits",  "duplicate"};
-  if (const auto* c = std::get_if<config::ChannelFaultSettings>(&f.target)) {
-    return fmt::format("{} of {}", kChannelOps[static_cast<int>(c->op)], c->channel);
-  }
-  if (const auto* m = std::get_if<config::MessageFaultSettings>(&f.target)) {
-    return fmt::format("{} of {} on {}", kMessageOps[static_cast<int>(m->op)], m->message, m->bus);
-  }
-  return fmt::format("silence of bus {}", std::get<config::BusFaultSettings>(f.target).bus);
-}
-
-detail::Condition resolve(const config::FaultCondition& c, const rt::ChannelTable& table,
-                          rt::Nanoseconds period) {
-  return {.channel = table.resolve(c.channel),
-          .test = c.test,
-          .value = c.value,
-          .debounce = round_ticks(c.for_s, period)};
-}
 
 class PhaseTask final : public rt::Task {
  public:
@@ -128,7 +75,7 @@ class FaultEngine::Impl {
       faults_.back()->has_channels = true;
     }
     for (const std::unique_ptr<Fault>& f : faults_) {
-      resolve_fault(*f);
+      resolve_fault(*f, faults_);
       if (f->hook != nullptr && !f->hook->has_room()) {
         throw std::runtime_error(fmt::format("fault \"{}\": more than {} faults on one message",
                                              f->settings.name, detail::MessageFaults::kMaxFaults));
@@ -164,7 +111,7 @@ class FaultEngine::Impl {
     }
     auto f = std::make_unique<Fault>();
     f->settings = std::move(settings);
-    resolve_fault(*f);
+    resolve_fault(*f, {});  // not faults_: the RT thread may be adding to it
     return f;
   }
 
@@ -228,100 +175,19 @@ class FaultEngine::Impl {
                                                           kHeldFrames, seed_ ^ key);
   }
 
-  std::size_t bus_index(const std::string& bus, const config::FaultSettings& s) const {
-    for (std::size_t i = 0; i < rig_.buses().size(); ++i) {
-      if (rig_.buses()[i]->name() == bus) return i;
-    }
-    throw std::runtime_error(fmt::format("fault \"{}\": the rig has no CAN bus {}", s.name, bus));
-  }
-
-  /// Setup (or a command's preparation): the fault's ids, ticks and hook.
-  void resolve_fault(Fault& f) {
-    const config::FaultSettings& s = f.settings;
-    f.what = describe(s);
-    const std::string stem = "fault." + config::fault_channel_stem(s.name);
-    if (f.has_channels) {
-      f.active_channel = table_.resolve(stem + ".active");
-      f.count_channel = table_.resolve(stem + ".count");
-    }
-    f.rng.seed(seed_ ^ fnv1a(s.name));
-    if (const auto* at = std::get_if<config::FaultStartAt>(&s.start)) {
-      f.start = Fault::Start::at;
-      f.start_tick = ceil_ticks(at->at_s, period_);
-    } else if (const auto* c = std::get_if<config::FaultCondition>(&s.start)) {
-      f.start = Fault::Start::condition;
-      f.start_condition = resolve(*c, table_, period_);
-    } else {
-      f.start = Fault::Start::after;
-      const std::string& name = std::get<config::FaultAfter>(s.start).fault;
-      for (std::size_t i = 0; i < faults_.size(); ++i) {
-        if (faults_[i]->settings.name == name) f.after = i;
-      }
-    }
-    if (const auto* d = std::get_if<config::FaultDuration>(&s.stop)) {
-      f.stop = Fault::Stop::duration;
-      f.duration = std::max<std::int64_t>(1, round_ticks(d->s, period_));
-    } else if (const auto* n = std::get_if<config::FaultCount>(&s.stop)) {
-      f.stop = Fault::Stop::count;
-      f.stop_count = n->n;
-    } else if (const auto* c = std::get_if<config::FaultCondition>(&s.stop)) {
-      f.stop = Fault::Stop::condition;
-      f.stop_condition = resolve(*c, table_, period_);
-    }
-    if (s.pulse) {
-      f.pulse_on = std::max<std::int64_t>(1, round_ticks(s.pulse->first, period_));
-      f.pulse_off = std::max<std::int64_t>(1, round_ticks(s.pulse->second, period_));
-    }
-    if (const auto* c = std::get_if<config::ChannelFaultSettings>(&s.target)) {
-      f.target = table_.resolve(c->channel);
-      f.input = table_.spec(f.target).direction == rt::Direction::input;
-      if (f.has_channels) f.original_channel = table_.resolve(stem + ".original");
-      if (c->op == config::ChannelOp::delay) {
-        f.delay_ring.assign(static_cast<std::size_t>(round_ticks(c->value, period_)) + 1, 0.0);
-      }
-      return;
-    }
-    if (const auto* b = std::get_if<config::BusFaultSettings>(&s.target)) {
-      f.bus = bus_index(b->bus, s);
-      return;
-    }
-    const auto& m = std::get<config::MessageFaultSettings>(s.target);
-    const std::size_t b = bus_index(m.bus, s);
-    const io::can::CanBusSpec& spec = rig_.settings().can[b];
-    std::size_t index = 0;
-    bool found = false;
-    const std::size_t n = m.transmitted ? spec.tx.size() : spec.rx.size();
-    for (; index < n && !found; ++index) {
-      found = (m.transmitted ? spec.tx[index].message : spec.rx[index].message) == m.message;
-    }
-    if (!found) {
-      throw std::runtime_error(
-          fmt::format("fault \"{}\": bus {} has no message {}", s.name, m.bus, m.message));
-    }
-    --index;
-    const io::can::dbc::Message* message = spec.database.find_message(m.message);
-    std::int64_t cycle = 1;
-    if (message != nullptr && message->cycle_time_ms && *message->cycle_time_ms > 0) {
-      cycle = std::max<std::int64_t>(1, round_ticks(*message->cycle_time_ms * 1e-3, period_));
-    }
-    if (m.transmitted && spec.tx[index].cycle_s) {
-      cycle = std::max<std::int64_t>(1, round_ticks(*spec.tx[index].cycle_s, period_));
-    }
-    f.cycle_ticks = m.op == config::MessageOp::cycle && m.cycle_ms > 0
-                        ? std::max<std::int64_t>(1, round_ticks(m.cycle_ms * 1e-3, period_))
-                        : 0;
-    f.delay_ticks = round_ticks(m.delay_ms * 1e-3, period_);
-    if (m.op == config::MessageOp::signal && message != nullptr) {
-      for (std::size_t i = 0; i < message->signals.size(); ++i) {
-        if (message->signals[i].name == m.signal) f.signal = i;
-      }
-    }
-    f.bus = b;
-    f.hook = hooks_.at(hook_key(b, m.transmitted, index)).get();
-    if (f.delay_ticks / cycle + 2 > static_cast<std::int64_t>(f.hook->held_capacity())) {
+  /// Setup (or a command's preparation): the fault's ids, ticks and hook. `faults`: for a
+  /// start after another (empty for a command's: it cannot).
+  void resolve_fault(Fault& f, std::span<const std::unique_ptr<Fault>> faults) {
+    const std::optional<detail::MessageRef> message = detail::resolve_fault(
+        f, {.table = table_, .rig = rig_, .period = period_, .seed = seed_}, faults);
+    if (!message) return;
+    f.hook = hooks_.at(hook_key(message->bus, message->tx, message->index)).get();
+    if (f.delay_ticks / message->cycle_ticks + 2 >
+        static_cast<std::int64_t>(f.hook->held_capacity())) {
+      const auto& m = std::get<config::MessageFaultSettings>(f.settings.target);
       throw std::invalid_argument(fmt::format(
           "fault \"{}\": a delay of {} ms holds more frames of {} than the {} a message can",
-          s.name, m.delay_ms, m.message, f.hook->held_capacity()));
+          f.settings.name, m.delay_ms, m.message, f.hook->held_capacity()));
     }
   }
 
@@ -341,50 +207,8 @@ class FaultEngine::Impl {
   void decide(std::int64_t tick) noexcept {
     for (const std::unique_ptr<Fault>& p : faults_) {
       Fault& f = *p;
-      if (!f.started) {
-        bool go = false;
-        switch (f.start) {
-          case Fault::Start::at:
-            go = tick >= f.start_tick;
-            break;
-          case Fault::Start::condition:
-            go = f.start_condition.holds(tick, table_.get(f.start_condition.channel));
-            break;
-          case Fault::Start::after:
-            go = faults_[f.after]->stopped;
-            break;
-        }
-        if (go) {
-          f.started = true;
-          f.onset = tick;
-        }
-      }
-      if (f.started && !f.stopped) {
-        bool end = f.force_stop;
-        switch (f.stop) {
-          case Fault::Stop::never:
-            break;
-          case Fault::Stop::duration:
-            end = end || tick - f.onset >= f.duration;
-            break;
-          case Fault::Stop::count:
-            end = end || f.count >= f.stop_count;
-            break;
-          case Fault::Stop::condition:
-            end = end || (tick > f.onset &&
-                          f.stop_condition.holds(tick, table_.get(f.stop_condition.channel)));
-            break;
-        }
-        if (end) f.stopped = true;
-      }
-      if (f.force_stop && !f.started) f.stopped = true;  // cleared before it began
-      f.active = f.started && !f.stopped &&
-                 (f.pulse_on == 0 || (tick - f.onset) % (f.pulse_on + f.pulse_off) < f.pulse_on);
-      if (f.active) {
-        if (f.first_active < 0) f.first_active = tick;
-        f.last_active = tick;
-        if (!std::holds_alternative<config::MessageFaultSettings>(f.settings.target)) ++f.count;
-      }
+      detail::advance_trigger(f, tick, table_,
+                              f.start == Fault::Start::after && faults_[f.after]->stopped);
       if (f.active && f.first_active == tick) {
         f.started_at.store(tick, std::memory_order_relaxed);
         if (events_ != nullptr) (void)events_->push_event(tick, "fault", event_text("start", f));
