@@ -5,17 +5,16 @@
 #include <sched.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 #include <cerrno>
-#include <chrono>
 #include <climits>
 #include <cstring>
 #include <ctime>
 #include <utility>
 
 #include "io/bus/bus_image.hpp"
+#include "io/bus/client/attach_connect.hpp"
 #include "io/bus/client/attach_protocol.hpp"
 #include "io/bus/client/schema_diff.hpp"
 
@@ -38,103 +37,7 @@ struct FdGuard {
   }
 };
 
-BusStatus status_of(AttachStatus s) noexcept {
-  switch (s) {
-    case AttachStatus::ok:
-      return BusStatus::ok;
-    case AttachStatus::role_taken:
-      return BusStatus::role_taken;
-    case AttachStatus::role_unknown:
-      return BusStatus::role_unknown;
-    case AttachStatus::not_permitted:
-      return BusStatus::not_permitted;
-    case AttachStatus::schema_mismatch:
-      return BusStatus::schema;
-    case AttachStatus::bad_hello:
-      return BusStatus::bad_argument;
-    case AttachStatus::too_many_clients:
-      return BusStatus::io_error;
-  }
-  return BusStatus::io_error;
-}
-
-/// Connects within `timeout_ms` (AF_UNIX connect blocks only on a full backlog; SO_SNDTIMEO
-/// bounds that).
-BusStatus connect_to(const std::filesystem::path& endpoint, std::uint32_t timeout_ms, int& fd,
-                     std::string& why) {
-  sockaddr_un addr{};
-  addr.sun_family = AF_UNIX;
-  const std::string p = endpoint.string();
-  if (p.empty() || p.size() >= sizeof addr.sun_path) {
-    why = "bus endpoint \"" + p + "\" is empty or too long for a socket path";
-    return BusStatus::bad_argument;
-  }
-  std::memcpy(addr.sun_path, p.c_str(), p.size() + 1);
-  fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
-  if (fd < 0) {
-    why = std::string("socket: ") + std::strerror(errno);
-    return BusStatus::io_error;
-  }
-  timeval tv{static_cast<time_t>(timeout_ms / 1000),
-             static_cast<suseconds_t>(timeout_ms % 1000 * 1000)};
-  if (timeout_ms == 0) tv.tv_usec = 1;  // 0 would mean "block forever"
-  setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
-  if (connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) == 0) return BusStatus::ok;
-  const int err = errno;
-  close(fd);
-  fd = -1;
-  why = "cannot attach to " + p + ": " + std::strerror(err);
-  switch (err) {
-    case ENOENT:
-    case ECONNREFUSED:
-    case ENOTDIR:
-      why = "no rig is running at " + p + " (" + std::strerror(err) + ")";
-      return BusStatus::no_endpoint;
-    case EACCES:
-    case EPERM:
-      return BusStatus::not_permitted;
-    case EAGAIN:
-    case EINPROGRESS:
-    case ETIMEDOUT:
-      return BusStatus::timeout;
-    default:
-      return BusStatus::io_error;
-  }
-}
-
 }  // namespace
-
-const char* to_string(BusStatus s) noexcept {
-  switch (s) {
-    case BusStatus::ok:
-      return "ok";
-    case BusStatus::stale:
-      return "stale";
-    case BusStatus::contention:
-      return "contention";
-    case BusStatus::detached:
-      return "detached";
-    case BusStatus::schema:
-      return "schema";
-    case BusStatus::not_writer:
-      return "not_writer";
-    case BusStatus::role_taken:
-      return "role_taken";
-    case BusStatus::role_unknown:
-      return "role_unknown";
-    case BusStatus::not_permitted:
-      return "not_permitted";
-    case BusStatus::timeout:
-      return "timeout";
-    case BusStatus::no_endpoint:
-      return "no_endpoint";
-    case BusStatus::bad_argument:
-      return "bad_argument";
-    case BusStatus::io_error:
-      return "io_error";
-  }
-  return "unknown";
-}
 
 std::unique_ptr<BusClient> BusClient::attach(const std::filesystem::path& endpoint,
                                              const AttachOptions& options, BusStatus& status,

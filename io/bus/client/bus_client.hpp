@@ -20,30 +20,13 @@
 
 #include "io/bus/bus_layout.hpp"
 #include "io/bus/bus_schema.hpp"
+#include "io/bus/client/bus_status.hpp"
 #include "io/bus/region.hpp"
 #include "io/bus/segment.hpp"
 
 namespace hil::io::bus {
 
 struct Welcome;
-
-/// Outcomes of the client calls; the numbers are the C API's HILBUS_* codes (hilbus.h).
-enum class BusStatus : int {
-  ok = 0,
-  stale = 1,          ///< nothing was ever published in that region
-  contention = 2,     ///< every read try raced a write
-  detached = 3,       ///< the rig went away (or closed the bus)
-  schema = 4,         ///< the rig's bus is not the expected one
-  not_writer = 5,     ///< the region is not this client's role's
-  role_taken = 6,     ///< another client (or the mirror) holds the role
-  role_unknown = 7,   ///< no input region is written by that role
-  not_permitted = 8,  ///< the role's allow-list does not list this user
-  timeout = 9,
-  no_endpoint = 10,  ///< nothing answers on the socket
-  bad_argument = 11,
-  io_error = 12,
-};
-[[nodiscard]] const char* to_string(BusStatus s) noexcept;
 
 struct AttachOptions {
   std::string role;                      ///< "" = read only
