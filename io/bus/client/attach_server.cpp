@@ -3,8 +3,6 @@
 #include <poll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -15,6 +13,8 @@
 #include <cstring>
 #include <stdexcept>
 #include <system_error>
+
+#include "io/bus/client/bus_socket.hpp"
 
 namespace hil::io::bus {
 
@@ -28,18 +28,6 @@ std::uint64_t steady_ms() {
   return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(
                                         std::chrono::steady_clock::now().time_since_epoch())
                                         .count());
-}
-
-sockaddr_un address_of(const std::filesystem::path& path) {
-  sockaddr_un addr{};
-  addr.sun_family = AF_UNIX;
-  const std::string p = path.string();
-  if (p.empty() || p.size() >= sizeof addr.sun_path) {
-    throw std::runtime_error("bus socket path \"" + p + "\" is empty or longer than " +
-                             std::to_string(sizeof addr.sun_path - 1) + " bytes");
-  }
-  std::memcpy(addr.sun_path, p.c_str(), p.size() + 1);
-  return addr;
 }
 
 std::string hex(std::uint64_t v) {
@@ -74,7 +62,10 @@ AttachServer::AttachServer(BusImage& image, std::filesystem::path socket_path,
     }
     wake_fd_ = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
     if (wake_fd_ < 0) fail("eventfd");
-    bind_socket();
+    const BusSocket bound = listen_on_bus_socket(path_, options_.socket_mode, options_.socket_group,
+                                                 image_.schema().name);
+    listen_fd_ = bound.fd;
+    socket_inode_ = bound.inode;
   } catch (...) {
     for (const int fd : read_only_fds_) close(fd);
     if (wake_fd_ >= 0) close(wake_fd_);
@@ -96,55 +87,9 @@ AttachServer::~AttachServer() {
     while (!connections_.empty()) drop(connections_.size() - 1);
   }
   close(listen_fd_);
-  // Only our own socket: a successor may have replaced a path we no longer answer on
-  struct stat st {};
-  if (lstat(path_.c_str(), &st) == 0 && S_ISSOCK(st.st_mode) && st.st_ino == socket_inode_) {
-    unlink(path_.c_str());
-  }
+  remove_bus_socket(path_, socket_inode_);  // only our own: a successor may have replaced it
   for (const int fd : read_only_fds_) close(fd);
   close(wake_fd_);
-}
-
-void AttachServer::bind_socket() {
-  const sockaddr_un addr = address_of(path_);
-  struct stat st {};
-  if (lstat(path_.c_str(), &st) == 0) {
-    if (!S_ISSOCK(st.st_mode)) {
-      throw std::runtime_error(path_.string() + " exists and is not a socket; not replacing it");
-    }
-    const int probe = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-    if (probe < 0) fail("socket");
-    const int rc = connect(probe, reinterpret_cast<const sockaddr*>(&addr), sizeof addr);
-    const int err = errno;
-    close(probe);
-    if (rc == 0 || err == EAGAIN) {
-      throw std::runtime_error("a rig named " + image_.schema().name +
-                               " is already running: " + path_.string());
-    }
-    if (err != ECONNREFUSED) {
-      errno = err;
-      fail("probing the existing bus socket " + path_.string());
-    }
-    // Stale: its server died without unlinking it
-    if (unlink(path_.c_str()) != 0 && errno != ENOENT) fail("removing stale " + path_.string());
-  }
-  listen_fd_ = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-  if (listen_fd_ < 0) fail("socket");
-  if (bind(listen_fd_, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0) {
-    if (errno == EADDRINUSE) {
-      throw std::runtime_error("a rig named " + image_.schema().name +
-                               " is already running: " + path_.string());
-    }
-    fail("bind " + path_.string());
-  }
-  if (chmod(path_.c_str(), options_.socket_mode) != 0) fail("chmod " + path_.string());
-  if (options_.socket_group &&
-      chown(path_.c_str(), static_cast<uid_t>(-1), *options_.socket_group) != 0) {
-    fail("chown " + path_.string() + " to gid " + std::to_string(*options_.socket_group));
-  }
-  if (lstat(path_.c_str(), &st) != 0) fail("stat " + path_.string());
-  socket_inode_ = st.st_ino;
-  if (listen(listen_fd_, 64) != 0) fail("listen " + path_.string());
 }
 
 void AttachServer::run() noexcept {

@@ -94,7 +94,6 @@ class AttachServer {
     bool reserved = false;
   };
 
-  void bind_socket();
   void run() noexcept;
   void accept_clients();
   /// False when the connection is to be dropped (refused, EOF, error).
