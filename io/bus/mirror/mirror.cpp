@@ -3,7 +3,7 @@
 #include <poll.h>
 #include <sodium.h>
 #include <sys/socket.h>
-#include <time.h>
+#include <ctime>
 
 #include <algorithm>
 #include <array>
@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "io/bus/mirror/mirror_routes.hpp"
 #include "io/bus/mirror/udp_socket.hpp"
 #include "io/bus/mirror/wire.hpp"
 
@@ -142,67 +143,16 @@ Mirror::Mirror(BusImage& image, MirrorConfig config)
       c.ping_interval_s > 0 ? static_cast<std::uint64_t>(c.ping_interval_s * 1e9) : 0;
 
   const SocketAddress bind = SocketAddress::resolve(c.bind, "bind address");
-  std::vector<int> sent_by(schema.regions.size(), -1);
-  for (std::size_t p = 0; p < c.peers.size(); ++p) {
-    const MirrorPeer& peer = c.peers[p];
-    State::PeerState ps;
-    ps.address = SocketAddress::resolve(peer.address, "peer", bind.family());
-    if (ps.address.family() != bind.family()) {
-      fail("peer " + peer.address + " is not of the bind address's IP version (" + c.bind + ")");
-    }
-    for (std::size_t q = 0; q < p; ++q) {
-      if (s.peers[q].address.same(ps.address.storage, ps.address.size)) {
-        fail("peer " + peer.address + " is listed twice");
-      }
-    }
-    s.peers.push_back(ps);
-    auto region_of = [&](const std::string& name) {
-      const int id = schema.find_region(name);
-      if (id < 0) {
-        fail("peer " + peer.address + ": region \"" + name + "\" is not in bus \"" + schema.name +
-             "\"");
-      }
-      const std::size_t n = schema.regions[static_cast<std::size_t>(id)].channels.size();
-      if (data_packet_bytes(n) > kMaxDatagramBytes) {
-        fail("region \"" + name + "\" has " + std::to_string(n) + " values: its " +
-             std::to_string(data_packet_bytes(n)) + "-byte datagram exceeds " +
-             std::to_string(kMaxDatagramBytes) + " bytes (at most " +
-             std::to_string(kMaxRegionValues) + " values per region)");
-      }
-      return static_cast<std::uint32_t>(id);
-    };
-    for (const std::string& name : peer.receive) {
-      const std::uint32_t id = region_of(name);
-      const int from = s.receiver.peer_of(id);
-      if (from >= 0 && from != static_cast<int>(p)) {
-        fail("region \"" + name + "\" is received from two peers (" +
-             c.peers[static_cast<std::size_t>(from)].address + " and " + peer.address +
-             "); a region has one writer");
-      }
-      s.receiver.expect(id, static_cast<int>(p));
-    }
-    for (const std::string& name : peer.send) {
-      const std::uint32_t id = region_of(name);
-      auto it = std::find_if(s.sends.begin(), s.sends.end(),
-                             [&](const State::SendRegion& r) { return r.id == id; });
-      if (it == s.sends.end()) {
-        State::SendRegion r;
-        r.id = id;
-        r.view = image.region(id);
-        r.schema_hash = schema.region_hash(id);
-        s.sends.push_back(r);
-        it = s.sends.end() - 1;
-      }
-      if (std::find(it->peers.begin(), it->peers.end(), p) == it->peers.end()) {
-        it->peers.push_back(p);
-      }
-    }
+  const MirrorRoutes routes = plan_routes(schema, c, bind);
+  for (const SocketAddress& address : routes.peers) s.peers.push_back({.address = address});
+  for (const MirrorRoutes::Receive& r : routes.receives) {
+    s.receiver.expect(r.region, static_cast<int>(r.peer));
   }
-  for (const State::SendRegion& r : s.sends) {
-    if (s.receiver.peer_of(r.id) >= 0) {
-      fail("region \"" + schema.regions[r.id].name +
-           "\" is both sent and received; a region has one writer");
-    }
+  for (const MirrorRoutes::Send& r : routes.sends) {
+    s.sends.push_back({.id = r.region,
+                       .view = image.region(r.region),
+                       .schema_hash = schema.region_hash(r.region),
+                       .peers = r.peers});
   }
   s.socket = std::make_unique<UdpSocket>(bind);
   s.local_text = s.socket->local().to_string();
