@@ -39,8 +39,8 @@ struct TelemetryItem {
 /// it ended) in finish(): never on two threads at once.
 class TelemetryPrefetch {
  public:
-  /// Called once per item the consumer was handed, in file order, after it asked for the
-  /// item after it (or finished).
+  /// Called once per item the consumer was handed, in file order, some time after the
+  /// consumer moved past it: when the reader reuses its batch, or in finish().
   using HandedBack = std::function<void(const TelemetryItem&)>;
   /// Starts reading `files` (io::record::telemetry_parts()) at once.
   explicit TelemetryPrefetch(std::vector<std::filesystem::path> files, HandedBack handed_back = {});
