@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "io/console/console_frames.hpp"
 #include "io/console/server_core.hpp"
 
 namespace hil::io::console::detail {

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "io/console/console_frames.hpp"
 #include "io/console/console_protocol.hpp"
 #include "io/console/server_core.hpp"
 

@@ -1,6 +1,7 @@
 // The console's wire format (io/console/console_protocol.hpp): client messages and the binary
 // sample frame.
 #include "io/console/console_protocol.hpp"
+#include "io/console/console_frames.hpp"
 
 #include <gtest/gtest.h>
 
