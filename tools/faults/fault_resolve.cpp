@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <string>
 #include <string_view>
 #include <variant>
 
@@ -42,8 +43,7 @@ std::size_t bus_index(const config::RigRuntime& rig, const std::string& bus,
   throw std::runtime_error(fmt::format("fault \"{}\": the rig has no CAN bus {}", s.name, bus));
 }
 
-}  // namespace
-
+/// "drop of HIL_WheelSpeeds on ecu", "offset of vehicle.body.speed", "silence of bus ecu".
 std::string describe(const config::FaultSettings& f) {
   static constexpr const char* kChannelOps[] = {"force", "stuck", "offset", "gain",
                                                 "noise", "drift", "delay",  "nan"};
@@ -57,6 +57,8 @@ std::string describe(const config::FaultSettings& f) {
   }
   return fmt::format("silence of bus {}", std::get<config::BusFaultSettings>(f.target).bus);
 }
+
+}  // namespace
 
 std::optional<MessageRef> resolve_fault(Fault& f, const FaultWorld& world,
                                         std::span<const std::unique_ptr<Fault>> faults) {

@@ -8,7 +8,6 @@
 #include <memory>
 #include <optional>
 #include <span>
-#include <string>
 
 #include "config/fault_settings.hpp"
 #include "config/rig_runtime.hpp"
@@ -40,8 +39,5 @@ struct MessageRef {
 /// name); empty where no fault starts after another (a command's).
 std::optional<MessageRef> resolve_fault(Fault& f, const FaultWorld& world,
                                         std::span<const std::unique_ptr<Fault>> faults);
-
-/// "drop of HIL_WheelSpeeds on ecu", "offset of vehicle.body.speed", "silence of bus ecu".
-[[nodiscard]] std::string describe(const config::FaultSettings& f);
 
 }  // namespace hil::faults::detail

@@ -15,14 +15,11 @@
 #include <system_error>
 
 #include "io/bus/client/bus_socket.hpp"
+#include "io/bus/errno_error.hpp"
 
 namespace hil::io::bus {
 
 namespace {
-
-[[noreturn]] void fail(const std::string& what) {
-  throw std::system_error(errno, std::generic_category(), what);
-}
 
 std::uint64_t steady_ms() {
   return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -61,7 +58,7 @@ AttachServer::AttachServer(BusImage& image, std::filesystem::path socket_path,
       read_only_fds_.push_back(image_.segment(i).reopen_read_only());
     }
     wake_fd_ = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-    if (wake_fd_ < 0) fail("eventfd");
+    if (wake_fd_ < 0) throw_errno("eventfd");
     const BusSocket bound = listen_on_bus_socket(path_, options_.socket_mode, options_.socket_group,
                                                  image_.schema().name);
     listen_fd_ = bound.fd;

@@ -11,13 +11,11 @@
 #include <system_error>
 #include <utility>
 
+#include "io/bus/errno_error.hpp"
+
 namespace hil::io::bus {
 
 namespace {
-
-[[noreturn]] void fail(const std::string& what) {
-  throw std::system_error(errno, std::generic_category(), what);
-}
 
 sockaddr_un address_of(const std::filesystem::path& path) {
   sockaddr_un addr{};
@@ -50,7 +48,7 @@ BusSocket listen_on_bus_socket(const std::filesystem::path& path, mode_t mode,
       throw std::runtime_error(path.string() + " exists and is not a socket; not replacing it");
     }
     const int probe = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-    if (probe < 0) fail("socket");
+    if (probe < 0) throw_errno("socket");
     const int rc = connect(probe, reinterpret_cast<const sockaddr*>(&addr), sizeof addr);
     const int err = errno;
     close(probe);
@@ -59,25 +57,26 @@ BusSocket listen_on_bus_socket(const std::filesystem::path& path, mode_t mode,
     }
     if (err != ECONNREFUSED) {
       errno = err;
-      fail("probing the existing bus socket " + path.string());
+      throw_errno("probing the existing bus socket " + path.string());
     }
     // Stale: its server died without unlinking it
-    if (unlink(path.c_str()) != 0 && errno != ENOENT) fail("removing stale " + path.string());
+    if (unlink(path.c_str()) != 0 && errno != ENOENT)
+      throw_errno("removing stale " + path.string());
   }
   FdOwner s{socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0)};
-  if (s.fd < 0) fail("socket");
+  if (s.fd < 0) throw_errno("socket");
   if (bind(s.fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0) {
     if (errno == EADDRINUSE) {
       throw std::runtime_error("a rig named " + rig + " is already running: " + path.string());
     }
-    fail("bind " + path.string());
+    throw_errno("bind " + path.string());
   }
-  if (chmod(path.c_str(), mode) != 0) fail("chmod " + path.string());
+  if (chmod(path.c_str(), mode) != 0) throw_errno("chmod " + path.string());
   if (group && chown(path.c_str(), static_cast<uid_t>(-1), *group) != 0) {
-    fail("chown " + path.string() + " to gid " + std::to_string(*group));
+    throw_errno("chown " + path.string() + " to gid " + std::to_string(*group));
   }
-  if (lstat(path.c_str(), &st) != 0) fail("stat " + path.string());
-  if (listen(s.fd, 64) != 0) fail("listen " + path.string());
+  if (lstat(path.c_str(), &st) != 0) throw_errno("stat " + path.string());
+  if (listen(s.fd, 64) != 0) throw_errno("listen " + path.string());
   return {.fd = std::exchange(s.fd, -1), .inode = st.st_ino};
 }
 
