@@ -12,7 +12,7 @@
 #include "config/recording.pb.h"
 #include "config/text/config_error.hpp"
 #include "config/text/source_map.hpp"
-#include "io/record/chunk_compression.hpp"
+#include "io/record/mcap/chunk_compression.hpp"
 
 namespace hil::config {
 

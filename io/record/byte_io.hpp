@@ -15,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-#include "io/record/mcap_format.hpp"
+#include "io/record/mcap/mcap_format.hpp"
 
 namespace hil::io::record {
 

@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "io/record/mcap_reader.hpp"
+#include "io/record/mcap/mcap_reader.hpp"
 
 namespace hil::io::record {
 

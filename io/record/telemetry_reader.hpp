@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "io/record/mcap_reader.hpp"
+#include "io/record/mcap/mcap_reader.hpp"
 #include "io/record/telemetry_layout.hpp"
 
 namespace hil::io::record {

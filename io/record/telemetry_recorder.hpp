@@ -34,7 +34,7 @@
 #include <boost/lockfree/spsc_queue.hpp>
 
 #include "io/record/byte_sink.hpp"
-#include "io/record/mcap_writer.hpp"
+#include "io/record/mcap/mcap_writer.hpp"
 #include "io/record/telemetry_schema.hpp"
 #include "rt_core/channel_table.hpp"
 #include "rt_core/spsc_ring.hpp"

@@ -1,6 +1,6 @@
 #include "tools/session/run_session.hpp"
 
-#include "io/record/chunk_compression.hpp"
+#include "io/record/mcap/chunk_compression.hpp"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-// The product reader (io/record/mcap_reader + telemetry_reader): round trip to (tick,
+// The product reader (io/record/mcap/mcap_reader + telemetry_reader): round trip to (tick,
 // channel, value), truncated files cut at every byte, damaged bytes, foreign files.
 
 #include <gtest/gtest.h>
@@ -9,7 +9,7 @@
 #include <map>
 
 #include "io/record/byte_io.hpp"
-#include "io/record/crc32.hpp"
+#include "io/record/mcap/crc32.hpp"
 #include "io/record/telemetry_reader.hpp"
 #include "tests/io/record/recording_fixture.hpp"
 #include "tests/io/record/spec_mcap_reader.hpp"

@@ -1,9 +1,9 @@
-#include "io/record/mcap_writer.hpp"
+#include "io/record/mcap/mcap_writer.hpp"
 
 #include <algorithm>
 #include <stdexcept>
 
-#include "io/record/crc32.hpp"
+#include "io/record/mcap/crc32.hpp"
 
 namespace hil::io::record {
 

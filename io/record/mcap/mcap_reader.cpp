@@ -1,11 +1,11 @@
-#include "io/record/mcap_reader.hpp"
+#include "io/record/mcap/mcap_reader.hpp"
 
 #include <algorithm>
 #include <bitset>
 #include <memory>
 
-#include "io/record/chunk_compression.hpp"
-#include "io/record/crc32.hpp"
+#include "io/record/mcap/chunk_compression.hpp"
+#include "io/record/mcap/crc32.hpp"
 
 namespace hil::io::record {
 

@@ -1,4 +1,4 @@
-#include "io/record/crc32.hpp"
+#include "io/record/mcap/crc32.hpp"
 
 #include <zlib.h>
 

@@ -1,4 +1,4 @@
-#include "io/record/mcap_format.hpp"
+#include "io/record/mcap/mcap_format.hpp"
 
 namespace hil::io::record {
 

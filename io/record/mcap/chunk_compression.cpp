@@ -1,4 +1,4 @@
-#include "io/record/chunk_compression.hpp"
+#include "io/record/mcap/chunk_compression.hpp"
 
 #include <lz4frame.h>
 #include <zstd.h>

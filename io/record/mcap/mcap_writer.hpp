@@ -18,7 +18,7 @@
 
 #include "io/record/byte_io.hpp"
 #include "io/record/byte_sink.hpp"
-#include "io/record/chunk_compression.hpp"
+#include "io/record/mcap/chunk_compression.hpp"
 #include "io/record/spill_buffer.hpp"
 
 namespace hil::io::record {
