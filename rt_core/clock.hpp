@@ -64,11 +64,19 @@ class VirtualClock final : public Clock {
 /// the period (it would have overrun in real time). `hilsim run --speed max`. One thread.
 class FreeRunningClock final : public Clock {
  public:
-  [[nodiscard]] Nanoseconds now() noexcept override { return base_ + (wall_.now() - anchor_); }
+  [[nodiscard]] Nanoseconds now() noexcept override {
+    last_read_ = wall_.now();
+    fresh_ = true;
+    return base_ + (last_read_ - anchor_);
+  }
   void sleep_until(Nanoseconds deadline) noexcept override { (void)wake_at(deadline); }
-  /// One read of the wall clock: the time jumps to the deadline (or stays, if it passed).
+  /// The time jumps to the deadline (or stays, if it passed), from the wall clock's reading by
+  /// the now() just before, if there was one (the executive reads now() at the end of each
+  /// tick's work, then wakes for the next): what ran in between counts as the next tick's work,
+  /// so the time line loses nothing, and a tick costs one read of the wall clock, not two.
   [[nodiscard]] Nanoseconds wake_at(Nanoseconds deadline) noexcept override {
-    const Nanoseconds wall = wall_.now();
+    const Nanoseconds wall = fresh_ ? last_read_ : wall_.now();
+    fresh_ = false;
     const Nanoseconds current = base_ + (wall - anchor_);
     base_ = deadline > current ? deadline : current;
     anchor_ = wall;
@@ -79,6 +87,8 @@ class FreeRunningClock final : public Clock {
   MonotonicClock wall_;
   Nanoseconds base_ = kSecond;
   Nanoseconds anchor_ = wall_.now();
+  Nanoseconds last_read_ = 0;
+  bool fresh_ = false;  ///< last_read_ is the latest reading, not yet used by wake_at()
 };
 
 /// Simulated time at `factor` × real time on CLOCK_MONOTONIC (2: twice as fast, 0.5: half):

@@ -1,10 +1,12 @@
 #pragma once
-// Transcendentals for the model step from glibc's libmvec (the SSE 2-lane kernels that GCC's
-// vectoriser calls): about 3× the throughput of the scalar libm, which saves and restores the
-// rounding mode around every call; ≤ 4 ulp instead of correctly rounded (docs/performance.md).
-// Deterministic: the kernel glibc picks on every x86-64 with SSE4.1 (all since 2008) is the
-// same code, so a run replays bit for bit on any such machine with the same glibc. Elsewhere
-// (another architecture) the scalar libm. Pure functions: any thread, noexcept, no allocation.
+// Transcendentals for the model step from glibc's libmvec (the kernels that GCC's vectoriser
+// calls): about 3× the throughput of the scalar libm, which saves and restores the rounding mode
+// around every call; ≤ 4 ulp instead of correctly rounded (docs/performance.md). Two families:
+// the SSE 2-lane kernels, the same code on every x86-64 with SSE4.1 (all since 2008), and the
+// AVX2 4-lane ones (Avx2Fma below: FMA inside, so they round differently from the SSE ones in the
+// last bit of a few values in a hundred), for the four-lane build of the wheels on CPUs with AVX2
+// and FMA. Elsewhere (another architecture) the scalar libm. Pure functions: any thread,
+// noexcept, no allocation.
 
 #include <cmath>
 
@@ -12,6 +14,7 @@
 
 #if defined(__x86_64__)
 #include <emmintrin.h>
+#include <immintrin.h>
 
 extern "C" {
 // glibc libmvec, vector ABI "b" (SSE, 2 lanes): libmvec.so.1, GLIBC_2.22 / 2.35
@@ -21,6 +24,10 @@ __m128d _ZGVbN2v_tan(__m128d) noexcept;   // NOLINT(bugprone-reserved-identifier
 __m128d _ZGVbN2v_exp(__m128d) noexcept;   // NOLINT(bugprone-reserved-identifier)
 __m128d _ZGVbN2v_log(__m128d) noexcept;   // NOLINT(bugprone-reserved-identifier)
 __m128d _ZGVbN2v_cos(__m128d) noexcept;   // NOLINT(bugprone-reserved-identifier)
+// vector ABI "d" (AVX2, 4 lanes): callable only from code built for AVX2
+__m256d _ZGVdN4v_atan(__m256d) noexcept;  // NOLINT(bugprone-reserved-identifier)
+__m256d _ZGVdN4v_sin(__m256d) noexcept;   // NOLINT(bugprone-reserved-identifier)
+__m256d _ZGVdN4v_exp(__m256d) noexcept;   // NOLINT(bugprone-reserved-identifier)
 }
 #endif
 
@@ -43,8 +50,7 @@ inline lanes::L2 exp(lanes::L2 x) noexcept { return {std::exp(x[0]), std::exp(x[
 inline lanes::L2 log(lanes::L2 x) noexcept { return {std::log(x[0]), std::log(x[1])}; }
 inline lanes::L2 cos(lanes::L2 x) noexcept { return {std::cos(x[0]), std::cos(x[1])}; }
 #endif
-// Four lanes: two calls of the 2-lane kernel, each half the bits it gives alone (the 4-lane AVX2
-// kernels round differently: docs/performance.md).
+// Four lanes, portable: two calls of the 2-lane kernel, each half the bits it gives alone.
 inline lanes::L4 atan(lanes::L4 x) noexcept {
   return lanes::join(atan(lanes::low(x)), atan(lanes::high(x)));
 }
@@ -56,5 +62,34 @@ inline lanes::L4 exp(lanes::L4 x) noexcept {
 }
 /// One value: lane 0 of a call.
 inline double tan(double x) noexcept { return tan(lanes::make(x, 0.0))[0]; }
+
+/// The kernels a lanes template calls (tire_lanes.hpp: evaluate_tires<V, Math>): the functions
+/// above, for any width and any build.
+struct Portable {
+  template <lanes::Lanes V>
+  static V atan(V x) noexcept {
+    return vmath::atan(x);
+  }
+  template <lanes::Lanes V>
+  static V sin(V x) noexcept {
+    return vmath::sin(x);
+  }
+  template <lanes::Lanes V>
+  static V exp(V x) noexcept {
+    return vmath::exp(x);
+  }
+};
+
+#if defined(__x86_64__)
+/// Four lanes in one call of glibc's AVX2 kernel: for code built for AVX2 only (its vector ABI),
+/// called where the CPU has AVX2 and FMA (glibc then runs the kernel's AVX2 build; the four-lane
+/// wheels, models/vehicle/vehicle_lanes.cpp). Each lane within 4 ulp of the SSE kernel's value,
+/// not its bits: which family a run used is in its manifest (docs/recording.md).
+struct Avx2Fma {
+  static lanes::L4 atan(lanes::L4 x) noexcept { return _ZGVdN4v_atan(x); }
+  static lanes::L4 sin(lanes::L4 x) noexcept { return _ZGVdN4v_sin(x); }
+  static lanes::L4 exp(lanes::L4 x) noexcept { return _ZGVdN4v_exp(x); }
+};
+#endif
 
 }  // namespace hil::vmath

@@ -50,13 +50,13 @@ V effective_radius(V diameter, V delta) noexcept {
 }
 
 /// Ruling 1: α = atan(v⊥/|v∥|) in the steered frame; ±π/2 where v∥ = 0 ≠ v⊥, 0 at rest.
-template <lanes::Lanes V>
+template <lanes::Lanes V, class Math = vmath::Portable>
 V slip_angle(V v_par, V v_perp) noexcept {
   const V zero = lanes::splat<V>(0.0);
   const V a = lanes::abs(v_par);
   const V sideways = lanes::select(v_perp > zero, lanes::splat<V>(kHalfPi),
                                    lanes::select(v_perp < zero, lanes::splat<V>(-kHalfPi), zero));
-  const V moving = vmath::atan(lanes::select(a > zero, v_perp / a, zero));
+  const V moving = Math::atan(lanes::select(a > zero, v_perp / a, zero));
   return lanes::select(a > zero, moving, lanes::select(a == zero, sideways, v_perp / a));
 }
 
@@ -76,9 +76,10 @@ struct TireInputLanes {
 };
 
 /// evaluate_tires() of inputs already in lanes (tire l with params[l] on surfaces[l]): what the
-/// vehicle, which computes its wheels in lanes, calls. Each lane the bits of evaluate_tire() of
-/// that tire alone. For V = L2 and L4.
-template <lanes::Lanes V>
+/// vehicle, which computes its wheels in lanes, calls. With Math = vmath::Portable each lane the
+/// bits of evaluate_tire() of that tire alone; with vmath::Avx2Fma (four lanes, in code built
+/// for AVX2 and FMA) within the kernels' 4 ulp of them. For V = L2 and L4.
+template <lanes::Lanes V, class Math = vmath::Portable>
 [[nodiscard]] std::array<TireOutputs, lanes::kWidth<V>> evaluate_tires(
     const std::array<const TireParams*, lanes::kWidth<V>>& params,
     const std::array<SurfaceProperties, lanes::kWidth<V>>& surfaces,
@@ -121,11 +122,11 @@ template <lanes::Lanes V>
   const V s_x = select(V_x > zero, lanes::clamp((r_omega - v_par) / V_x, -one, one), zero);
   const V s = select((v_par < zero) | ((v_par == zero) & (r_omega < zero)), -s_x, s_x);
   const V V_y = lanes::sqrt(v_par * v_par + v_perp * v_perp);
-  const V alpha = tire_lanes::slip_angle(v_par, v_perp);
+  const V alpha = tire_lanes::slip_angle<V, Math>(v_par, v_perp);
 
   // Gross traction at s_x: Pacejka's magic formula, the soils' laws (soil_gross_traction())
   V gross = all_soil ? zero
-                     : magic_formula(
+                     : magic_formula<V, Math>(
                            pacejka(&PacejkaCoefficients::B), pacejka(&PacejkaCoefficients::C),
                            pacejka(&PacejkaCoefficients::D), pacejka(&PacejkaCoefficients::E), s_x);
   V R = zero;
@@ -153,7 +154,7 @@ template <lanes::Lanes V>
   const V gamma = curve(&VtiCurve::gamma);
   const V sin_alpha = select(V_y > zero, lanes::abs(v_perp) / V_y, zero);  // sin|α|
   const V lateral = select((alpha > zero) | (alpha < zero),
-                           lanes::abs(crolla_magnitude(mu_lat, gamma, alpha)), zero);
+                           lanes::abs(crolla_magnitude<V, Math>(mu_lat, gamma, alpha)), zero);
   const V f_y = select(sin_alpha > lanes::splat<V>(tire_lanes::kTinySlip), lateral / sin_alpha,
                        mu_lat / gamma);
   const V c_y = param(&TireParams::patch_stiffness_y_per_load);

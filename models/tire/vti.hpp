@@ -49,11 +49,12 @@ struct VtiCurve {
 /// Pure-slip Crolla coefficient F⊥/N = −μ_lat·sign(α)·(1 − exp(−|α|/γ)) (ruling 5).
 [[nodiscard]] double lateral_coefficient(const VtiCurve& c, double alpha) noexcept;
 /// Crolla's μ_lat·(1 − e^(−|α|/γ)) of several contacts (one per lane), the exponentials in
-/// vector calls: |lateral_coefficient()| wherever α ≠ 0. For V = L2 and L4.
-template <lanes::Lanes V>
+/// vector calls: |lateral_coefficient()| wherever α ≠ 0 (with Math = vmath::Portable). For V = L2
+/// and L4.
+template <lanes::Lanes V, class Math = vmath::Portable>
 [[nodiscard]] V crolla_magnitude(V mu_lat, V gamma, V alpha) noexcept {
   // mavs-vti-model.md "Lateral Traction" (Crolla): μ_lat·(1 − e^(−|α|/γ))
-  return mu_lat * (lanes::splat<V>(1.0) - vmath::exp(-lanes::abs(alpha) / gamma));
+  return mu_lat * (lanes::splat<V>(1.0) - Math::exp(-lanes::abs(alpha) / gamma));
 }
 
 /// The factor k ≤ 1 by which friction_ellipse() scales f (1 inside the ellipse, 0 without

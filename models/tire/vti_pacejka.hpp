@@ -25,14 +25,14 @@ struct PacejkaCoefficients {
 
 /// magic_formula() of several tires at their slips, coefficients and slips in lanes (lane l
 /// tire l), each function of all of them in vector calls: the same bits as one magic_formula()
-/// call per tire. For V = L2 and L4.
-template <lanes::Lanes V>
+/// call per tire (with Math = vmath::Portable). For V = L2 and L4.
+template <lanes::Lanes V, class Math = vmath::Portable>
 [[nodiscard]] V magic_formula(V B, V C, V D, V E, V s) noexcept {
   // mavs-vti-model.md "Dry and Wet Pavement, Snow and Ice", magic formula, per lane
   const V Bs = B * s;
-  const V inner = vmath::atan(Bs);
-  const V outer = vmath::atan(Bs - E * (Bs - inner));
-  return D * vmath::sin(C * outer);
+  const V inner = Math::atan(Bs);
+  const V outer = Math::atan(Bs - E * (Bs - inner));
+  return D * Math::sin(C * outer);
 }
 
 }  // namespace hil::models

@@ -66,6 +66,8 @@ class Vehicle {
   void reset(double x, double y, double yaw, double speed);
   /// Replaces the state (tests, replay); time is unchanged.
   void set_state(const VehicleState& x) noexcept { x_ = x; }
+  /// Setup phase: VehicleModel::use_four_lanes() (a replay runs the build its run ran).
+  void use_four_lanes(bool on) noexcept { model_.use_four_lanes(on); }
 
   /// Advances by params().dt: RK4 over the whole state, then the sensors and outputs. A state
   /// that is not finite after the step latches the safe state instead (DESIGN.md §5).

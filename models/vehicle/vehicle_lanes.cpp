@@ -11,10 +11,10 @@ namespace {
 using L = VehicleLayout;
 
 /// Pass 1 for wheels first … first + W − 1, wheel first + l in lane l (V of width W): MAVS
-/// Steps 1–4 and 6, each lane in Eigen's order of operations (the bits of one wheel at a time;
-/// models/math/vec3_lanes.hpp). Writes every field of their contacts but the brake, and their
-/// hub forces.
-template <lanes::Lanes V>
+/// Steps 1–4 and 6, each lane in Eigen's order of operations (with vmath::Portable the bits of one
+/// wheel at a time; models/math/vec3_lanes.hpp). Writes every field of their contacts but the
+/// brake, and their hub forces.
+template <lanes::Lanes V, class Math = vmath::Portable>
 void contacts_in_lanes(const VehicleModel& model, std::size_t first, const StepInputs& in,
                        const VehicleState& x, const ChassisKinematics& k,
                        const std::array<double, kMaxWheels>& tan_delta, WheelContacts& contact,
@@ -59,14 +59,14 @@ void contacts_in_lanes(const VehicleModel& model, std::size_t first, const StepI
   }
   // Steps 2–4: normal force, slip, VTI forces (models/tire/tire.hpp)
   const std::array<TireOutputs, kLanes> t =
-      evaluate_tires<V>(tire, surface,
-                        {.v_par = lanes::dot(v, LT),
-                         .v_perp = lanes::dot(v, LS),
-                         .delta = delta,
-                         .delta_rate = -lanes::dot(v, n),
-                         .omega = per_wheel([&](std::size_t w) { return x[L::spin(w)]; }),
-                         .u_x = per_wheel([&](std::size_t w) { return x[L::patch_x(w)]; }),
-                         .u_y = per_wheel([&](std::size_t w) { return x[L::patch_y(w)]; })});
+      evaluate_tires<V, Math>(tire, surface,
+                              {.v_par = lanes::dot(v, LT),
+                               .v_perp = lanes::dot(v, LS),
+                               .delta = delta,
+                               .delta_rate = -lanes::dot(v, n),
+                               .omega = per_wheel([&](std::size_t w) { return x[L::spin(w)]; }),
+                               .u_x = per_wheel([&](std::size_t w) { return x[L::patch_x(w)]; }),
+                               .u_y = per_wheel([&](std::size_t w) { return x[L::patch_y(w)]; })});
   // Step 6: F = F∥·LT + F⊥·LS + N·LU on the hub, LU the terrain normal
   const auto output = [&](double TireOutputs::*field) {
     return lanes::gather<V>([&](int l) { return t[l].*field; });
@@ -81,9 +81,12 @@ void contacts_in_lanes(const VehicleModel& model, std::size_t first, const StepI
 
 // The AVX2 builds: each wrapper is built for AVX2 with everything it calls inlined into it
 // (flatten), so that no function the rest of the binary calls is built for AVX2 and the binary
-// runs on any x86-64; called only with `avx2`, where the CPU has it. The same operations, so the
-// same bits (no FMA: AVX2 alone does not contract). Without AVX an L4 is two SSE2 registers,
-// which measured slower than pairs: pairs then.
+// runs on any x86-64; called only with `avx2_fma`, where the CPU has AVX2 and FMA. The same
+// operations as the pairs (no FMA instructions here: a fused a·b − c·d is not 0 where the
+// products are equal, and straight runs would lose their exact zeros), but the transcendentals
+// from glibc's 4-lane AVX2 kernels (vmath::Avx2Fma, which glibc runs where the CPU has FMA):
+// within their 4 ulp of the pairs, not their bits (docs/performance.md, round 6). Without AVX an
+// L4 is two SSE2 registers, which measured slower than pairs: pairs then.
 #if defined(__x86_64__) && defined(__GNUC__)
 #define HIL_BUILT_FOR_AVX2 gnu::target("avx2"),
 #else
@@ -93,7 +96,7 @@ void contacts_in_lanes(const VehicleModel& model, std::size_t first, const StepI
     const VehicleModel& model, std::size_t first, const StepInputs& in, const VehicleState& x,
     const ChassisKinematics& k, const std::array<double, kMaxWheels>& tan_delta,
     WheelContacts& contact, ChassisLoads& loads) noexcept {
-  contacts_in_lanes<lanes::L4>(model, first, in, x, k, tan_delta, contact, loads);
+  contacts_in_lanes<lanes::L4, vmath::Avx2Fma>(model, first, in, x, k, tan_delta, contact, loads);
 }
 [[HIL_BUILT_FOR_AVX2 gnu::flatten]] ChassisKinematics chassis_kinematics_avx2(
     const Chassis& chassis, const ChassisState& x) noexcept {
@@ -108,20 +111,21 @@ void contacts_in_lanes(const VehicleModel& model, std::size_t first, const StepI
 
 }  // namespace
 
-bool cpu_has_avx2() noexcept {
+bool cpu_has_avx2_fma() noexcept {
 #if defined(__x86_64__) && defined(__GNUC__)
-  return __builtin_cpu_supports("avx2") != 0;
+  return __builtin_cpu_supports("avx2") != 0 && __builtin_cpu_supports("fma") != 0;
 #else
   return false;
 #endif
 }
 
-void contact_pass(const VehicleModel& model, bool avx2, const StepInputs& in, const VehicleState& x,
-                  const ChassisKinematics& k, const std::array<double, kMaxWheels>& tan_delta,
-                  WheelContacts& contact, ChassisLoads& loads) noexcept {
+void contact_pass(const VehicleModel& model, bool avx2_fma, const StepInputs& in,
+                  const VehicleState& x, const ChassisKinematics& k,
+                  const std::array<double, kMaxWheels>& tan_delta, WheelContacts& contact,
+                  ChassisLoads& loads) noexcept {
   // A vehicle has axles of two wheels: fours, then a pair where the count is not a multiple
   std::size_t first = 0;
-  if (avx2) {
+  if (avx2_fma) {
     for (; first + 4 <= model.wheel_count(); first += 4) {
       contacts_of_four(model, first, in, x, k, tan_delta, contact, loads);
     }
@@ -131,14 +135,14 @@ void contact_pass(const VehicleModel& model, bool avx2, const StepInputs& in, co
   }
 }
 
-ChassisKinematics chassis_kinematics(const Chassis& chassis, bool avx2,
+ChassisKinematics chassis_kinematics(const Chassis& chassis, bool avx2_fma,
                                      const ChassisState& x) noexcept {
-  return avx2 ? chassis_kinematics_avx2(chassis, x) : chassis.kinematics(x);
+  return avx2_fma ? chassis_kinematics_avx2(chassis, x) : chassis.kinematics(x);
 }
 
-ChassisState chassis_derivative(const Chassis& chassis, bool avx2, const ChassisState& x,
+ChassisState chassis_derivative(const Chassis& chassis, bool avx2_fma, const ChassisState& x,
                                 const ChassisKinematics& k, const ChassisLoads& loads) noexcept {
-  return avx2 ? chassis_derivative_avx2(chassis, x, k, loads) : chassis.derivative(x, k, loads);
+  return avx2_fma ? chassis_derivative_avx2(chassis, x, k, loads) : chassis.derivative(x, k, loads);
 }
 
 }  // namespace hil::models

@@ -1,8 +1,9 @@
 #pragma once
 // The vehicle derivative's per-wheel contact pass in lanes (MAVS Steps 1–4 and 6 for several
 // wheels at once: models/math/lanes.hpp) and the chassis, each in two builds of the same
-// operations: for AVX2, where the CPU has it (four wheels per instruction), and for SSE2
-// (wheels by pairs). Both give the same bits (tests/models/vehicle/vehicle_lanes_test.cpp);
+// operations: for AVX2, where the CPU has AVX2 and FMA (four wheels per instruction, glibc's
+// 4-lane kernels), and for SSE2 (wheels by pairs). They agree within the kernels' few ulp, not
+// bit for bit (tests/models/vehicle/vehicle_lanes_test.cpp);
 // VehicleModel::derivative() picks with its four_lanes(). Pure functions of their arguments:
 // any thread, noexcept, no allocation.
 
@@ -45,21 +46,22 @@ class WheelContacts {
   alignas(WheelContact) std::byte bytes_[sizeof(WheelContact) * kMaxWheels];
 };
 
-/// Whether this CPU runs AVX2 instructions (the four-lane build).
-[[nodiscard]] bool cpu_has_avx2() noexcept;
+/// Whether this CPU runs AVX2 and FMA instructions (the four-lane build).
+[[nodiscard]] bool cpu_has_avx2_fma() noexcept;
 
-/// Pass 1 of the derivative for every wheel: four at a time in one AVX2 pass where `avx2`
-/// (the CPU must have it), the rest by pairs. Writes every field of each wheel's contact but
-/// the brake, and each hub force of `loads`.
-void contact_pass(const VehicleModel& model, bool avx2, const StepInputs& in, const VehicleState& x,
-                  const ChassisKinematics& k, const std::array<double, kMaxWheels>& tan_delta,
-                  WheelContacts& contact, ChassisLoads& loads) noexcept;
+/// Pass 1 of the derivative for every wheel: four at a time in one AVX2 pass where `avx2_fma`
+/// (the CPU must have both), the rest by pairs. Writes every field of each wheel's
+/// contact but the brake, and each hub force of `loads`.
+void contact_pass(const VehicleModel& model, bool avx2_fma, const StepInputs& in,
+                  const VehicleState& x, const ChassisKinematics& k,
+                  const std::array<double, kMaxWheels>& tan_delta, WheelContacts& contact,
+                  ChassisLoads& loads) noexcept;
 
 /// chassis.kinematics(x) and chassis.derivative(x, k, loads), from their AVX2 build where
-/// `avx2`.
-[[nodiscard]] ChassisKinematics chassis_kinematics(const Chassis& chassis, bool avx2,
+/// `avx2_fma` (the same bits as the SSE2 build).
+[[nodiscard]] ChassisKinematics chassis_kinematics(const Chassis& chassis, bool avx2_fma,
                                                    const ChassisState& x) noexcept;
-[[nodiscard]] ChassisState chassis_derivative(const Chassis& chassis, bool avx2,
+[[nodiscard]] ChassisState chassis_derivative(const Chassis& chassis, bool avx2_fma,
                                               const ChassisState& x, const ChassisKinematics& k,
                                               const ChassisLoads& loads) noexcept;
 

@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstddef>
+#include <string_view>
 
 #include "models/chassis/chassis.hpp"
 #include "models/chassis/wheel_brake.hpp"
@@ -53,6 +54,11 @@ struct StageDiagnostics {
   Eigen::Vector3d aero_force_body = Eigen::Vector3d::Zero();
 };
 
+/// The names of derivative()'s two builds in a run's manifest (`vehicle_math`): they agree within
+/// a few ulp, not bit for bit, so a replay runs the one its run ran (docs/recording.md).
+inline constexpr std::string_view kFourLanesMath = "avx2-fma";
+inline constexpr std::string_view kPairsMath = "sse2-pairs";
+
 class VehicleModel {
  public:
   /// Setup phase: checks the parameters (throws std::invalid_argument naming the field and
@@ -93,11 +99,18 @@ class VehicleModel {
   /// The combustion powertrain with `driven` set from the axles.
   [[nodiscard]] const PowertrainParams& powertrain() const noexcept { return powertrain_; }
 
-  /// Whether derivative() runs its AVX2 build (the wheels' contacts four per instruction, the
-  /// chassis) or its SSE2 one (contacts by pairs): the same bits either way (tested). AVX2 by
-  /// default where the CPU has it; the binary itself runs on any x86-64.
+  /// Whether derivative() runs its AVX2 build (the wheels' contacts four per instruction with
+  /// glibc's 4-lane kernels, the chassis) or its SSE2 one (contacts by pairs): within the
+  /// kernels' few ulp of each other, not the same bits (tested). AVX2 by default where the CPU
+  /// has AVX2 and FMA; the binary itself runs on any x86-64. A run's manifest says which
+  /// (`vehicle_math`).
   [[nodiscard]] bool four_lanes() const noexcept { return four_lanes_; }
-  /// Tests and benchmarks: two lanes even where four would run (`on` = false). Setup phase.
+  /// Which of the two: kFourLanesMath or kPairsMath.
+  [[nodiscard]] std::string_view math() const noexcept {
+    return four_lanes_ ? kFourLanesMath : kPairsMath;
+  }
+  /// Two lanes even where four would run (`on` = false): the replay of a run that ran by pairs,
+  /// tests, benchmarks. Setup phase.
   void use_four_lanes(bool on) noexcept;
 
  private:

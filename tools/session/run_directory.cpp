@@ -162,7 +162,8 @@ RunRecord read_run_record(const std::filesystem::path& dir) {
       .scenario = j.value("scenario", std::string()),
       .completed = j.value("ended", std::string("running")) != "running",
       .recording_complete = !j.contains("recording") || !j["recording"].is_object() ||
-                            j["recording"].value("ended", std::string("complete")) == "complete"};
+                            j["recording"].value("ended", std::string("complete")) == "complete",
+      .vehicle_math = j.value("vehicle_math", std::string())};
 }
 
 CanRecording read_can_recording(const std::filesystem::path& file, const RunRecord& run) {

@@ -65,6 +65,9 @@ struct RunRecord {
   /// false when the recording stopped before the run (disk full, I/O error): what it holds
   /// is a prefix, as for a run that died
   bool recording_complete = true;
+  /// The vehicle's arithmetic ("vehicle_math": models::kFourLanesMath or kPairsMath); empty
+  /// for a run without a vehicle or recorded before it was written
+  std::string vehicle_math;
 };
 
 /// Throws std::runtime_error naming the file and the missing key.

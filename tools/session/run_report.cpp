@@ -201,6 +201,10 @@ nlohmann::json manifest_json(const RunReport& r) {
       j["buses"].push_back({{"name", bus->name()}, {"transport", bus->transport().name()}});
     }
   }
+  if (r.runtime != nullptr && r.runtime->vehicle() != nullptr) {
+    // which build of the vehicle's arithmetic ran: its replay runs the same (docs/recording.md)
+    j["vehicle_math"] = std::string(r.runtime->vehicle()->model().math());
+  }
   if (r.stats.ticks == 0 && !r.recording) {
     j["ended"] = "running";  // written at the start: a run that dies keeps this
     return j;

@@ -1,12 +1,12 @@
-// The wheels' contacts four per instruction (AVX2, where the CPU has it) give the bits of two per
-// instruction: every value of the derivative and of its diagnostics, along driven runs of two
-// and three axles on split surfaces (pavement and soil in the same call), bumps and a slope.
+// The wheels' contacts four per instruction (AVX2, where the CPU has AVX2 and FMA) agree with two
+// per instruction within the 4-lane kernels' few ulp: every value of the derivative and of its
+// diagnostics, along driven runs of two and three axles on split surfaces (pavement and soil in the
+// same call), bumps and a slope.
 
 #include <gtest/gtest.h>
 
-#include <bit>
+#include <algorithm>
 #include <cmath>
-#include <cstdint>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -20,8 +20,6 @@
 
 namespace hil::models {
 namespace {
-
-std::uint64_t bits(double v) { return std::bit_cast<std::uint64_t>(v); }
 
 /// Driving hard with the steering swept, so that slip, slip angle and the suspension all move.
 VehicleInputs driving(const VehicleParams& p, int step) {
@@ -37,14 +35,28 @@ VehicleInputs driving(const VehicleParams& p, int step) {
   return in;
 }
 
-/// Values of the two derivatives (and their diagnostics) that differ in any bit, over `steps`.
-int differing_values(const VehicleParams& p, const Terrain& terrain, int steps) {
+/// How far the four-lane derivative (and its diagnostics) strays from the pairs' at the same
+/// states, over `steps`: per value, the largest difference relative to the largest magnitude that
+/// value had in either (what `hilsim replay --tolerance` compares); the worst of all values.
+double largest_deviation(const VehicleParams& p, const Terrain& terrain, int steps) {
   Vehicle vehicle(p, terrain);  // four lanes where the CPU has them
   vehicle.reset(0.0, 0.0, 0.0, 4.0);
   VehicleModel pairs(p, terrain);
   pairs.use_four_lanes(false);
   EXPECT_FALSE(pairs.four_lanes());
-  int differing = 0;
+  std::vector<double> largest;
+  std::vector<double> difference;
+  const auto compare = [&](std::size_t at, double a, double b) {
+    if (largest.size() <= at) {
+      largest.resize(at + 1, 0.0);
+      difference.resize(at + 1, 0.0);
+    }
+    largest[at] = std::max({largest[at], std::abs(a), std::abs(b)});
+    // NaN anywhere (or in one only) is a difference no tolerance accepts
+    difference[at] =
+        (std::isnan(a) || std::isnan(b)) ? INFINITY : std::max(difference[at], std::abs(a - b));
+  };
+  int surfaces_differing = 0;
   for (int k = 0; k < steps; ++k) {
     const VehicleInputs in = driving(p, k);
     vehicle.step(in);
@@ -54,7 +66,8 @@ int differing_values(const VehicleParams& p, const Terrain& terrain, int steps) 
     StageDiagnostics d2;
     const VehicleState four = vehicle.model().derivative(prepared, vehicle.state(), &d4);
     const VehicleState two = pairs.derivative(prepared, vehicle.state(), &d2);
-    for (int i = 0; i < VehicleLayout::kSize; ++i) differing += bits(four[i]) != bits(two[i]);
+    std::size_t at = 0;
+    for (int i = 0; i < VehicleLayout::kSize; ++i) compare(at++, four[i], two[i]);
     for (std::size_t w = 0; w < p.wheel_count(); ++w) {
       const WheelDiagnostics& a = d4.wheels[w];
       const WheelDiagnostics& b = d2.wheels[w];
@@ -66,21 +79,33 @@ int differing_values(const VehicleParams& p, const Terrain& terrain, int steps) 
                                  {a.deflection, b.deflection},
                                  {a.force_world.x(), b.force_world.x()},
                                  {a.force_world.z(), b.force_world.z()}}) {
-        differing += bits(x) != bits(y);
+        compare(at++, x, y);
       }
-      differing += a.surface != b.surface;
+      surfaces_differing += a.surface != b.surface;
     }
   }
   EXPECT_TRUE(vehicle.state().allFinite());
-  return differing;
+  EXPECT_EQ(surfaces_differing, 0);
+  double worst = 0.0;
+  for (std::size_t i = 0; i < largest.size(); ++i) {
+    if (difference[i] > 0.0) worst = std::max(worst, difference[i] / largest[i]);
+  }
+  return worst;
 }
+
+/// The four-lane build's transcendentals are glibc's AVX2 kernels: within 4 ulp of the SSE ones
+/// (2 measured), a few ulp through the derivative's chains (1.2e-15 measured; docs/performance.md,
+/// round 6). A wrong lane, or one wheel's value in another's, is of the order of the value.
+constexpr double kFourLanesTolerance = 1e-13;
 
 class FourLanes : public ::testing::Test {
  protected:
   void SetUp() override {
     const FlatTerrain flat({});
     VehicleModel probe(ravon_params(), flat);
-    if (!probe.four_lanes()) GTEST_SKIP() << "this CPU has no AVX2: the vehicle runs by pairs only";
+    if (!probe.four_lanes()) {
+      GTEST_SKIP() << "this CPU has no AVX2 and FMA: the vehicle runs by pairs only";
+    }
   }
 };
 
@@ -107,15 +132,15 @@ std::shared_ptr<const Terrain> split_surfaces() {
                                  .surface = {.type = Surface::clay, .cone_index_pa = 700e3}}});
 }
 
-TEST_F(FourLanes, GiveTheBitsOfPairsForTwoAxles) {
+TEST_F(FourLanes, AgreeWithPairsForTwoAxles) {
   const auto terrain = split_surfaces();
-  EXPECT_EQ(differing_values(ravon_params(), *terrain, 40'000), 0);
-  EXPECT_EQ(differing_values(hmmwv_params(), *terrain, 40'000), 0);
+  EXPECT_LE(largest_deviation(ravon_params(), *terrain, 40'000), kFourLanesTolerance);
+  EXPECT_LE(largest_deviation(hmmwv_params(), *terrain, 40'000), kFourLanesTolerance);
   const InclineTerrain slope({.grade_percent = 15.0});
-  EXPECT_EQ(differing_values(ravon_params(), slope, 8'000), 0);
+  EXPECT_LE(largest_deviation(ravon_params(), slope, 8'000), kFourLanesTolerance);
 }
 
-TEST_F(FourLanes, GiveTheBitsOfPairsForThreeAxles) {
+TEST_F(FourLanes, AgreeWithPairsForThreeAxles) {
   // Four wheels in one call, the third axle's two by the pair path
   VehicleParams p = hmmwv_params();
   p.drive.kind = DriveKind::torque;
@@ -124,7 +149,7 @@ TEST_F(FourLanes, GiveTheBitsOfPairsForThreeAxles) {
   p.axles[1].x = 0.5 * (p.axles[0].x + p.axles[2].x);
   p.axles[1].steering.steered = false;
   const auto terrain = split_surfaces();
-  EXPECT_EQ(differing_values(p, *terrain, 40'000), 0);
+  EXPECT_LE(largest_deviation(p, *terrain, 40'000), kFourLanesTolerance);
 }
 
 }  // namespace

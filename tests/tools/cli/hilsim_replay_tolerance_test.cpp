@@ -2,7 +2,8 @@
 // arithmetic changed (tests/tools/cli/runs_recorded_before_vector_math) replay within the
 // documented tolerance, though not bit for bit; a real change of the physics, or a tolerance
 // tighter than the change, is still a divergence; the report names the channels that differ
-// most. docs/performance.md "Replaying older runs".
+// most. docs/performance.md "Replaying older runs". A replay runs the vehicle's arithmetic its
+// run ran (manifest "vehicle_math"; docs/recording.md).
 
 #include <gtest/gtest.h>
 
@@ -104,6 +105,65 @@ TEST_P(RecordedBefore, IgnoredChannelsAreReportedButNotJudged) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Rigs, RecordedBefore, ::testing::Values("ravon", "hmmwv"));
+
+/// A short RAVON run recorded by this build, and its manifest's `vehicle_math` set to `math`.
+class VehicleMath : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const testing::CommandResult r =
+        run_hilsim("run --rig ravon --duration 2s --speed max --no-rt --console off -q --record " +
+                   run_.string());
+    ASSERT_EQ(r.status, 0) << r.output;
+  }
+  nlohmann::json manifest() const {
+    std::ifstream in(run_ / "manifest.json");
+    return nlohmann::json::parse(in);
+  }
+  void record_as(const std::string& math) const {
+    nlohmann::json j = manifest();
+    j["vehicle_math"] = math;
+    std::ofstream(run_ / "manifest.json") << j.dump(2) << "\n";
+  }
+  testing::CommandResult replay(const std::string& options = "") const {
+    return run_hilsim("replay " + run_.string() + " -q --console off " + options);
+  }
+  config::testing::TempDir dir_;
+  fs::path run_ = dir_.path() / "run";
+};
+
+TEST_F(VehicleMath, TheManifestSaysWhichBuildRanAndItsReplayIsIdentical) {
+  const std::string math = manifest().value("vehicle_math", "");
+  EXPECT_TRUE(math == "avx2-fma" || math == "sse2-pairs") << math;
+  const testing::CommandResult r = replay();
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("identical: "), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("note: the run's vehicle ran"), std::string::npos) << r.output;
+}
+
+TEST_F(VehicleMath, ARunByPairsReplaysByPairs) {
+  if (manifest().value("vehicle_math", "") != "avx2-fma") {
+    GTEST_SKIP() << "this CPU runs the vehicle by pairs only: nothing to choose";
+  }
+  // Told that the run ran by pairs, the replay runs by pairs: no note, and the four-lane
+  // values it recorded differ in their last bits, within the documented tolerance
+  record_as("sse2-pairs");
+  const testing::CommandResult exact = replay();
+  EXPECT_EQ(exact.status, 1) << exact.output;
+  EXPECT_EQ(exact.output.find("note: the run's vehicle ran"), std::string::npos) << exact.output;
+  const testing::CommandResult within = replay(kToleranceOption);
+  EXPECT_EQ(within.status, 0) << within.output;
+  EXPECT_NE(within.output.find("within tolerance 1e-09: "), std::string::npos) << within.output;
+}
+
+TEST_F(VehicleMath, ABuildThisCpuCannotRunIsNamed) {
+  record_as("avx1024-future");
+  const testing::CommandResult r = replay();
+  EXPECT_NE(r.output.find("note: the run's vehicle ran its avx1024-future build, this CPU runs "),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("--tolerance 1e-9"), std::string::npos) << r.output;
+  EXPECT_EQ(r.status, 0) << r.output;  // the same build ran after all: identical
+}
 
 TEST(ReplayTolerance, IgnoreNeedsATolerance) {
   const testing::CommandResult r = run_hilsim("replay /nonexistent --ignore 'vehicle.*'");

@@ -20,6 +20,7 @@
 #include "io/can/transport/replay_transport.hpp"
 #include "io/record/mapped_file.hpp"
 #include "io/record/telemetry_reader.hpp"
+#include "models/vehicle/vehicle.hpp"
 #include "tools/commands/recorded_commands.hpp"
 #include "tools/scenario/scenario_settings.hpp"
 #include "tools/session/config_errors.hpp"
@@ -40,6 +41,21 @@ namespace {
 void run_through(Harness& harness, std::int64_t tick, std::int64_t limit) {
   const std::int64_t last = std::min(tick, limit);
   if (last >= harness.executive().ticks_run()) (void)harness.run_until(last + 1);
+}
+
+/// The vehicle's arithmetic as its run had it (manifest "vehicle_math"): by pairs if the run
+/// ran by pairs; where the run ran the four-lane build and this CPU cannot, says that the values
+/// will differ in their last bits (docs/recording.md).
+void follow_vehicle_math(config::RigRuntime& rig, const std::string& recorded) {
+  models::Vehicle* vehicle = rig.vehicle();
+  if (vehicle == nullptr || recorded.empty()) return;  // no vehicle, or recorded before
+  if (recorded == models::kPairsMath) vehicle->use_four_lanes(false);
+  if (vehicle->model().math() != recorded) {
+    fmt::print(stderr,
+               "note: the run's vehicle ran its {} build, this CPU runs {}: values differ in "
+               "their last bits (compare with --tolerance 1e-9; docs/recording.md)\n",
+               recorded, vehicle->model().math());
+  }
 }
 
 /// The loop's side of the comparison, on this thread: runs the loop through each recorded
@@ -63,7 +79,7 @@ class SampleGatherer {
     if (s.tick != last_tick) samples_compared += 1;  // one sample: a tick's groups
     last_tick = std::max(last_tick, s.tick);
     const std::vector<std::optional<rt::ChannelId>>& ids = ids_[item.topic];
-    item.replayed.resize(std::min(s.values.size(), ids.size()));
+    item.replayed.resize(std::min(s.values.size(), ids.size()));  // the reader made room
     for (std::size_t i = 0; i < item.replayed.size(); ++i) {
       item.replayed[i] = ids[i] ? table_.get(*ids[i]) : std::nan("");
     }
@@ -199,6 +215,7 @@ int replay(const ReplayOptions& o) {
        .transport_for_bus = [&](std::size_t bus,
                                 const std::string& name) { return frames.transport(bus, name); },
        .live_bus = false});
+  follow_vehicle_math(rig, run.vehicle_math);
   // The co-simulators' snapshots from bus.log, at the ticks the run consumed them
   io::bus::BusLog bus_log;
   std::unique_ptr<io::bus::RecordedInput> bus_input;

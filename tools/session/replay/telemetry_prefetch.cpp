@@ -29,6 +29,8 @@ class TelemetryPrefetch::Visitor final : public io::record::TelemetryVisitor {
     item->sample.tick = s.tick;
     item->sample.sim_time_s = s.sim_time_s;
     item->sample.values.assign(s.values.begin(), s.values.end());  // reuses the capacity
+    // Room for the answer, allocated and touched here rather than on the loop's thread
+    item->replayed.resize(s.values.size());
     filled();
   }
   /// Hands over the last, partly filled batch.
