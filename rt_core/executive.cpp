@@ -46,25 +46,41 @@ Executive::Executive(ExecutiveConfig config, std::vector<TaskEntry> tasks, Clock
       log_(log),
       stats_(tasks_.size()) {
   for (std::size_t i = 0; i < tasks_.size(); ++i) next_due_[i] = tasks_[i].offset;  // from tick 0
+  // A tick's calls in order: the read phase of every task that has one, then update, then write
+  for (const Phase phase : {Phase::read, Phase::update, Phase::write}) {
+    for (std::size_t i = 0; i < tasks_.size(); ++i) {
+      const TaskEntry& e = tasks_[i];
+      if ((e.phases & static_cast<std::uint8_t>(phase)) == 0) continue;
+      const Nanoseconds dt = config_.period * e.decimation;
+      calls_.push_back({.task = e.task,
+                        .index = i,
+                        .phase = phase,
+                        .dt = dt,
+                        .dt_s = static_cast<double>(dt) * 1e-9});
+    }
+  }
 }
 
-template <class Body>
-Nanoseconds Executive::run_phase(std::int64_t tick, Nanoseconds started, Phase phase, bool timed,
-                                 Body body) noexcept {
+Nanoseconds Executive::run_calls(std::int64_t tick, Nanoseconds started, bool timed) noexcept {
   Nanoseconds t = started;
-  const auto bit = static_cast<std::uint8_t>(phase);
-  for (std::size_t i = 0; i < tasks_.size(); ++i) {
-    const TaskEntry& e = tasks_[i];
-    if (task_exec_[i] < 0 || (e.phases & bit) == 0) continue;  // not due, or not this phase
-    const Nanoseconds dt = config_.period * e.decimation;
-    const TickContext ctx{.tick = tick,
-                          .time = tick * config_.period,
-                          .dt = dt,
-                          .dt_s = static_cast<double>(dt) * 1e-9};
-    body(*e.task, ctx);
+  const Nanoseconds time = tick * config_.period;
+  for (const Call& c : calls_) {
+    if (task_exec_[c.index] < 0) continue;  // not due this tick
+    const TickContext ctx{.tick = tick, .time = time, .dt = c.dt, .dt_s = c.dt_s};
+    switch (c.phase) {
+      case Phase::read:
+        c.task->read(ctx);
+        break;
+      case Phase::update:
+        c.task->update(ctx);
+        break;
+      case Phase::write:
+        c.task->write(ctx);
+        break;
+    }
     if (!timed) continue;
     const Nanoseconds now = clock_.now();
-    task_exec_[i] += now - t;
+    task_exec_[c.index] += now - t;
     t = now;
   }
   return t;
@@ -115,12 +131,7 @@ RunResult Executive::run(std::int64_t max_ticks) noexcept {
     }
     const bool timed = k == next_timed_;
     if (timed) next_timed_ += stride;
-    Nanoseconds t = run_phase(k, woke, Phase::read, timed,
-                              [](Task& task, const TickContext& c) { task.read(c); });
-    t = run_phase(k, t, Phase::update, timed,
-                  [](Task& task, const TickContext& c) { task.update(c); });
-    t = run_phase(k, t, Phase::write, timed,
-                  [](Task& task, const TickContext& c) { task.write(c); });
+    const Nanoseconds t = run_calls(k, woke, timed);
     const Nanoseconds end = timed ? t : clock_.now();
 
     Nanoseconds next = deadline + period;

@@ -65,11 +65,17 @@ class Executive {
   [[nodiscard]] std::span<const TaskEntry> tasks() const noexcept { return tasks_; }
 
  private:
-  /// Runs one phase of every due task, charging each its execution time; returns the time
-  /// at which the phase ended.
-  template <class Body>
-  Nanoseconds run_phase(std::int64_t tick, Nanoseconds started, Phase phase, bool timed,
-                        Body body) noexcept;
+  /// A task's phase in a tick's order of calls, with the step it is given (set up once).
+  struct Call {
+    Task* task = nullptr;
+    std::size_t index = 0;  ///< in tasks_
+    Phase phase = Phase::update;
+    Nanoseconds dt = 0;
+    double dt_s = 0.0;
+  };
+  /// Every phase of every due task, in calls_' order, charging each task its execution time
+  /// where `timed`; returns the time at which the last ended.
+  Nanoseconds run_calls(std::int64_t tick, Nanoseconds started, bool timed) noexcept;
   /// First deadline after `end`, counting how many were dropped on the way.
   [[nodiscard]] Nanoseconds drop_missed(Nanoseconds next, Nanoseconds end,
                                         std::uint32_t& missed) const noexcept;
@@ -77,6 +83,7 @@ class Executive {
 
   ExecutiveConfig config_;
   std::vector<TaskEntry> tasks_;
+  std::vector<Call> calls_;             // read phases, then update, then write
   std::vector<Nanoseconds> task_exec_;  // per task, this tick: exec time, or -1 if not due
   std::vector<Nanoseconds> untimed_;    // all -1: a tick whose tasks were not timed
   // The next tick each task is due at (tick % decimation == offset), and the next tick whose
