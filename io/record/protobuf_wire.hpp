@@ -15,23 +15,37 @@ namespace hil::io::record::wire {
 
 enum class WireType : std::uint8_t { varint = 0, fixed64 = 1, length_delimited = 2, fixed32 = 5 };
 
-inline void put_varint(std::vector<std::uint8_t>& out, std::uint64_t value) {
+inline constexpr std::size_t kMaxVarintBytes = 10;
+/// A field of fixed64 at most: its tag (a field number < 2^29: ≤ 5 bytes) and 8 bytes.
+inline constexpr std::size_t kMaxFixed64FieldBytes = 5 + 8;
+
+/// Writes `value` as a varint at `p` (room for kMaxVarintBytes); returns the end.
+inline std::uint8_t* write_varint(std::uint8_t* p, std::uint64_t value) noexcept {
   while (value >= 0x80) {
-    out.push_back(static_cast<std::uint8_t>(value | 0x80));
+    *p++ = static_cast<std::uint8_t>(value | 0x80);
     value >>= 7;
   }
-  out.push_back(static_cast<std::uint8_t>(value));
+  *p++ = static_cast<std::uint8_t>(value);
+  return p;
+}
+
+/// Writes a fixed64 field (tag, then the double's 8 bytes, little-endian as x86-64 and ARM
+/// store them) at `p` (room for kMaxFixed64FieldBytes); returns the end.
+inline std::uint8_t* write_fixed64_field(std::uint8_t* p, std::uint32_t number,
+                                         double value) noexcept {
+  p = write_varint(p, (std::uint64_t{number} << 3) | static_cast<std::uint8_t>(WireType::fixed64));
+  const auto bits = std::bit_cast<std::uint64_t>(value);
+  std::memcpy(p, &bits, sizeof bits);
+  return p + sizeof bits;
+}
+
+inline void put_varint(std::vector<std::uint8_t>& out, std::uint64_t value) {
+  std::uint8_t bytes[kMaxVarintBytes];
+  out.insert(out.end(), bytes, write_varint(bytes, value));
 }
 
 inline void put_tag(std::vector<std::uint8_t>& out, std::uint32_t number, WireType type) {
   put_varint(out, (std::uint64_t{number} << 3) | static_cast<std::uint8_t>(type));
-}
-
-inline void put_double(std::vector<std::uint8_t>& out, double value) {
-  const auto bits = std::bit_cast<std::uint64_t>(value);
-  const std::size_t at = out.size();
-  out.resize(at + sizeof bits);
-  std::memcpy(out.data() + at, &bits, sizeof bits);
 }
 
 inline void put_string(std::vector<std::uint8_t>& out, std::uint32_t number, std::string_view s) {

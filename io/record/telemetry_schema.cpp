@@ -117,13 +117,23 @@ void describe_group(TelemetryGroup& g, const rt::ChannelTable& table, std::strin
   g.file_descriptor_set = to_descriptor_set(file);
 }
 
-/// The fields every hilsim message starts with: tick and sim_time. Clears `out` first.
-void begin_message(std::int64_t tick, double sim_time_s, std::vector<std::uint8_t>& out) {
-  out.clear();
-  wire::put_tag(out, kTickField, wire::WireType::varint);
-  wire::put_varint(out, static_cast<std::uint64_t>(tick));  // int64: two's complement
-  wire::put_tag(out, kSimTimeField, wire::WireType::fixed64);
-  wire::put_double(out, sim_time_s);
+/// The fields every hilsim message starts with, tick and sim_time, and room for `fields`
+/// fixed64 fields after them: `out` is cleared and sized for it; returns where the next field
+/// goes (the caller cuts `out` to what it wrote).
+std::uint8_t* begin_message(std::int64_t tick, double sim_time_s, std::size_t fields,
+                            std::vector<std::uint8_t>& out) {
+  constexpr std::size_t kMaxTagBytes = 5;
+  out.resize(kMaxTagBytes + wire::kMaxVarintBytes + (1 + fields) * wire::kMaxFixed64FieldBytes);
+  std::uint8_t* p = out.data();
+  p = wire::write_varint(
+      p, (std::uint64_t{kTickField} << 3) | static_cast<std::uint8_t>(wire::WireType::varint));
+  p = wire::write_varint(p, static_cast<std::uint64_t>(tick));  // int64: two's complement
+  return wire::write_fixed64_field(p, kSimTimeField, sim_time_s);
+}
+
+/// Cuts `out` to the bytes written up to `end`.
+void end_message(const std::uint8_t* end, std::vector<std::uint8_t>& out) {
+  out.resize(static_cast<std::size_t>(end - out.data()));
 }
 
 }  // namespace
@@ -170,14 +180,16 @@ TelemetrySchema::TelemetrySchema(const rt::ChannelTable& table) : channel_count_
 
 void TelemetrySchema::encode(const TelemetryGroup& group, std::int64_t tick, double sim_time_s,
                              std::span<const double> values, std::vector<std::uint8_t>& out) {
-  begin_message(tick, sim_time_s, out);
+  // Written in place into room for every field, then cut (the recorder's thread encodes ~170
+  // fields per sample: appended byte by byte, that was a sixth of its work)
+  std::uint8_t* p = begin_message(tick, sim_time_s, group.fields.size(), out);
   for (const TelemetryField& f : group.fields) {
     // proto3 omits zeros: a missing field reads as +0.0 (−0.0 has other bits and is written)
     const double v = values[f.channel.index];
     if (std::bit_cast<std::uint64_t>(v) == 0) continue;
-    wire::put_tag(out, f.number, wire::WireType::fixed64);
-    wire::put_double(out, v);
+    p = wire::write_fixed64_field(p, f.number, v);
   }
+  end_message(p, out);
 }
 
 std::vector<std::uint8_t> event_file_descriptor_set() {
@@ -192,7 +204,7 @@ std::vector<std::uint8_t> event_file_descriptor_set() {
 
 void encode_event(std::int64_t tick, double sim_time_s, std::string_view kind,
                   std::string_view text, std::vector<std::uint8_t>& out) {
-  begin_message(tick, sim_time_s, out);
+  end_message(begin_message(tick, sim_time_s, 0, out), out);
   wire::put_string(out, kEventKindField, kind);
   wire::put_string(out, kEventTextField, text);
 }
