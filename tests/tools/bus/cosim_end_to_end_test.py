@@ -10,6 +10,7 @@ safe values apply; a new one -> recovery; `hilsim bus write/dump/ls` from the sh
 import csv
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -145,4 +146,8 @@ rep = subprocess.run([HILSIM, "replay", edited], capture_output=True, text=True)
 check(rep.returncode == 1 and "DIVERGED" in rep.stdout, f"an edited bus.log diverges: {rep.stdout.strip()[:200]}")
 
 print(f"{len(failures)} failure(s)")
+if failures:
+    print(f"the run and its files are kept in {work}")
+else:
+    shutil.rmtree(work, ignore_errors=True)  # ~100 MB of telemetry per run of the test
 sys.exit(1 if failures else 0)
