@@ -131,7 +131,7 @@ TEST(Lanes, TheAvx2KernelsAreWithinFourUlpOfTheSseOnes) {
     GTEST_SKIP() << "this CPU has no AVX2 and FMA: the four-lane kernels never run here";
   }
   // glibc's AVX2 kernels fuse multiply-adds: not the SSE kernels' bits, but within their
-  // documented 4 ulp of them (2 measured) on the ranges the tire and steering use, lane by lane
+  // documented 4 ulp of them (2 measured) on the ranges the tire uses, lane by lane
   std::mt19937_64 engine(7);
   std::uniform_real_distribution<double> wide(-50.0, 50.0);
   std::uniform_real_distribution<double> negative(-30.0, 0.0);
