@@ -155,15 +155,28 @@ RunRecord read_run_record(const std::filesystem::path& dir) {
           fmt::format("{}: no \"{}\"; expected a hilsim run manifest", file.string(), key));
     }
   }
-  return {
-      .period_ns = j["period_ns"].get<std::int64_t>(),
-      .start_epoch_ns = j["start_epoch_ns"].get<std::int64_t>(),
-      .rig = j["rig"].get<std::string>(),
-      .scenario = j.value("scenario", std::string()),
-      .completed = j.value("ended", std::string("running")) != "running",
-      .recording_complete = !j.contains("recording") || !j["recording"].is_object() ||
-                            j["recording"].value("ended", std::string("complete")) == "complete",
-      .vehicle_math = j.value("vehicle_math", std::string())};
+  // A key of the wrong type (a hand-edited manifest) is named, not a JSON library's message
+  const auto wrong = [&](std::string_view key, std::string_view type) {
+    return std::runtime_error(fmt::format("{}: \"{}\" must be {}", file.string(), key, type));
+  };
+  const auto integer = [&](const char* key) {
+    if (!j[key].is_number_integer()) throw wrong(key, "an integer");
+    return j[key].get<std::int64_t>();
+  };
+  const auto text = [&](const nlohmann::json& object, const char* key, std::string fallback) {
+    if (!object.contains(key)) return fallback;
+    if (!object[key].is_string()) throw wrong(key, "a string");
+    return object[key].get<std::string>();
+  };
+  const bool has_recording = j.contains("recording") && j["recording"].is_object();
+  return {.period_ns = integer("period_ns"),
+          .start_epoch_ns = integer("start_epoch_ns"),
+          .rig = text(j, "rig", ""),
+          .scenario = text(j, "scenario", ""),
+          .completed = text(j, "ended", "running") != "running",
+          .recording_complete =
+              !has_recording || text(j["recording"], "ended", "complete") == "complete",
+          .vehicle_math = text(j, "vehicle_math", "")};
 }
 
 CanRecording read_can_recording(const std::filesystem::path& file, const RunRecord& run) {

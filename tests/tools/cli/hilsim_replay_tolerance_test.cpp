@@ -165,6 +165,16 @@ TEST_F(VehicleMath, ABuildThisCpuCannotRunIsNamed) {
   EXPECT_EQ(r.status, 0) << r.output;  // the same build ran after all: identical
 }
 
+TEST_F(VehicleMath, AManifestKeyOfTheWrongTypeIsNamed) {
+  nlohmann::json j = manifest();
+  j["vehicle_math"] = 5;  // a hand-edited manifest
+  std::ofstream(run_ / "manifest.json") << j.dump(2) << "\n";
+  const testing::CommandResult r = replay();
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("manifest.json: \"vehicle_math\" must be a string"), std::string::npos)
+      << r.output;
+}
+
 TEST(ReplayTolerance, IgnoreNeedsATolerance) {
   const testing::CommandResult r = run_hilsim("replay /nonexistent --ignore 'vehicle.*'");
   EXPECT_NE(r.status, 0);
