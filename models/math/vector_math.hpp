@@ -80,6 +80,16 @@ struct Portable {
   }
 };
 
+/// Whether this CPU has AVX2 and FMA: where Avx2Fma may be called (from code built for AVX2),
+/// and glibc then runs its kernels' AVX2 build.
+[[nodiscard]] inline bool avx2_fma_available() noexcept {
+#if defined(__x86_64__) && defined(__GNUC__)
+  return __builtin_cpu_supports("avx2") != 0 && __builtin_cpu_supports("fma") != 0;
+#else
+  return false;
+#endif
+}
+
 #if defined(__x86_64__)
 /// Four lanes in one call of glibc's AVX2 kernel: for code built for AVX2 only (its vector ABI),
 /// called where the CPU has AVX2 and FMA (glibc then runs the kernel's AVX2 build; the four-lane

@@ -111,14 +111,6 @@ void contacts_in_lanes(const VehicleModel& model, std::size_t first, const StepI
 
 }  // namespace
 
-bool cpu_has_avx2_fma() noexcept {
-#if defined(__x86_64__) && defined(__GNUC__)
-  return __builtin_cpu_supports("avx2") != 0 && __builtin_cpu_supports("fma") != 0;
-#else
-  return false;
-#endif
-}
-
 void contact_pass(const VehicleModel& model, bool avx2_fma, const StepInputs& in,
                   const VehicleState& x, const ChassisKinematics& k,
                   const std::array<double, kMaxWheels>& tan_delta, WheelContacts& contact,

@@ -46,9 +46,6 @@ class WheelContacts {
   alignas(WheelContact) std::byte bytes_[sizeof(WheelContact) * kMaxWheels];
 };
 
-/// Whether this CPU runs AVX2 and FMA instructions (the four-lane build).
-[[nodiscard]] bool cpu_has_avx2_fma() noexcept;
-
 /// Pass 1 of the derivative for every wheel: four at a time in one AVX2 pass where `avx2_fma`
 /// (the CPU must have both), the rest by pairs. Writes every field of each wheel's
 /// contact but the brake, and each hub force of `loads`.

@@ -89,7 +89,7 @@ VehicleModel::VehicleModel(const VehicleParams& params, const Terrain& terrain)
       terrain_(&terrain),
       chassis_(chassis_params(params_)),
       powertrain_(params_.drive.combustion),
-      four_lanes_(cpu_has_avx2_fma()) {
+      four_lanes_(vmath::avx2_fma_available()) {
   for (std::size_t w = 0; w < kMaxWheels; ++w) {
     powertrain_.driven[w] = w < wheel_count() && params_.axles[w / 2].driven;
   }
@@ -168,7 +168,9 @@ std::array<double, kMaxWheels> VehicleModel::steer_tangents(const VehicleState& 
   return t;
 }
 
-void VehicleModel::use_four_lanes(bool on) noexcept { four_lanes_ = on && cpu_has_avx2_fma(); }
+void VehicleModel::use_four_lanes(bool on) noexcept {
+  four_lanes_ = on && vmath::avx2_fma_available();
+}
 
 VehicleState VehicleModel::derivative(const StepInputs& in, const VehicleState& x,
                                       StageDiagnostics* diag) const noexcept {

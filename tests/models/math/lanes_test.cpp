@@ -127,7 +127,7 @@ double ulps(double a, double b) {
 }
 
 TEST(Lanes, TheAvx2KernelsAreWithinFourUlpOfTheSseOnes) {
-  if (__builtin_cpu_supports("avx2") == 0 || __builtin_cpu_supports("fma") == 0) {
+  if (!vmath::avx2_fma_available()) {
     GTEST_SKIP() << "this CPU has no AVX2 and FMA: the four-lane kernels never run here";
   }
   // glibc's AVX2 kernels fuse multiply-adds: not the SSE kernels' bits, but within their
