@@ -18,7 +18,7 @@
 #include "tools/cli/sweep_command.hpp"
 #include "tools/cli/timing_command.hpp"
 #include "tools/cli/tire_curve_command.hpp"
-#include "tools/session/run_directory.hpp"
+#include "tools/session/run/run_directory.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{

@@ -5,7 +5,7 @@
 
 #include "rt_core/time.hpp"
 #include "tools/cli/cli_validators.hpp"
-#include "tools/session/run_session.hpp"
+#include "tools/session/run/run_session.hpp"
 
 namespace hil::cli {
 

@@ -14,7 +14,7 @@
 #include "tools/faults/fault_engine.hpp"
 #include "tools/scenario/scenario_judge.hpp"
 #include "tools/scenario/scenario_settings.hpp"
-#include "tools/session/run_recording.hpp"
+#include "tools/session/run/run_recording.hpp"
 #include "tools/session/speed.hpp"
 
 namespace hil::session {

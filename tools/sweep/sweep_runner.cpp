@@ -15,7 +15,7 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
-#include "tools/session/run_directory.hpp"
+#include "tools/session/run/run_directory.hpp"
 
 namespace hil::sweep {
 namespace {

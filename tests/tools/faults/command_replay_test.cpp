@@ -17,7 +17,7 @@
 
 #include "tests/support/temp_dir.hpp"
 #include "tools/session/replay/replay_session.hpp"
-#include "tools/session/run_session.hpp"
+#include "tools/session/run/run_session.hpp"
 
 namespace hil::session {
 namespace {

@@ -19,7 +19,7 @@
 #include "rt_core/tick_plan.hpp"
 #include "tests/support/temp_dir.hpp"
 #include "tools/session/replay/replay_session.hpp"
-#include "tools/session/run_session.hpp"
+#include "tools/session/run/run_session.hpp"
 
 namespace hil::session {
 namespace {

@@ -17,7 +17,7 @@
 
 #include "io/can/transport/replay_transport.hpp"
 #include "tools/session/replay/replay_session.hpp"
-#include "tools/session/run_directory.hpp"
+#include "tools/session/run/run_directory.hpp"
 
 namespace hil::session {
 

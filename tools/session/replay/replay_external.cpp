@@ -14,8 +14,8 @@
 #include "tools/session/harness.hpp"
 #include "tools/session/replay/replay_compare.hpp"
 #include "tools/session/rig_locator.hpp"
-#include "tools/session/run_directory.hpp"
-#include "tools/session/run_recording.hpp"
+#include "tools/session/run/run_directory.hpp"
+#include "tools/session/run/run_recording.hpp"
 
 namespace hil::session {
 

@@ -17,7 +17,7 @@
 #include "io/record/telemetry_recorder.hpp"
 #include "rt_core/task.hpp"
 #include "tools/session/fmu_log.hpp"
-#include "tools/session/run_report.hpp"
+#include "tools/session/run/run_report.hpp"
 
 namespace hil::session {
 

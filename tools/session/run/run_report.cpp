@@ -1,4 +1,4 @@
-#include "tools/session/run_report.hpp"
+#include "tools/session/run/run_report.hpp"
 
 #include <fmt/chrono.h>
 #include <fmt/format.h>
@@ -8,7 +8,7 @@
 
 #include <array>
 
-#include "tools/session/run_directory.hpp"
+#include "tools/session/run/run_directory.hpp"
 #include "tools/session/timing/timing_report.hpp"
 
 namespace hil::session {

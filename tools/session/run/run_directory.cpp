@@ -1,4 +1,4 @@
-#include "tools/session/run_directory.hpp"
+#include "tools/session/run/run_directory.hpp"
 
 #include <fcntl.h>
 #include <fmt/chrono.h>

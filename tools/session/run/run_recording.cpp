@@ -1,4 +1,4 @@
-#include "tools/session/run_recording.hpp"
+#include "tools/session/run/run_recording.hpp"
 
 #include <fcntl.h>
 #include <sys/statvfs.h>

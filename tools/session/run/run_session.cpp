@@ -1,4 +1,4 @@
-#include "tools/session/run_session.hpp"
+#include "tools/session/run/run_session.hpp"
 
 #include "io/record/mcap/chunk_compression.hpp"
 
@@ -18,9 +18,9 @@
 #include "tools/session/console_feed.hpp"
 #include "tools/session/harness.hpp"
 #include "tools/session/rig_setup.hpp"
-#include "tools/session/run_directory.hpp"
-#include "tools/session/run_recording.hpp"
-#include "tools/session/run_report.hpp"
+#include "tools/session/run/run_directory.hpp"
+#include "tools/session/run/run_recording.hpp"
+#include "tools/session/run/run_report.hpp"
 #include "tools/session/scenario_run.hpp"
 #include "tools/session/timing/timing_report.hpp"
 
