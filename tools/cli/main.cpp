@@ -8,7 +8,7 @@
 
 #include "tools/cli/bus_command.hpp"
 #include "tools/cli/check_command.hpp"
-#include "tools/cli/dbc_command.hpp"
+#include "tools/cli/dbc/dbc_command.hpp"
 #include "tools/cli/ecu_command.hpp"
 #include "tools/cli/export_command.hpp"
 #include "tools/cli/fmu_command.hpp"

@@ -1,4 +1,4 @@
-#include "tools/cli/dbc_decode.hpp"
+#include "tools/cli/dbc/dbc_decode.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -14,7 +14,7 @@
 #include "io/can/trace/candump_frame.hpp"
 #include "io/can/trace/candump_reader.hpp"
 #include "io/can/trace/trace_loader.hpp"
-#include "tools/cli/dbc_values.hpp"
+#include "tools/cli/dbc/dbc_values.hpp"
 
 namespace hil::cli {
 

@@ -1,4 +1,4 @@
-#include "tools/cli/dbc_show.hpp"
+#include "tools/cli/dbc/dbc_show.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "io/can/dbc/dbc_layout.hpp"
-#include "tools/cli/dbc_values.hpp"
+#include "tools/cli/dbc/dbc_values.hpp"
 
 namespace hil::cli {
 

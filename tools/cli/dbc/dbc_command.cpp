@@ -1,4 +1,4 @@
-#include "tools/cli/dbc_command.hpp"
+#include "tools/cli/dbc/dbc_command.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -11,9 +11,9 @@
 #include "io/can/dbc/dbc_codec.hpp"
 #include "io/can/dbc/dbc_parser.hpp"
 #include "io/can/trace/candump_frame.hpp"
-#include "tools/cli/dbc_decode.hpp"
-#include "tools/cli/dbc_show.hpp"
-#include "tools/cli/dbc_values.hpp"
+#include "tools/cli/dbc/dbc_decode.hpp"
+#include "tools/cli/dbc/dbc_show.hpp"
+#include "tools/cli/dbc/dbc_values.hpp"
 
 namespace hil::cli {
 

@@ -1,4 +1,4 @@
-#include "tools/cli/dbc_values.hpp"
+#include "tools/cli/dbc/dbc_values.hpp"
 
 #include <fmt/format.h>
 
