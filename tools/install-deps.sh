@@ -29,9 +29,10 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# npm packages pinned in their lock files (the console page's uPlot, the browser tests'
-# playwright-core and Foxglove client): node 20 and npm come with the machine, never from
-# apt. `npm ci` only when node_modules is older than the lock file.
+# npm packages pinned in their lock files (the console page's uPlot and its ESLint, the
+# browser tests' playwright-core and Foxglove client): node 20 and npm come with the machine,
+# never from apt. `npm ci` only when node_modules is older than the lock file; the tests need
+# the devDependencies even where NODE_ENV=production would leave them out.
 here=$(cd "$(dirname "$0")/.." && pwd)
 for dir in io/console/web tests/console; do
   lock="$here/$dir/package-lock.json"
@@ -39,6 +40,6 @@ for dir in io/console/web tests/console; do
   stamp="$here/$dir/node_modules/.package-lock.json"
   if [ ! -f "$stamp" ] || [ "$lock" -nt "$stamp" ]; then
     echo "install-deps: npm ci in $dir" >&2
-    (cd "$here/$dir" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error >/dev/null)
+    (cd "$here/$dir" && npm ci --include=dev --ignore-scripts --no-audit --no-fund --loglevel=error >/dev/null)
   fi
 done

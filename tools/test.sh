@@ -9,6 +9,8 @@
 #                            `threaded_tests`): the gate before a merge (~45 min on 2 cores)
 #                            and clang-tidy over every source (.clang-tidy, warnings are errors)
 #   tools/test.sh asan|tsan|fuzz|tidy   one step; HIL_FUZZ_SECONDS sets the fuzzing time (15)
+#   tools/test.sh lint       the console page's ESLint and unit tests alone, no build (seconds;
+#                            every build's ctest runs them too: console_page_lint, _unit)
 # Tests labelled `timing` measure wall-clock time; they run alone (RUN_SERIAL).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -87,12 +89,15 @@ for preset in "${presets[@]}"; do
     tidy)
       tidy_all
       ;;
+    lint)  # the console page's JavaScript (docs/console.md "Developing the page")
+      (cd io/console/web && npm run --silent lint && node --test)
+      ;;
     fuzz)  # the fuzz targets alone (asan builds them too), for longer runs: HIL_FUZZ_SECONDS
       configure fuzz
       cmake --build --preset fuzz -j "$jobs"
       fuzz_all fuzz
       ;;
-    *) echo "unknown preset '$preset' (release, asan, tsan, fuzz, tidy, all)" >&2; exit 2 ;;
+    *) echo "unknown preset '$preset' (release, asan, tsan, fuzz, tidy, lint, all)" >&2; exit 2 ;;
   esac
   echo "=== $preset: ${SECONDS} s ==="
 done

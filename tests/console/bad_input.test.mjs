@@ -13,7 +13,7 @@ function raw(port, chunks, { gapMs = 0, waitMs = 15000 } = {}) {
   return new Promise((resolve) => {
     const started = Date.now();
     const s = net.connect(port, '127.0.0.1');
-    let got = '', done = false, timer;
+    let got = '', done = false;
     const finish = (how) => {
       if (done) return;
       done = true; clearTimeout(timer); s.destroy();
@@ -22,7 +22,7 @@ function raw(port, chunks, { gapMs = 0, waitMs = 15000 } = {}) {
     s.on('data', (d) => (got += d));
     s.on('close', () => finish('closed'));
     s.on('error', () => finish('error'));
-    timer = setTimeout(() => finish('timeout'), waitMs);
+    const timer = setTimeout(() => finish('timeout'), waitMs);
     (async () => {
       for (const c of chunks) {
         if (done) return;

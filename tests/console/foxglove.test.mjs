@@ -44,7 +44,7 @@ test('a Foxglove client sees the live rig with the recording\'s schemas', async 
       }
       const subscriptions = new Map(got.channels.map((c) => [client.subscribe(c.id), c]));
       await until(() => new Set(got.messages.map((m) => m.subscriptionId)).size >= got.channels.length - 1);
-      let last = new Map();
+      const last = new Map();
       for (const m of got.messages) {
         const channel = subscriptions.get(m.subscriptionId);
         assert.ok(channel, `message for subscription ${m.subscriptionId}`);

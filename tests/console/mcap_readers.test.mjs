@@ -58,7 +58,7 @@ for (const compression of ['zstd', 'lz4']) {
         const root = protobuf.Root.fromDescriptor(descriptor.FileDescriptorSet.decode(schema.data));
         const type = root.lookupType(schema.name);
         let count = 0;
-        for await (const m of reader.readMessages()) count++;
+        for await (const _message of reader.readMessages()) count++;
         assert.equal(BigInt(count), reader.statistics.messageCount, `${part}: every message indexed`);
         for await (const m of reader.readMessages({ topics: ['/vehicle/wheel/fl'] })) {
           const decoded = type.toObject(type.decode(m.data), { longs: Number, defaults: true });

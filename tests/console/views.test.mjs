@@ -14,7 +14,6 @@ import { chromium } from 'playwright-core';
 import { HILSIM, startHilsim } from './hilsim_run.mjs';
 
 const CHROMIUM = '/usr/bin/chromium';
-const SPIKE_TICK = 20002;
 const drawn = (page) => page.evaluate(() => window.__hilsimMetrics.drawn);
 
 async function plot(page, name) {

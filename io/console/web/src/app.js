@@ -2,7 +2,8 @@
 // health header, the channel browser, stacked live panels with min/max per pixel column,
 // events, the CAN view, the XY course view, CSV export, layouts and the operator's Stop.
 import { toCsv } from './csv.js';
-import { columns, columnTimes, lowerBound } from './decimate.js';
+import { columns, columnTimes } from './decimate.js';
+import { addFrame, clearAll, commonRows, newestTime } from './samples.js';
 import { emptyLayout, parseLayout, storageKey, download } from './layout.js';
 import { renderCan } from './canview.js';
 import { XyView } from './xy.js';
@@ -12,7 +13,6 @@ const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
 // What tests read: tick-to-pixel latencies and the columns each panel last drew.
 const metrics = (window.__hilsimMetrics = { latency_ms: [], arrival_ms: [], draw_ms: [], drawn: [], frames: 0 });
-const MAX_WINDOW_S = 600;
 const PALETTE = ['#2b6cb0', '#c05621', '#2f855a', '#805ad5', '#b83280', '#0987a0', '#975a16', '#4a5568'];
 
 let info = null, channels = [], byName = new Map(), ws = null, backoff = 500;
@@ -226,27 +226,12 @@ function subscribe() {
 
 // ---- samples ----
 function onFrame(buf) {
-  const dv = new DataView(buf);
-  if (dv.getUint8(0) === 2) return operator.onBlock(buf);
-  if (dv.getUint8(0) !== 1 || !info) return;
-  const first = Number(dv.getBigInt64(8, true)), stride = dv.getUint32(16, true);
-  const n = dv.getUint16(20, true), c = dv.getUint16(22, true);
-  const all = new Float64Array(buf, 32, 3 * n * c);
-  const keep = Math.ceil(MAX_WINDOW_S * 1e9 / (info.period_ns * stride));
-  for (let k = 0; k < c && k < subscribed.length; ++k) {
-    let b = buffers.get(subscribed[k]);
-    if (!b) buffers.set(subscribed[k], (b = { tick: [], v: [], lo: [], hi: [] }));
-    const last = b.tick.length ? b.tick[b.tick.length - 1] : -Infinity;  // a backfill repeats ticks
-    for (let i = 0; i < n; ++i) {
-      const tick = first + i * stride;
-      if (tick <= last) continue;
-      b.tick.push(tick);
-      b.v.push(all[k * n + i]); b.lo.push(all[(c + k) * n + i]); b.hi.push(all[(2 * c + k) * n + i]);
-    }
-    if (b.tick.length > keep * 1.1) for (const a of [b.tick, b.v, b.lo, b.hi]) a.splice(0, b.tick.length - keep);
-  }
-  lastWall = dv.getFloat64(24, true);
-  if ((dv.getUint8(1) & 1) === 0) metrics.arrival_ms.push(Date.now() - lastWall);
+  const op = new DataView(buf).getUint8(0);
+  if (op === 2) return operator.onBlock(buf);
+  if (op !== 1 || !info) return;
+  const { wallMs, live } = addFrame(buffers, subscribed, buf, info.period_ns);
+  lastWall = wallMs;
+  if (live) metrics.arrival_ms.push(Date.now() - lastWall);
   metrics.frames++;
   fresh = true;
   if (!paused) dirty = true;
@@ -306,9 +291,7 @@ function makePlot(names, el, height) {
 }
 
 function liveRange() {
-  const periodS = info.period_ns * 1e-9;
-  let tEnd = 0;
-  for (const b of buffers.values()) if (b.tick.length) tEnd = Math.max(tEnd, b.tick[b.tick.length - 1] * periodS);
+  const tEnd = newestTime(buffers, info.period_ns * 1e-9);
   return tEnd < layout.window_s ? [0, layout.window_s] : [tEnd - layout.window_s, tEnd];
 }
 function shownRange() { return zoom ?? frozen ?? liveRange(); }
@@ -360,7 +343,7 @@ function pan(direction) {
 $('pause').onclick = () => setPaused(!paused);
 $('pan-left').onclick = () => pan(-1);
 $('pan-right').onclick = () => pan(1);
-$('clear').onclick = () => { for (const b of buffers.values()) for (const a of [b.tick, b.v, b.lo, b.hi]) a.length = 0; dirty = true; };
+$('clear').onclick = () => { clearAll(buffers); dirty = true; };
 $('reset-zoom').onclick = () => { zoom = null; dirty = true; };
 $('window').onchange = (e) => { layout.window_s = Number(e.target.value); layoutChanged(); };
 window.onresize = () => { buildPanels(); drawXy(); };
@@ -369,21 +352,8 @@ window.onresize = () => { buildPanels(); drawXy(); };
 $('csv').onclick = () => {
   const names = plottedNames();
   if (!info || !names.length) return;
-  const periodS = info.period_ns * 1e-9;
   const [t0, t1] = shownRange();
-  const cols = names.map((n) => buffers.get(byName.get(n)) ?? { tick: [], v: [] });
-  const rows = [];
-  const lead = cols[0];
-  for (let i = lowerBound(lead.tick, Math.ceil(t0 / periodS)); i < lead.tick.length && lead.tick[i] * periodS <= t1; ++i) {
-    const tick = lead.tick[i];
-    const values = [];
-    for (const b of cols) {
-      const j = lowerBound(b.tick, tick);
-      if (b.tick[j] !== tick) break;
-      values.push(b.v[j]);
-    }
-    if (values.length === cols.length) rows.push({ tick, values });
-  }
+  const rows = commonRows(buffers, names.map((n) => byName.get(n)), t0, t1, info.period_ns * 1e-9);
   download(`${info.run_id}.csv`, toCsv(names, rows, info.period_ns), 'text/csv');
 };
 

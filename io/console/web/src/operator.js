@@ -132,7 +132,7 @@ export class OperatorPane {
 
   fillTargets() {
     const kind = FAULT_KINDS[$('fault-kind').value];
-    let targets = [];
+    let targets;
     if (kind?.target === 'message') {
       targets = this.buses.flatMap((b) => b.messages.map((m) => `${b.name}/${m.name}`));
     } else if (kind?.target === 'bus') {
