@@ -11,6 +11,7 @@ packages=(
   nlohmann-json3-dev zlib1g-dev libzstd-dev liblz4-dev libsodium-dev libzip-dev libpugixml-dev
   rt-tests clang libclang-rt-14-dev clang-format clang-tidy
   can-utils python3-can python3-canmatrix python3-websockets python3-pytest python3-serial
+  python3-mypy
   systemd python3
   slurmctld slurmd slurm-client munge
   chromium fonts-dejavu-core

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # `cmake --install` into a DESTDIR, as a package build does (--prefix /usr), then checks the
-# layout: the binary runs from there and validates the installed rigs; the units name that
+# layout: the binary runs from there and validates the installed rigs; the Python package
+# (where Debian's python3 finds it) loads the installed libhilbus; the units name that
 # binary and verify against the staged tree (systemd-analyze verify --root); the sysusers.d
 # and tmpfiles.d entries create the user and /var/lib/hilsim in it; nothing else is
-# installed. A second install (--prefix /opt/hilsim) checks that the units follow the prefix
-# given at install time.
+# installed. A second install (--prefix /opt/hilsim) checks that the units and the Python
+# package follow the prefix given at install time.
 #   install_layout_test.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
 build=$1
@@ -29,11 +30,14 @@ install_to "$root" /usr
 # --- what is installed, and nothing more ----------------------------------------------------
 expected="usr/bin/hilsim
 usr/include/hilbus.h
-usr/lib/libhilbus.so.1.0.0
+usr/lib/libhilbus.so.1.1.0
 usr/lib/pkgconfig/hilbus.pc
 usr/lib/python3/dist-packages/hilsim/__init__.py
+usr/lib/python3/dist-packages/hilsim/_installed.py
+usr/lib/python3/dist-packages/hilsim/_native.py
+usr/lib/python3/dist-packages/hilsim/bus.py
 usr/lib/python3/dist-packages/hilsim/client.py
-usr/share/hilsim/python/hilbus.py
+usr/lib/python3/dist-packages/hilsim/py.typed
 usr/lib/systemd/system/hilsim-timing.service
 usr/lib/systemd/system/hilsim@.service
 usr/lib/sysusers.d/hilsim.conf
@@ -58,6 +62,17 @@ diff -r "$src/hil_rigs" "$root/usr/share/hilsim/rigs" >/dev/null || fail "rigs d
 "$root/usr/bin/hilsim" --help >/dev/null || fail "installed hilsim --help"
 "$root/usr/bin/hilsim" check "$root/usr/share/hilsim/rigs/bench/rig.pbtxt" >"$work/check.log" 2>&1 ||
   { cat "$work/check.log" >&2; fail "installed hilsim check of the installed bench rig"; }
+
+# --- the Python package loads the installed libhilbus, with no HILBUS_LIBRARY -----------------
+python_finds_libhilbus() {  # python_finds_libhilbus PACKAGE_DIR LIBRARY
+  local out
+  out=$(cd / && env -u HILBUS_LIBRARY PYTHONPATH="$1" PYTHONDONTWRITEBYTECODE=1 \
+        HILSIM_RUNTIME_DIR="$work/rt" /usr/bin/python3 -c \
+        'import hilsim, hilsim.bus, hilsim._native as n
+print(n.library_path(), hilsim.bus.runtime_directory())' 2>&1) || true
+  [ "$out" = "$2 $work/rt" ] || fail "the Python package in $1: '$out', expected '$2 $work/rt'"
+}
+python_finds_libhilbus "$root/usr/lib/python3/dist-packages" "$root/usr/lib/libhilbus.so.1"
 
 # --- the units name the installed files --------------------------------------------------------
 unit="$root/usr/lib/systemd/system/hilsim@.service"
@@ -101,6 +116,8 @@ install_to "$work/opt" /opt/hilsim
 grep -q "^ExecStart=/opt/hilsim/bin/hilsim run " "$work/opt/opt/hilsim/lib/systemd/system/hilsim@.service" ||
   fail "with --prefix /opt/hilsim, hilsim@.service does not name /opt/hilsim/bin/hilsim"
 [ -f "$work/opt/opt/hilsim/share/hilsim/rigs/bench/rig.pbtxt" ] || fail "rigs under /opt/hilsim"
+python_finds_libhilbus "$(echo "$work"/opt/opt/hilsim/lib/python3.*/dist-packages)" \
+  "$work/opt/opt/hilsim/lib/libhilbus.so.1"
 
 if [ "$failures" -ne 0 ]; then
   echo "$failures failure(s)" >&2

@@ -93,7 +93,8 @@ void add_bus_command(CLI::App& app) {
     mirror->add_flag("-q,--quiet", o->quiet, "No counters every second");
     mirror->footer(
         "Local co-simulators attach to the replica exactly as on the rig's host (libhilbus, "
-        "hilbus.py, hilsim bus); it sends what the rig receives and receives what it sends.\n"
+        "Python's hilsim.bus, hilsim bus); it sends what the rig receives and receives what it "
+        "sends.\n"
         "Example: hilsim bus mirror --rig ravon --overlay cosim_remote.pbtxt --peer "
         "10.0.0.1:29500 --bind 10.0.0.12:29500\n");
     mirror->callback([o] { exit_with(session::bus_mirror(*o)); });

@@ -6,17 +6,18 @@ writes the terminal voltage back (region `battery`) — the Simulink battery of 
 model, actual battery voltage back in). The model is a linear open-circuit voltage with an
 internal resistance (a Rint model): V = E0 + k·soc − R·i, d(soc)/dt = −i/Q.
 
-  python3 hil_rigs/ravon/cosim/battery.py --soc 0.9
+  PYTHONPATH=tools/python python3 hil_rigs/ravon/cosim/battery.py --soc 0.9
+
+(from a source checkout; installed by `cmake --install`, no PYTHONPATH: docs/bus.md)
 """
 import argparse
 
-import _hilbus_path  # noqa: F401
-from hilbus import Bus
+from hilsim.bus import Bus
 
 PERIOD_S = 250e-6  # the rig's tick (hil_rigs/ravon/rig.pbtxt, executive.period_us)
 
 
-def main():
+def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rig", default="ravon")
     ap.add_argument("--soc", type=float, default=0.9, help="initial state of charge [-]")
@@ -31,15 +32,14 @@ def main():
     q = args.capacity_ah * 3600.0
     with Bus(args.rig, role="battery") as bus:
         seq = 0
-        last_tick = None
-        first_tick = None
+        last_tick: int | None = None
+        first_tick: int | None = None
         while True:
             if not bus.wait("state", seq, 1.0):
                 continue
-            meta = bus.read_meta("state")
-            state = meta["values"]
-            seq = meta["region_seq"]
-            tick = meta["tick"]
+            state, meta = bus.read_meta("state")
+            seq = meta.region_seq
+            tick = meta.tick
             current = state["vehicle.battery.current"]
             if last_tick is not None:
                 soc -= current * (tick - last_tick) * PERIOD_S / q

@@ -5,19 +5,20 @@ what the vehicle does. What RAVON's navigation modules did through the mirrored 
 memory (shared/seeds/ravon-distributed-realtime-sim.txt, line 187).
 
   hilsim run --rig ravon --overlay hil_rigs/ravon/cosim.pbtxt --scenario none &
-  python3 hil_rigs/ravon/cosim/behaviour.py --speed 5 --seconds 20
+  PYTHONPATH=tools/python python3 hil_rigs/ravon/cosim/behaviour.py --speed 5 --seconds 20
+
+(from a source checkout; installed by `cmake --install`, no PYTHONPATH: docs/bus.md)
 """
 import argparse
 import math
 import time
 
-import _hilbus_path  # noqa: F401
-from hilbus import Bus
+from hilsim.bus import Bus
 
 WHEELS = ("fl", "fr", "rl", "rr")
 
 
-def main():
+def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rig", default="ravon", help="the running rig's bus name (default ravon)")
     ap.add_argument("--speed", type=float, default=5.0, help="reference wheel speed [rad/s]")

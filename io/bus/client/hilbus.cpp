@@ -255,4 +255,18 @@ const char* hilbus_status_name(int status) {
   return hil::io::bus::to_string(static_cast<BusStatus>(status));
 }
 
+const char* hilbus_runtime_directory(char* why, size_t why_size) {
+  thread_local std::string path;  // hilbus.h: valid until this thread calls again
+  try {
+    path = hil::io::bus::runtime_directory().string();
+    set_why(why, why_size, "");
+    return path.c_str();
+  } catch (const std::exception& e) {
+    set_why(why, why_size, e.what());
+  } catch (...) {
+    set_why(why, why_size, "unknown error");
+  }
+  return nullptr;
+}
+
 }  // extern "C"

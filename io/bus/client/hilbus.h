@@ -115,9 +115,8 @@ typedef struct hilbus_meta {
 
 /**
  * Attaches to a rig. `endpoint_or_rig`: a socket path (anything with a '/') or a rig name,
- * looked up in the runtime directory ($HILSIM_RUNTIME_DIR, $RUNTIME_DIRECTORY,
- * $XDG_RUNTIME_DIR/hilsim, /run/hilsim for root, else /tmp/hilsim-<uid>). `role`: NULL or ""
- * for read-only, else the role whose regions this client writes. Waits up to `timeout_ms`.
+ * whose socket is <hilbus_runtime_directory()>/<rig>.bus. `role`: NULL or "" for read-only,
+ * else the role whose regions this client writes. Waits up to `timeout_ms`.
  * Returns NULL with *status set (status may be NULL) on failure.
  */
 HILBUS_API hilbus_client* hilbus_attach(const char* endpoint_or_rig, const char* role,
@@ -196,6 +195,16 @@ HILBUS_API int hilbus_detached(const hilbus_client* client);
 HILBUS_API const char* hilbus_strerror(int status);
 /** The status's short name ("role_taken"), as the Python module raises it; never NULL. */
 HILBUS_API const char* hilbus_status_name(int status);
+/**
+ * The runtime directory, where rigs serve their bus sockets and consoles keep their token
+ * files: $HILSIM_RUNTIME_DIR, else systemd's $RUNTIME_DIRECTORY (its first entry when
+ * colon-separated), else $XDG_RUNTIME_DIR/hilsim, else /run/hilsim for root, else
+ * /tmp/hilsim-<uid>; created mode 0750 when missing (as hilsim itself does). The string is
+ * valid until the same thread calls again. NULL when the directory cannot be created or the
+ * /tmp fallback is not a directory of this user's; the one-line reason is then copied to
+ * `why` (NUL-terminated, truncated to why_size; may be NULL). Since libhilbus 1.1 (HILBUS_1.1).
+ */
+HILBUS_API const char* hilbus_runtime_directory(char* why, size_t why_size);
 
 #ifdef __cplusplus
 }

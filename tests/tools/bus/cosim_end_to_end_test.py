@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """End to end, as a user would: `hilsim run` of RAVON with the co-simulation overlay, a
-Python behaviour co-simulator (hilbus.py) driving the `behaviour` region, the wheel speeds in
+Python behaviour co-simulator (hilsim.bus) driving the `behaviour` region, the wheel speeds in
 `state` following it; the co-simulator SIGKILLed -> the region times out at its tick and the
 safe values apply; a new one -> recovery; `hilsim bus write/dump/ls` from the shell; then
 `hilsim replay` of the run gives `identical`.
@@ -18,11 +18,13 @@ import tempfile
 import time
 
 HILSIM, SOURCE, LIBRARY = sys.argv[1:4]
-sys.path.insert(0, os.path.join(SOURCE, "io", "bus", "client", "python"))
+PYTHON_DIR = os.path.join(SOURCE, "tools", "python")  # the hilsim package
+sys.path.insert(0, PYTHON_DIR)
+os.environ["PYTHONPATH"] = PYTHON_DIR  # for the co-simulators this test starts
 os.environ["HILBUS_LIBRARY"] = LIBRARY
 work = tempfile.mkdtemp(prefix="hilsim-cosim-")
 os.environ["HILSIM_RUNTIME_DIR"] = os.path.join(work, "rt")
-from hilbus import Bus  # noqa: E402
+from hilsim.bus import Bus  # noqa: E402
 
 failures = []
 
@@ -36,9 +38,8 @@ def check(ok, what):
 WHEELS = ("fl", "fr", "rl", "rr")
 REF = 2.0  # rad/s: within RAVON's envelope at 48 V
 WRITER = f"""
-import sys, time
-sys.path.insert(0, {os.path.join(SOURCE, 'io', 'bus', 'client', 'python')!r})
-from hilbus import Bus
+import time
+from hilsim.bus import Bus
 with Bus("ravon", role="behaviour") as bus:
     step = 0
     while True:

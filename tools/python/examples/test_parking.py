@@ -1,10 +1,12 @@
 """RAVON parks on a 15 % grade (docs/api.md): it settles on its parking brake and then holds."""
 import math
 
+import hilsim
+
 TICKS_PER_S = 4000
 
 
-def settle(rig, seconds):
+def settle(rig: hilsim.Rig, seconds: float) -> None:
     """Lets `seconds` of the run pass from its start (stepped when paused)."""
     tick = rig.read(["vehicle.body.forward_speed"])[0]
     if tick < seconds * TICKS_PER_S:
@@ -12,7 +14,7 @@ def settle(rig, seconds):
                     decimation=400)
 
 
-def test_it_parks_on_a_15_percent_grade(parked):
+def test_it_parks_on_a_15_percent_grade(parked: hilsim.Rig) -> None:
     settle(parked, 3.0)  # the wheels find the slope and the brake takes the load
     data = parked.capture(["vehicle.body.position.x", "vehicle.body.pitch", "vehicle.brake.park",
                            "vehicle.body.forward_speed"], seconds=5, decimation=40)

@@ -1,4 +1,6 @@
-"""hilsim: drive a running rig from Python (docs/api.md).
+"""hilsim: drive a running rig from Python.
+
+hilsim.client (docs/api.md), imported here: the automation API over the rig's console.
 
     import hilsim
     with hilsim.connect() as rig:                  # the rig running on this machine
@@ -8,6 +10,9 @@
 
 The client speaks the console's WebSocket protocol (hilsim.console.v1), so a script and the
 console page see the same rig; state-changing calls need the operator token.
+
+hilsim.bus (docs/bus.md): a co-simulator's reads and writes of the rig's shared-memory bus,
+through libhilbus (the standard library only): `from hilsim.bus import Bus`.
 """
 
 from .client import CaptureResult, HilsimError, Rig, connect, find_console

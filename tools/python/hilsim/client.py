@@ -1,12 +1,14 @@
 """The hilsim client: one WebSocket to the rig's console (docs/api.md), blocking calls.
 
 Debian 12's python3-websockets (10.4) has only the asyncio API; the client runs its event loop
-on a thread of its own and every call waits for its reply there.
+on a thread of its own and every call waits for its reply there. websockets is imported when a
+Rig connects, so that `import hilsim.bus` needs the standard library only.
 """
+
+from __future__ import annotations
 
 import array
 import asyncio
-import glob
 import itertools
 import json
 import os
@@ -16,45 +18,58 @@ import struct
 import threading
 import time
 import urllib.parse
+from collections.abc import Coroutine, Iterable, Mapping
+from types import TracebackType
+from typing import TYPE_CHECKING, Any, Self, TypeVar
 
-import websockets
+from . import _native
+
+if TYPE_CHECKING:
+    from websockets.legacy.client import WebSocketClientProtocol
 
 __all__ = ["CaptureResult", "HilsimError", "Rig", "connect", "find_console"]
 
+Message = dict[str, Any]  # a JSON message of the protocol (docs/api.md "Messages")
+Trigger = int | str | tuple[str, str]  # capture()'s start and stop
+_T = TypeVar("_T")
+
 
 class HilsimError(Exception):
-    """The rig refused a call (the server's message), or the connection failed."""
+    """The rig refused a call (the server's message), or the connection failed. A capture that
+    lost samples carries what arrived in .result."""
+
+    result: CaptureResult | None = None
 
 
-def _runtime_directory():
-    """Where hilsim keeps its runtime files (io/bus/endpoint.hpp), as the server chooses it."""
-    for name in ("HILSIM_RUNTIME_DIR", "RUNTIME_DIRECTORY"):
-        if os.environ.get(name):
-            return os.environ[name].split(":")[0]
-    if os.environ.get("XDG_RUNTIME_DIR"):
-        return os.path.join(os.environ["XDG_RUNTIME_DIR"], "hilsim")
-    return "/run/hilsim" if os.geteuid() == 0 else f"/tmp/hilsim-{os.geteuid()}"
-
-
-def find_console():
+def find_console() -> tuple[str, str | None]:
     """(url, token) of the one console running on this machine; the token is None when this
-    user may not read it. Raises HilsimError when there is none or more than one."""
-    files = [f for f in sorted(glob.glob(os.path.join(_runtime_directory(), "console-*.token")))
-             if _listening(int(re.search(r"console-(\d+)\.token$", f).group(1)))]
-    if len(files) != 1:
-        raise HilsimError(
-            f"{'no' if not files else len(files)} hilsim consoles in {_runtime_directory()}: "
-            "pass the URL hilsim run printed (console: http://…)")
-    port = re.search(r"console-(\d+)\.token$", files[0]).group(1)
+    user may not read it. Raises HilsimError when there is none or more than one. The token
+    files are in hilsim's runtime directory, as libhilbus reports it
+    (hilsim.bus.runtime_directory)."""
     try:
-        with open(files[0]) as f:
+        directory = _native.runtime_directory()
+    except OSError as e:  # LibraryNotFoundError too
+        raise HilsimError(f"cannot look for a running console: {e}") from e
+    consoles = []
+    for name in sorted(os.listdir(directory)):
+        m = re.fullmatch(r"console-(\d+)\.token", name)
+        if m and _listening(int(m.group(1))):
+            consoles.append((m.group(1), os.path.join(directory, name)))
+    if len(consoles) != 1:
+        raise HilsimError(
+            f"{'no' if not consoles else len(consoles)} hilsim consoles in {directory}: "
+            "pass the URL hilsim run printed (console: http://…)")
+    port, path = consoles[0]
+    token: str | None
+    try:
+        with open(path) as f:
             token = f.read().strip()
     except OSError:
         token = None
     return f"http://127.0.0.1:{port}/", token
 
 
-def _listening(port):
+def _listening(port: int) -> bool:
     """A console listens on this loopback port (a token file left by a killed run does not)."""
     try:
         with socket.create_connection(("127.0.0.1", port), timeout=0.5):
@@ -63,22 +78,36 @@ def _listening(port):
         return False
 
 
-class CaptureResult(dict):
-    """Columns of a capture: "tick" and one list per channel (in the order asked). Also:
-    `trigger_tick` (the tick the start trigger fired), `reason` (why it stopped: "duration",
-    "tick", "condition", "cancelled", "run ended"), `lost` (samples missing: 0 unless the rig or
-    this client could not keep up; capture() raises then unless allow_loss=True), `decimation`."""
+class CaptureResult(dict[str, list[float]]):
+    """Columns of a capture: "tick" (whole numbers) and one list per channel (in the order
+    asked). Also: `trigger_tick` (the tick the start trigger fired), `reason` (why it stopped:
+    "duration", "tick", "condition", "cancelled", "run ended"), `lost` (samples missing: 0
+    unless the rig or this client could not keep up; capture() raises then unless
+    allow_loss=True), `decimation`."""
 
-    trigger_tick = None
-    reason = None
-    lost = 0
-    decimation = 1
+    trigger_tick: int | None = None
+    reason: str | None = None
+    lost: int = 0
+    decimation: int = 1
+
+
+class _Capture:
+    """What arrived for one capture id: its binary blocks and its notices."""
+
+    def __init__(self) -> None:
+        self.blocks: list[bytes] = []
+        self.notices: list[Message] = []
 
 
 class Rig:
     """A running rig. Thread-safe: calls from several threads are serialised."""
 
-    def __init__(self, url, token=None, timeout=10.0):
+    def __init__(self, url: str, token: str | None = None, timeout: float = 10.0) -> None:
+        try:
+            import websockets  # noqa: F401
+        except ImportError as e:
+            raise HilsimError("the hilsim client needs websockets: apt install "
+                              "python3-websockets, and run Debian's /usr/bin/python3") from e
         parts = urllib.parse.urlsplit(url)
         query = f"?token={urllib.parse.quote(token)}" if token else ""
         self._ws_url = f"ws://{parts.netloc}/ws{query}"
@@ -86,21 +115,21 @@ class Rig:
         self._req = itertools.count(1)
         self._lock = threading.Lock()
         self._arrived = threading.Condition()
-        self._replies = {}
-        self._captures = {}  # id → {"blocks": [...], "notices": [...]}
-        self._info = None
-        self._channels = None
-        self._closed = None
+        self._replies: dict[int, Message] = {}
+        self._captures: dict[int, _Capture] = {}
+        self._info: Message | None = None
+        self._channels: list[Message] | None = None
+        self._closed: str | None = None
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="hilsim-client",
                                         daemon=True)
         self._thread.start()
         self._ready = threading.Event()
         self._ws = self._run(self._open())
-        self._paused = None  # known once the console says what this run can do
+        self._paused: bool | None = None  # known once the console says what this run can do
 
     # ---- the event loop's side ----
-    def _run(self, coroutine, timeout=None):
+    def _run(self, coroutine: Coroutine[Any, Any, _T], timeout: float | None = None) -> _T:
         future = asyncio.run_coroutine_threadsafe(coroutine, self._loop)
         try:
             return future.result(timeout if timeout is not None else self._timeout)
@@ -108,31 +137,33 @@ class Rig:
             future.cancel()
             raise HilsimError("the rig did not answer in time") from e
 
-    async def _open(self):
+    async def _open(self) -> WebSocketClientProtocol:
+        from websockets.exceptions import WebSocketException
+        from websockets.legacy.client import connect
+        from websockets.typing import Subprotocol
         try:
-            ws = await websockets.connect(self._ws_url, subprotocols=["hilsim.console.v1"],
-                                          max_size=None)
-        except (OSError, websockets.exceptions.WebSocketException) as e:
+            ws = await connect(self._ws_url, subprotocols=[Subprotocol("hilsim.console.v1")],
+                               max_size=None)
+        except (OSError, WebSocketException) as e:
             raise HilsimError(f"cannot reach the console at {self._ws_url}: {e}") from e
         self._reader = self._loop.create_task(self._read(ws))
         return ws
 
-    async def _read(self, ws):
+    async def _read(self, ws: WebSocketClientProtocol) -> None:
+        from websockets.exceptions import ConnectionClosed
         try:
             async for message in ws:
                 if isinstance(message, bytes):
                     if message[0] == 2:  # a capture's block
                         with self._arrived:
                             cid = struct.unpack_from("<H", message, 2)[0]
-                            self._captures.setdefault(cid, {"blocks": [], "notices": []})[
-                                "blocks"].append(message)
+                            self._captures.setdefault(cid, _Capture()).blocks.append(message)
                     continue
-                m = json.loads(message)
+                m: Message = json.loads(message)
                 kind = m.get("type")
                 if kind in ("capture_triggered", "capture_end"):
                     with self._arrived:
-                        self._captures.setdefault(m["id"], {"blocks": [], "notices": []})[
-                            "notices"].append(m)
+                        self._captures.setdefault(m["id"], _Capture()).notices.append(m)
                         self._arrived.notify_all()
                     continue
                 if kind == "server_info":
@@ -146,7 +177,7 @@ class Rig:
                     with self._arrived:
                         self._replies[m["req"]] = m
                         self._arrived.notify_all()
-        except websockets.exceptions.ConnectionClosed as e:
+        except ConnectionClosed as e:
             self._closed = f"the console closed the connection ({e.code} {e.reason})"
         finally:
             self._ready.set()
@@ -154,11 +185,11 @@ class Rig:
                 self._closed = self._closed or "the console closed the connection"
                 self._arrived.notify_all()
 
-    async def _send(self, message):
+    async def _send(self, message: Message) -> None:
         await self._ws.send(json.dumps(message))
 
     # ---- calls ----
-    def _post(self, message):
+    def _post(self, message: Message) -> int:
         """Sends `message` with a new request number; returns the number."""
         with self._lock:
             req = next(self._req)
@@ -168,10 +199,11 @@ class Rig:
             self._run(self._send(message))
             return req
 
-    def _reply(self, req, what, timeout=None):
+    def _reply(self, req: int, what: str, timeout: float | None = None) -> Message:
         wait = timeout if timeout is not None else self._timeout
         with self._arrived:
-            if not self._arrived.wait_for(lambda: req in self._replies or self._closed, wait):
+            if not self._arrived.wait_for(lambda: req in self._replies or bool(self._closed),
+                                          wait):
                 raise HilsimError(f"no answer to {what} in time")
             if req not in self._replies:
                 raise HilsimError(self._closed)
@@ -180,16 +212,18 @@ class Rig:
             raise HilsimError(reply["message"])
         return reply
 
-    def _call(self, message, timeout=None):
+    def _call(self, message: Message, timeout: float | None = None) -> Message:
         return self._reply(self._post(message), message["type"], timeout)
 
-    def _wait_ready(self):
-        if not self._ready.wait(self._timeout) or self._channels is None:
+    def _wait_ready(self) -> Message:
+        """The console's server_info, once it sent it and the channel list."""
+        if not self._ready.wait(self._timeout) or self._channels is None or self._info is None:
             raise HilsimError(self._closed or "the console sent no channel list")
         if self._paused is None:
             self._paused = "step" in self._info.get("capabilities", [])
+        return self._info
 
-    def info(self):
+    def info(self) -> Message:
         """The rig, scenario, run id, period_ns, speed mode, state, the tick now, whether the run
         is paused (lock-step), the operator lock's holder and your role (viewer or operator)."""
         self._wait_ready()
@@ -198,88 +232,99 @@ class Rig:
         reply.pop("type", None)
         return reply
 
-    def channels(self, pattern="*"):
+    def channels(self, pattern: str = "*") -> list[Message]:
         """The channels whose names match the wildcard `pattern` ("vehicle.wheel.*"): name,
         unit, direction, description, and min/max for inputs that have a range."""
-        return self._call({"type": "channels", "pattern": pattern})["channels"]
+        channels: list[Message] = self._call({"type": "channels", "pattern": pattern})["channels"]
+        return channels
 
-    def read(self, names):
+    def read(self, names: Iterable[str]) -> tuple[int, dict[str, float]]:
         """(tick, {name: value}) of channels (names or patterns), all of one tick."""
         reply = self._call({"type": "read", "channels": list(names)})
         return reply["tick"], reply["values"]
 
-    def _command(self, message):
+    def _command(self, message: Message) -> int:
         """A call applied at a tick (in a paused run the rig runs that tick): the tick."""
         self._wait_ready()
-        return self._call(message)["tick"]
+        return self._tick(self._call(message))
 
-    def write(self, values):
+    @staticmethod
+    def _tick(reply: Message) -> int:
+        tick: int = reply["tick"]
+        return tick
+
+    def write(self, values: Mapping[str, float]) -> int:
         """Forces input channels ({name: value}) until released: the tick it took effect."""
         return self._command({"type": "write", "values": dict(values)})
 
-    def release(self, names):
+    def release(self, names: Iterable[str]) -> int:
         """Gives forced channels back to the rig's inputs: the tick it took effect."""
         return self._command({"type": "release", "channels": list(names)})
 
-    def inject_fault(self, fault):
+    def inject_fault(self, fault: Message) -> int:
         """Adds a fault (docs/faults.md, as a dict): the tick it was applied."""
         return self._command({"type": "fault", "fault": fault})
 
-    def clear_fault(self, name):
+    def clear_fault(self, name: str) -> int:
         """Stops a fault at the next tick: the tick the command was applied."""
         return self._command({"type": "clear_fault", "name": name})
 
-    def marker(self, text):
+    def marker(self, text: str) -> int:
         """A note in the run's commands.log and every console's event log, at a tick."""
         return self._command({"type": "marker", "text": text})
 
-    def step(self, seconds=None, ticks=None, timeout=60.0):
+    def step(self, seconds: float | None = None, ticks: int | None = None,
+             timeout: float = 60.0) -> int:
         """A paused run (`hilsim run --speed max --paused`) runs `seconds` (or `ticks`) more and
         waits again: the last tick it ran."""
         if (seconds is None) == (ticks is None):
             raise HilsimError("step(seconds=…) or step(ticks=…)")
-        message = {"type": "step"}
-        message.update({"seconds": float(seconds)} if seconds is not None else {"ticks": int(ticks)})
-        return self._call(message, timeout=timeout)["tick"]
+        message: Message = {"type": "step"}
+        message.update({"seconds": float(seconds)} if seconds is not None
+                       else {"ticks": int(ticks or 0)})
+        return self._tick(self._call(message, timeout=timeout))
 
-    def pause(self):
+    def pause(self) -> int:
         """A paused run stops letting ticks through (resume() or step() go on)."""
         self._paused = True
-        return self._call({"type": "pause"})["tick"]
+        return self._tick(self._call({"type": "pause"}))
 
-    def resume(self):
+    def resume(self) -> int:
         """A paused run runs as fast as it can again."""
         self._paused = False
-        return self._call({"type": "resume"})["tick"]
+        return self._tick(self._call({"type": "resume"}))
 
-    def lock(self):
+    def lock(self) -> int:
         """Takes the operator lock (the first state-changing call takes it too): one operator
         steers at a time; others get an error naming the holder until it is given back."""
-        return self._call({"type": "lock"})["tick"]
+        return self._tick(self._call({"type": "lock"}))
 
-    def unlock(self):
+    def unlock(self) -> int:
         """Gives the operator lock back (closing the connection does too)."""
-        return self._call({"type": "unlock"})["tick"]
+        return self._tick(self._call({"type": "unlock"}))
 
-    def stop(self):
+    def stop(self) -> int:
         """Ends the run; returns the tick it ended at."""
         return self._command({"type": "stop"})
 
-    def wait_for(self, condition, timeout=10.0):
+    def wait_for(self, condition: str, timeout: float = 10.0) -> tuple[int, float]:
         """Waits until `condition` ("vehicle.body.speed > 0.9": CHANNEL OP VALUE with OP one of
         > < >= <= == !=) holds: (tick, value) of the first tick it held at. `timeout` is in
         seconds of simulated time; in a paused run the rig is stepped until then and stops at
         that tick (lock-step: the next call applies at the tick after it). Raises HilsimError
         with the last value when it does not hold in time."""
-        self._wait_ready()
-        message = {"type": "wait_for", "condition": condition, "timeout_s": float(timeout)}
-        if self._paused and self._info.get("role") == "operator":
+        info = self._wait_ready()
+        message: Message = {"type": "wait_for", "condition": condition,
+                            "timeout_s": float(timeout)}
+        if self._paused and info.get("role") == "operator":
             message["step"] = True
         reply = self._call(message, timeout=self._timeout + 2 * timeout)
         return reply["tick"], reply["value"]
 
-    def capture(self, names, seconds=None, ticks=None, decimation=1, start=None, stop=None,
-                pre_trigger=None, allow_loss=False, timeout=None):
+    def capture(self, names: Iterable[str], seconds: float | None = None,
+                ticks: int | None = None, decimation: int = 1, start: Trigger | None = None,
+                stop: Trigger | None = None, pre_trigger: float | None = None,
+                allow_loss: bool = False, timeout: float | None = None) -> CaptureResult:
         """Captures channels (names or patterns) at the tick rate (or every `decimation`-th
         tick) and returns a CaptureResult: {"tick": [...], name: [...], ...}.
 
@@ -288,10 +333,10 @@ class Rig:
         after `seconds` (or `ticks`) and/or at `stop` (a tick or a condition, as start). A paused
         run is stepped until the capture ends. Raises HilsimError when samples were lost unless
         allow_loss=True (result.lost says how many)."""
-        self._wait_ready()
+        info = self._wait_ready()
         cid = 1 + next(self._req) % 65535
-        message = {"type": "capture", "id": cid, "channels": list(names),
-                   "decimation": int(decimation)}
+        message: Message = {"type": "capture", "id": cid, "channels": list(names),
+                            "decimation": int(decimation)}
         if seconds is not None:
             message["duration_s"] = float(seconds)
         if ticks is not None:
@@ -303,49 +348,53 @@ class Rig:
         if pre_trigger:
             message["pre_trigger_s"] = float(pre_trigger)
         with self._arrived:
-            self._captures[cid] = {"blocks": [], "notices": []}
+            self._captures[cid] = _Capture()
         reply = self._call(message)
-        period_s = self._info["period_ns"] * 1e-9
+        period_s: float = info["period_ns"] * 1e-9
         wall = timeout if timeout is not None else self._timeout + 2 * (
             seconds if seconds is not None else (ticks or 0) * period_s)
         end = time.monotonic() + wall
 
-        def ended():
-            return any(n["type"] == "capture_end" for n in self._captures[cid]["notices"])
+        def ended() -> bool:
+            return any(n["type"] == "capture_end" for n in self._captures[cid].notices)
 
-        if self._paused and self._info.get("role") == "operator":
-            if start is None and stop is None and (seconds is not None or ticks is not None):
+        if self._paused and info.get("role") == "operator":
+            length = ticks if ticks is not None else (
+                round(seconds / period_s) if seconds is not None else None)
+            if start is None and stop is None and length is not None:
                 # the capture starts with the next tick: exactly its ticks
-                self.step(ticks=ticks if ticks is not None else round(seconds / period_s),
-                          timeout=wall)
+                self.step(ticks=length, timeout=wall)
             while not ended() and time.monotonic() < end:
                 self.step(seconds=0.1, timeout=wall)
         with self._arrived:
-            self._arrived.wait_for(lambda: ended() or self._closed, max(0.0, end - time.monotonic()))
+            self._arrived.wait_for(lambda: ended() or bool(self._closed),
+                                   max(0.0, end - time.monotonic()))
             record = self._captures.pop(cid)
-        if not any(n["type"] == "capture_end" for n in record["notices"]):
+        if not any(n["type"] == "capture_end" for n in record.notices):
             self._run(self._send({"type": "capture_stop", "id": cid}))
             raise HilsimError(f"the capture did not end within {wall:.1f} s of wall time")
         return _columns(reply, record, allow_loss)
 
-    def close(self):
+    def close(self) -> None:
         """Closes the connection (the run goes on)."""
+        from websockets.exceptions import WebSocketException
         if self._loop.is_running():
             try:
                 self._run(self._ws.close(), timeout=2)
-            except (HilsimError, websockets.exceptions.WebSocketException, OSError):
+            except (HilsimError, WebSocketException, OSError):
                 pass  # the rig went first
             self._loop.call_soon_threadsafe(self._loop.stop)
             self._thread.join(2)
 
-    def __enter__(self):
+    def __enter__(self) -> Self:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 traceback: TracebackType | None) -> None:
         self.close()
 
 
-def _trigger(spec, default_on):
+def _trigger(spec: Trigger, default_on: str) -> Message:
     """A trigger for capture(): a tick, a condition, or (condition, "edge" | "level")."""
     if isinstance(spec, bool) or not isinstance(spec, (int, str, tuple)):
         raise HilsimError(f"a trigger is a tick, a condition or (condition, 'edge'|'level'): {spec!r}")
@@ -356,21 +405,21 @@ def _trigger(spec, default_on):
     return {"when": spec[0], "on": spec[1]}
 
 
-def _columns(reply, record, allow_loss):
+def _columns(reply: Message, record: _Capture, allow_loss: bool) -> CaptureResult:
     """The capture's blocks as columns (first shot), checked for gaps."""
-    names = reply["names"]
+    names: list[str] = reply["names"]
     out = CaptureResult({"tick": []})
     for name in names:
         out[name] = []
     out.decimation = reply["decimation"]
-    for block in record["blocks"]:
+    for block in record.blocks:
         _, _, _, _, first, dec, n, c, _lost = struct.unpack_from("<BBHIqIHHQ", block)
         values = array.array("d")
         values.frombytes(block[32:32 + 8 * n * c])
         out["tick"].extend(range(first, first + n * dec, dec))
         for k, name in enumerate(names):
             out[name].extend(values[k * n:(k + 1) * n])
-    notices = record["notices"]
+    notices = record.notices
     trigger = next((n for n in notices if n["type"] == "capture_triggered"), None)
     end = next(n for n in notices if n["type"] == "capture_end")
     out.trigger_tick = trigger["trigger_tick"] if trigger else None
@@ -384,7 +433,7 @@ def _columns(reply, record, allow_loss):
     return out
 
 
-def connect(url=None, token=None, timeout=10.0):
+def connect(url: str | None = None, token: str | None = None, timeout: float = 10.0) -> Rig:
     """A Rig. Without `url`: the one console running on this machine, with its operator token
     when this user may read it (else as a viewer)."""
     if url is None:

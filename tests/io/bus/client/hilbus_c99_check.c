@@ -1,5 +1,6 @@
 /* hilbus.h compiles as strict C99 and links against libhilbus.so; run with a socket path
- * where no rig runs: attach must fail cleanly with HILBUS_NO_ENDPOINT. */
+ * where no rig runs: attach must fail cleanly with HILBUS_NO_ENDPOINT. The second argument is
+ * $HILSIM_RUNTIME_DIR, which hilbus_runtime_directory() must answer. */
 #include "hilbus.h"
 
 #include <stdio.h>
@@ -11,8 +12,9 @@ int main(int argc, char** argv) {
   struct hilbus_region_info info;
   hilbus_meta meta;
   hilbus_client* bus;
+  const char* dir;
   double v[1];
-  if (argc != 2) return 2;
+  if (argc != 3) return 2;
   bus = hilbus_attach_ex(argv[1], NULL, 100, "c99", 0, &status, why, sizeof why);
   if (bus != NULL || status != HILBUS_NO_ENDPOINT || strstr(why, "no rig") == NULL) {
     fprintf(stderr, "attach: %p status %d why %s\n", (void*)bus, status, why);
@@ -29,6 +31,11 @@ int main(int argc, char** argv) {
   if (strncmp(hilbus_strerror(HILBUS_ROLE_TAKEN), "HILBUS_ROLE_TAKEN", 17) != 0 ||
       strcmp(hilbus_status_name(HILBUS_ROLE_TAKEN), "role_taken") != 0) {
     fprintf(stderr, "strerror\n");
+    return 1;
+  }
+  dir = hilbus_runtime_directory(why, sizeof why);
+  if (dir == NULL || strcmp(dir, argv[2]) != 0) {
+    fprintf(stderr, "runtime directory %s (%s), expected %s\n", dir ? dir : "NULL", why, argv[2]);
     return 1;
   }
   return 0;

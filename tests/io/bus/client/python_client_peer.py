@@ -1,14 +1,18 @@
-"""Run by python_client_test.cpp against a bus the C++ test owns (argv[1]: its endpoint).
+"""Run by python_client_test.cpp against a bus the C++ test owns (argv[1]: its endpoint,
+argv[2]: the runtime directory C++ chose; PYTHONPATH=tools/python, HILBUS_LIBRARY set).
 
 The C++ side publishes `state` = [tick, 2*tick, -1] every few ms (tick counting up from 1);
 this script checks what it reads, waits, then writes `behaviour` for the C++ side to check.
 Exit code 0 = every check here passed; failures print why.
 """
+import os
+import subprocess
 import sys
 
-from hilbus import Bus, HilbusError
+import hilsim
+from hilsim.bus import Bus, HilbusError, Meta, runtime_directory
 
-endpoint = sys.argv[1]
+endpoint, cxx_runtime_directory = sys.argv[1:3]
 
 
 def expect(cond, what):
@@ -27,6 +31,23 @@ def expect_raises(exc, status_or_text, fn):
     expect(False, "no %s raised" % exc.__name__)
 
 
+# One runtime directory: Python asks libhilbus, which asks the C++ rule
+expect(runtime_directory() == cxx_runtime_directory,
+       "Python's runtime directory %r, C++'s %r" % (runtime_directory(), cxx_runtime_directory))
+expect(os.path.dirname(endpoint) == cxx_runtime_directory, "the bus socket is in it")
+msg = expect_raises(hilsim.HilsimError, "no hilsim consoles", hilsim.find_console)
+expect(cxx_runtime_directory in msg, "hilsim.client looks for consoles there: " + msg)
+with Bus("ravon") as by_name:  # a rig name: its socket in the runtime directory
+    expect(by_name.regions() == ["behaviour", "env", "state"], "attached by rig name")
+
+# A library that is not there: one clear error naming what was tried
+env = dict(os.environ, HILBUS_LIBRARY="/nonexistent/libhilbus.so.1")
+missing = subprocess.run([sys.executable, "-c", "import hilsim.bus; hilsim.bus.Bus('ravon')"],
+                         env=env, capture_output=True, text=True)
+expect(missing.returncode != 0 and "LibraryNotFoundError: no usable libhilbus" in missing.stderr
+       and "$HILBUS_LIBRARY /nonexistent/libhilbus.so.1: no such file" in missing.stderr,
+       "a missing HILBUS_LIBRARY: " + missing.stderr)
+
 # Three lines, as docs/bus.md shows them
 with Bus(endpoint, role="behaviour") as bus:
     expect(bus.regions() == ["behaviour", "env", "state"], "regions %r" % bus.regions())
@@ -35,6 +56,7 @@ with Bus(endpoint, role="behaviour") as bus:
 
     # What C++ published: values tie to the tick
     state, meta = bus.read_meta("state")
+    expect(isinstance(meta, Meta), "read_meta gives (values, Meta)")
     expect(meta.region_seq >= 1 and meta.status == 0, "state published: seq %d" % meta.region_seq)
     expect(state["vehicle.wheel.fl.speed"] == meta.tick
            and state["vehicle.speed"] == 2 * meta.tick
@@ -66,4 +88,6 @@ with Bus(endpoint, role="behaviour") as bus:
                             "vehicle.steering.front.command": -0.25}, tick=42)
     bus.write("behaviour", [13.5, -0.5], tick=43)
     expect(not bus.detached(), "attached")
+expect(bus.detached(), "closed at the end of the with")
+expect_raises(HilbusError, "bad_argument", lambda: bus.read("state"))
 print("PYTHON OK")

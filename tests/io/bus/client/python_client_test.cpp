@@ -1,5 +1,6 @@
-// io/bus/client/python/hilbus.py through libhilbus.so: /usr/bin/python3 attaches to a bus this
-// test owns, checks what C++ published, waits, writes; this side checks what Python wrote.
+// hilsim.bus (tools/python/hilsim) through libhilbus.so: /usr/bin/python3 attaches to a bus this
+// test owns, checks what C++ published, waits, writes; this side checks what Python wrote. The
+// runtime directory Python reports (hilsim.bus and hilsim.client) must be the one C++ chose.
 #include <gtest/gtest.h>
 
 #include <spawn.h>
@@ -14,6 +15,7 @@
 
 #include "io/bus/bus_image.hpp"
 #include "io/bus/client/attach_server.hpp"
+#include "io/bus/endpoint.hpp"
 #include "tests/io/bus/client/bus_fixture.hpp"
 
 extern char** environ;
@@ -69,10 +71,11 @@ TEST(PythonClientTest, ReadsWaitsAndWritesThroughLibhilbus) {
       publish(tick);
     }
   });
-  const int rc = run({kPython, HILBUS_PEER_SCRIPT, dir.endpoint().string()},
-                     {"PYTHONPATH=" HILBUS_PYTHON_DIR, "HILBUS_LIBRARY=" HILBUS_LIBRARY_PATH,
-                      "PYTHONDONTWRITEBYTECODE=1"},
-                     std::chrono::seconds(30));
+  const int rc =
+      run({kPython, HILBUS_PEER_SCRIPT, dir.endpoint().string(), runtime_directory().string()},
+          {"PYTHONPATH=" HILSIM_PYTHON_DIR, "HILBUS_LIBRARY=" HILBUS_LIBRARY_PATH,
+           "PYTHONDONTWRITEBYTECODE=1"},
+          std::chrono::seconds(30));
   stop = true;
   hilsim.join();
   ASSERT_EQ(rc, 0) << "the Python side failed (its output is above)";
