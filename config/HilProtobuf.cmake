@@ -10,7 +10,12 @@ function(hil_protobuf_library target)
   set(sources)
   foreach(proto ${ARG_PROTOS})
     get_filename_component(stem ${proto} NAME_WE)
-    set(generated ${out_dir}/${rel_dir}/${stem}.pb.cc ${out_dir}/${rel_dir}/${stem}.pb.h)
+    get_filename_component(sub ${proto} DIRECTORY)  # scenario/scenario.proto: scenario
+    set(gen_dir ${out_dir}/${rel_dir})
+    if(sub)
+      string(APPEND gen_dir /${sub})
+    endif()
+    set(generated ${gen_dir}/${stem}.pb.cc ${gen_dir}/${stem}.pb.h)
     add_custom_command(
       OUTPUT ${generated}
       COMMAND ${CMAKE_COMMAND} -E make_directory ${out_dir}

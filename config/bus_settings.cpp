@@ -6,7 +6,7 @@
 #include <map>
 #include <set>
 
-#include "io/bus/bus_task.hpp"
+#include "io/bus/bus_exchange.hpp"
 
 namespace hil::config {
 
@@ -199,7 +199,7 @@ ConfigErrors check_bus(const Bus& bus, const rt::ChannelTable& table,
   rt::ChannelTable scratch;
   for (const rt::ChannelSpec& c : table.specs()) (void)scratch.add(c);
   std::vector<io::bus::BusProblem> problems;
-  (void)io::bus::BusTask::create(spec, scratch, problems);
+  (void)io::bus::BusExchange::create(spec, scratch, problems);
   for (const io::bus::BusProblem& p : problems) {
     errors.push_back(sources.error(fmt::format("{}.{}", prefix, p.field), p.message));
   }

@@ -7,7 +7,7 @@ namespace hil::rt {
 
 namespace {
 
-void validate(const ExecutiveConfig& config, const std::vector<TaskEntry>& tasks) {
+void validate(const ExecutiveConfig& config, const std::vector<StageEntry>& stages) {
   if (config.period < kMinPeriod || config.period > kMaxPeriod) {
     throw std::invalid_argument("period " + format_duration(config.period) +
                                 " is out of range; expected 50us..100ms");
@@ -22,65 +22,57 @@ void validate(const ExecutiveConfig& config, const std::vector<TaskEntry>& tasks
     throw std::invalid_argument(
         "stop_after policy needs 1 <= overruns <= 1024 and window_ticks >= overruns");
   }
-  for (const TaskEntry& t : tasks) {
-    if (t.task == nullptr) throw std::invalid_argument("task '" + t.name + "' is null");
-    if (t.decimation == 0 || t.offset >= t.decimation) {
-      throw std::invalid_argument("task '" + t.name +
+  Phase previous = Phase::read;
+  for (const StageEntry& s : stages) {
+    if (s.stage == nullptr) throw std::invalid_argument("stage '" + s.name + "' is null");
+    if (s.decimation == 0 || s.offset >= s.decimation) {
+      throw std::invalid_argument("stage '" + s.name +
                                   "' needs decimation >= 1 and offset < decimation");
     }
-    if (t.phases == 0 || t.phases > kAllPhases) {
-      throw std::invalid_argument("task '" + t.name + "' runs in no phase");
+    if (s.phase < previous) {
+      throw std::invalid_argument("stage '" + s.name + "' runs in the " +
+                                  std::string(to_string(s.phase)) + " phase after a stage of the " +
+                                  std::string(to_string(previous)) +
+                                  " phase: a tick reads, then updates, then writes");
     }
+    previous = s.phase;
   }
 }
 
 }  // namespace
 
-Executive::Executive(ExecutiveConfig config, std::vector<TaskEntry> tasks, Clock& clock, RtLog* log)
+Executive::Executive(ExecutiveConfig config, std::vector<StageEntry> stages, Clock& clock,
+                     RtLog* log)
     : config_(config),
-      tasks_((validate(config, tasks), std::move(tasks))),
-      task_exec_(tasks_.size(), 0),
-      untimed_(tasks_.size(), -1),
-      next_due_(tasks_.size(), 0),
+      stages_((validate(config, stages), std::move(stages))),
+      dt_s_(stages_.size()),
+      stage_exec_(stages_.size(), 0),
+      untimed_(stages_.size(), -1),
+      next_due_(stages_.size(), 0),
       clock_(clock),
       log_(log),
-      stats_(tasks_.size()) {
-  for (std::size_t i = 0; i < tasks_.size(); ++i) next_due_[i] = tasks_[i].offset;  // from tick 0
-  // A tick's calls in order: the read phase of every task that has one, then update, then write
-  for (const Phase phase : {Phase::read, Phase::update, Phase::write}) {
-    for (std::size_t i = 0; i < tasks_.size(); ++i) {
-      const TaskEntry& e = tasks_[i];
-      if ((e.phases & static_cast<std::uint8_t>(phase)) == 0) continue;
-      const Nanoseconds dt = config_.period * e.decimation;
-      calls_.push_back({.task = e.task,
-                        .index = i,
-                        .phase = phase,
-                        .dt = dt,
-                        .dt_s = static_cast<double>(dt) * 1e-9});
-    }
+      stats_(stages_.size()) {
+  for (std::size_t i = 0; i < stages_.size(); ++i) {
+    next_due_[i] = stages_[i].offset;  // from tick 0
+    dt_s_[i] = static_cast<double>(config_.period * stages_[i].decimation) * 1e-9;
   }
 }
 
-Nanoseconds Executive::run_calls(std::int64_t tick, Nanoseconds started, bool timed) noexcept {
+Nanoseconds Executive::run_stages(std::int64_t tick, Nanoseconds started, bool timed) noexcept {
   Nanoseconds t = started;
   const Nanoseconds time = tick * config_.period;
-  for (const Call& c : calls_) {
-    if (task_exec_[c.index] < 0) continue;  // not due this tick
-    const TickContext ctx{.tick = tick, .time = time, .dt = c.dt, .dt_s = c.dt_s};
-    switch (c.phase) {
-      case Phase::read:
-        c.task->read(ctx);
-        break;
-      case Phase::update:
-        c.task->update(ctx);
-        break;
-      case Phase::write:
-        c.task->write(ctx);
-        break;
+  for (std::size_t i = 0; i < stages_.size(); ++i) {
+    if (tick != next_due_[i]) {
+      stage_exec_[i] = -1;  // not due this tick
+      continue;
     }
+    const StageEntry& s = stages_[i];
+    next_due_[i] += s.decimation;
+    s.stage->run(
+        {.tick = tick, .time = time, .dt = config_.period * s.decimation, .dt_s = dt_s_[i]});
     if (!timed) continue;
     const Nanoseconds now = clock_.now();
-    task_exec_[c.index] += now - t;
+    stage_exec_[i] = now - t;
     t = now;
   }
   return t;
@@ -114,7 +106,7 @@ RunResult Executive::run(std::int64_t max_ticks) noexcept {
   Nanoseconds deadline = deadline_;
   std::uint32_t catch_up_streak = catch_up_streak_;
   bool started_late = started_late_;
-  // Every task_timing_stride-th tick (0, stride, 2·stride, …) times each task
+  // Every task_timing_stride-th tick (0, stride, 2·stride, …) times each stage
   const std::int64_t stride = std::max<std::int64_t>(config_.task_timing_stride, 1);
 
   for (std::int64_t k = next_tick_; max_ticks < 0 || k < max_ticks; ++k) {
@@ -124,21 +116,16 @@ RunResult Executive::run(std::int64_t max_ticks) noexcept {
     }
     const Nanoseconds woke = clock_.wake_at(deadline);
 
-    for (std::size_t i = 0; i < tasks_.size(); ++i) {
-      const bool due = k == next_due_[i];
-      if (due) next_due_[i] += tasks_[i].decimation;
-      task_exec_[i] = due ? 0 : -1;  // -1 marks "not due" for all phases
-    }
     const bool timed = k == next_timed_;
     if (timed) next_timed_ += stride;
-    const Nanoseconds t = run_calls(k, woke, timed);
+    const Nanoseconds t = run_stages(k, woke, timed);
     const Nanoseconds end = timed ? t : clock_.now();
 
     Nanoseconds next = deadline + period;
     TickSample sample{.tick = k,
                       .wake_latency = woke - deadline,
                       .exec = end - woke,
-                      .task_exec = timed ? task_exec_ : untimed_,
+                      .task_exec = timed ? stage_exec_ : untimed_,
                       .overrun = end > next,
                       .late_by = end - next,
                       .missed_periods = 0,

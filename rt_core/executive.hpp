@@ -1,7 +1,8 @@
 #pragma once
-// The fixed-step executive: absolute deadlines on a Clock, an integer tick counter,
-// read → update → write per tick over its tasks, multi-rate by integer decimation, overrun
-// detection and policy, timing statistics. Owns the loop; tasks fill the phases.
+// The fixed-step executive: absolute deadlines on a Clock, an integer tick counter, an ordered
+// list of stages (rt_core/stage.hpp) run each tick — read, then update, then write —,
+// multi-rate by integer decimation, overrun detection and policy, timing statistics. Owns the
+// loop; the stages do the work.
 
 #include <atomic>
 #include <cstdint>
@@ -12,25 +13,10 @@
 #include "rt_core/clock.hpp"
 #include "rt_core/executive_config.hpp"
 #include "rt_core/rt_log.hpp"
-#include "rt_core/task.hpp"
+#include "rt_core/stage.hpp"
 #include "rt_core/timing_stats.hpp"
 
 namespace hil::rt {
-
-/// The phases of one tick (DESIGN.md §3), as bits: a task entry runs in the phases it names.
-enum class Phase : std::uint8_t { read = 1, update = 2, write = 4 };
-inline constexpr std::uint8_t kAllPhases = 7;
-
-/// A task and its rate: it runs on ticks k with k mod decimation == offset, in `phases`
-/// (a mask of Phase bits; a component acting in two phases of a tick, e.g. a CAN bus that
-/// drains in read and sends in write, is two entries with one phase each).
-struct TaskEntry {
-  std::string name;
-  Task* task = nullptr;
-  std::uint32_t decimation = 1;
-  std::uint32_t offset = 0;
-  std::uint8_t phases = kAllPhases;
-};
 
 enum class StopReason : std::uint8_t { tick_limit, stop_requested, overrun_limit };
 
@@ -41,9 +27,11 @@ struct RunResult {
 
 class Executive {
  public:
-  /// Setup: validates the config and tasks (throws std::invalid_argument saying what is
-  /// wrong), allocates every buffer the loop will use. `clock` and the tasks must outlive it.
-  Executive(ExecutiveConfig config, std::vector<TaskEntry> tasks, Clock& clock,
+  /// Setup: validates the config and the stages (throws std::invalid_argument saying what is
+  /// wrong: a bad rate, a null stage, a phase that goes back), allocates every buffer the loop
+  /// will use. Each tick runs the due stages in the order given. `clock` and the stages must
+  /// outlive it.
+  Executive(ExecutiveConfig config, std::vector<StageEntry> stages, Clock& clock,
             RtLog* log = nullptr);
 
   /// Runs ticks on the calling thread until `max_ticks` ticks ran in all (negative: no
@@ -62,32 +50,24 @@ class Executive {
   /// Any thread may call stats().snapshot() while the loop runs.
   [[nodiscard]] const TimingStats& stats() const noexcept { return stats_; }
   [[nodiscard]] const ExecutiveConfig& config() const noexcept { return config_; }
-  [[nodiscard]] std::span<const TaskEntry> tasks() const noexcept { return tasks_; }
+  [[nodiscard]] std::span<const StageEntry> stages() const noexcept { return stages_; }
 
  private:
-  /// A task's phase in a tick's order of calls, with the step it is given (set up once).
-  struct Call {
-    Task* task = nullptr;
-    std::size_t index = 0;  ///< in tasks_
-    Phase phase = Phase::update;
-    Nanoseconds dt = 0;
-    double dt_s = 0.0;
-  };
-  /// Every phase of every due task, in calls_' order, charging each task its execution time
-  /// where `timed`; returns the time at which the last ended.
-  Nanoseconds run_calls(std::int64_t tick, Nanoseconds started, bool timed) noexcept;
+  /// Every due stage in order, charging each its execution time where `timed`; returns the
+  /// time at which the last ended.
+  Nanoseconds run_stages(std::int64_t tick, Nanoseconds started, bool timed) noexcept;
   /// First deadline after `end`, counting how many were dropped on the way.
   [[nodiscard]] Nanoseconds drop_missed(Nanoseconds next, Nanoseconds end,
                                         std::uint32_t& missed) const noexcept;
   [[nodiscard]] bool overrun_limit_reached(std::int64_t tick) const noexcept;
 
   ExecutiveConfig config_;
-  std::vector<TaskEntry> tasks_;
-  std::vector<Call> calls_;             // read phases, then update, then write
-  std::vector<Nanoseconds> task_exec_;  // per task, this tick: exec time, or -1 if not due
-  std::vector<Nanoseconds> untimed_;    // all -1: a tick whose tasks were not timed
-  // The next tick each task is due at (tick % decimation == offset), and the next tick whose
-  // tasks are timed: counted on as the ticks go, no division per tick
+  std::vector<StageEntry> stages_;
+  std::vector<double> dt_s_;             // per stage: period × decimation [s]
+  std::vector<Nanoseconds> stage_exec_;  // per stage, this tick: exec time, or -1 if not due
+  std::vector<Nanoseconds> untimed_;     // all -1: a tick whose stages were not timed
+  // The next tick each stage is due at (tick % decimation == offset), and the next tick whose
+  // stages are timed: counted on as the ticks go, no division per tick
   std::vector<std::int64_t> next_due_;
   std::int64_t next_timed_ = 0;
   Clock& clock_;

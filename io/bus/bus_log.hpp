@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "io/bus/bus_task.hpp"
+#include "io/bus/bus_exchange.hpp"
 
 namespace hil::io::bus {
 

@@ -10,10 +10,10 @@
 #include <optional>
 #include <string>
 
+#include "io/bus/bus_exchange.hpp"
 #include "io/bus/bus_image.hpp"
 #include "io/bus/bus_schema.hpp"
 #include "io/bus/bus_spec.hpp"
-#include "io/bus/bus_task.hpp"
 
 namespace hil::io::bus {
 

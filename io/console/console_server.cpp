@@ -344,7 +344,7 @@ std::string ConsoleServer::url() const {
 
 const std::string& ConsoleServer::token() const noexcept { return impl_->core.token; }
 const std::filesystem::path& ConsoleServer::token_file() const noexcept { return impl_->file; }
-rt::Task& ConsoleServer::tap() noexcept { return impl_->core.tap; }
+ConsoleTap& ConsoleServer::tap() noexcept { return impl_->core.tap; }
 
 void ConsoleServer::start(const rt::Executive& executive, std::function<void()> stop) {
   detail::Core& c = impl_->core;

@@ -19,8 +19,8 @@
 
 #include "io/console/console_feed.hpp"
 #include "io/console/console_options.hpp"
+#include "io/console/console_tap.hpp"
 #include "rt_core/executive.hpp"
-#include "rt_core/task.hpp"
 
 namespace hil::io::console {
 
@@ -49,7 +49,7 @@ class ConsoleServer {
   [[nodiscard]] const std::string& token() const noexcept;
   [[nodiscard]] const std::filesystem::path& token_file() const noexcept;
   /// The RT side: add to the tick's publish slot, after the channel snapshot.
-  [[nodiscard]] rt::Task& tap() noexcept;
+  [[nodiscard]] ConsoleTap& tap() noexcept;
 
   /// Starts serving. `executive` outlives the server; `stop` asks the run to end (called on
   /// the console thread when an operator presses Stop).

@@ -19,8 +19,8 @@ ConsoleTap::ConsoleTap(const rt::ChannelTable& table, std::size_t channels,
   }
 }
 
-void ConsoleTap::write(const rt::TickContext& ctx) noexcept {
-  table_.publish(ctx.tick);
+void ConsoleTap::publish(std::int64_t tick) noexcept {
+  table_.publish(tick);
   if (!armed_.load(std::memory_order_relaxed)) return;
   const std::span<const double> values = table_.values();
   if (ring_.write_available() < channels_ + 1) {
@@ -28,7 +28,7 @@ void ConsoleTap::write(const rt::TickContext& ctx) noexcept {
     return;
   }
   // The tick travels as the bits of a double: exact for every tick number
-  ring_.push(std::bit_cast<double>(ctx.tick));
+  ring_.push(std::bit_cast<double>(tick));
   ring_.push(values.data(), channels_);
 }
 

@@ -1,12 +1,12 @@
 #pragma once
-// The console's only work on the RT thread (docs/console.md "Threads and cost"): a task in the
-// tick's `publish` slot. It publishes the channel snapshot that the console's requests read
-// (status, read, wait_for: rt::ChannelTable::read_snapshot()); a run without a console has no
+// The console's only work on the RT thread (docs/console.md "Threads and cost"): publish(), a
+// stage in the tick's `publish` slot. It publishes the channel snapshot that the console's requests
+// read (status, read, wait_for: rt::ChannelTable::read_snapshot()); a run without a console has no
 // reader and does not copy its values each tick. While no client subscribes that is all, plus
 // one relaxed atomic load; while armed it also copies the tick number and every channel value
 // into a lock-free ring sized at setup (full: the tick is dropped and counted).
 //
-// Thread-safety: write() on the RT thread; arm()/pop()/dropped() on one console thread.
+// Thread-safety: publish() on the RT thread; arm()/pop()/dropped() on one console thread.
 
 #include <atomic>
 #include <cstdint>
@@ -15,19 +15,18 @@
 #include <boost/lockfree/spsc_queue.hpp>
 
 #include "rt_core/channel_table.hpp"
-#include "rt_core/task.hpp"
 
 namespace hil::io::console {
 
-class ConsoleTap final : public rt::Task {
+class ConsoleTap {
  public:
   /// Setup: room for `capacity_ticks` ticks of `table` (frozen or not: sized on its count;
   /// frozen before the first write(), which publishes its snapshot).
   ConsoleTap(const rt::ChannelTable& table, std::size_t channels, std::size_t capacity_ticks);
 
-  void update(const rt::TickContext& /*ctx*/) noexcept override {}
-  /// The publish slot's phase: write.
-  void write(const rt::TickContext& ctx) noexcept override;
+  /// RT, the publish slot (write phase): the snapshot of tick `tick`, and the tick into the
+  /// ring while armed.
+  void publish(std::int64_t tick) noexcept;
 
   /// Console thread: start or stop copying ticks.
   void arm(bool on) noexcept { armed_.store(on, std::memory_order_relaxed); }

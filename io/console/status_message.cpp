@@ -18,7 +18,7 @@ Json Core::status_json(const WsSession& s) const {
       executive != nullptr ? executive->stats().last_overrun_tick() : std::nullopt;
   Json tasks = Json::array();
   if (executive != nullptr) {
-    const auto entries = executive->tasks();
+    const auto entries = executive->stages();
     for (std::size_t i = 0; i < entries.size() && i < timing.task_exec_time.size(); ++i) {
       tasks.push_back({{"name", entries[i].name},
                        {"p99_us", timing.task_exec_time[i].percentile_us(0.99)},

@@ -15,7 +15,7 @@
 #include <thread>
 #include <vector>
 
-#include "io/bus/bus_task.hpp"
+#include "io/bus/bus_exchange.hpp"
 #include "io/record/byte_sink.hpp"
 
 namespace hil::io::record {
@@ -41,7 +41,7 @@ class BusLogRecorder {
   BusLogRecorder(BusLogRecorder&&) = delete;
   BusLogRecorder& operator=(BusLogRecorder&&) = delete;
 
-  /// The ring the bus task pushes into (BusTask::set_tap); the RT thread is its producer.
+  /// The ring the bus task pushes into (BusExchange::set_tap); the RT thread is its producer.
   [[nodiscard]] io::bus::SnapshotTap& tap() noexcept { return tap_; }
   /// The RT thread: half of the ring free (a loop not paced by real time waits for it).
   [[nodiscard]] bool has_room() const noexcept {

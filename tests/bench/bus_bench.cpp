@@ -8,8 +8,8 @@
 
 #include <vector>
 
+#include "io/bus/bus_exchange.hpp"
 #include "io/bus/bus_image.hpp"
-#include "io/bus/bus_task.hpp"
 
 namespace hil::io::bus {
 namespace {
@@ -47,7 +47,7 @@ void BM_BusReadRegion(benchmark::State& state) {
 }
 BENCHMARK(BM_BusReadRegion)->Arg(7)->Arg(168);
 
-void BM_BusTaskRavon(benchmark::State& state) {
+void BM_BusExchangeRavon(benchmark::State& state) {
   rt::ChannelTable table;
   auto channels = [&](const char* prefix, int n, rt::Direction d) {
     std::vector<std::string> names;
@@ -74,7 +74,7 @@ void BM_BusTaskRavon(benchmark::State& state) {
            .writer = "hilsim",
            .channels = channels("state", 17, rt::Direction::output)}}};
   std::vector<BusProblem> problems;
-  auto task = BusTask::create(spec, table, problems);
+  auto task = BusExchange::create(spec, table, problems);
   table.freeze();
   BusImage image(task->schema());
   ImageInput input(image);
@@ -87,12 +87,12 @@ void BM_BusTaskRavon(benchmark::State& state) {
     // The co-simulators' three small publishes (~40 ns each, BM_BusWriteRegion/7) are
     // included: pausing the timer around them would cost more than they do
     for (RegionWriter& w : writers) w.publish(values.data(), k, 1);
-    task->read({.tick = k});
-    task->write({.tick = k});
+    task->read(k);
+    task->write(k);
     ++k;
   }
 }
-BENCHMARK(BM_BusTaskRavon);
+BENCHMARK(BM_BusExchangeRavon);
 
 }  // namespace
 }  // namespace hil::io::bus

@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "config/loader.hpp"
-#include "config/rig_runtime.hpp"
 #include "io/console/console_tap.hpp"
+#include "runtime/rig.hpp"
 #include "tests/support/console_client.hpp"
 #include "tools/session/console_feed.hpp"
 #include "tools/session/harness.hpp"
@@ -34,16 +34,16 @@ config::RigSettings ravon() {
 
 void BM_ConsoleTap(benchmark::State& state) {
   const config::RigSettings settings = ravon();
-  config::RigRuntime rig(settings, {.live_bus = false});
+  runtime::Rig rig(settings, {.live_bus = false});
   const std::size_t n = rig.table().size();
   constexpr std::int64_t kRingTicks = 8192;
   io::console::ConsoleTap tap(rig.table(), n, kRingTicks);
   tap.arm(state.range(0) != 0);
   std::vector<double> row(n);
-  rt::TickContext ctx;
+  std::int64_t k = 0;
   for (auto _ : state) {
-    tap.write(ctx);
-    if (++ctx.tick % (kRingTicks / 2) == 0) {  // drained off the clock: the queued path
+    tap.publish(k);
+    if (++k % (kRingTicks / 2) == 0) {  // drained off the clock: the queued path
       state.PauseTiming();
       std::int64_t tick = 0;
       while (tap.pop(tick, row)) {
@@ -61,9 +61,9 @@ void BM_RavonTick(benchmark::State& state) {
   const int clients = static_cast<int>(state.range(0));
   const config::RigSettings settings = ravon();
   for (auto _ : state) {
-    config::RigRuntime rig(settings, {.live_bus = false});
-    rt::TickPlan plan;
-    rig.add_tasks(plan);
+    runtime::Rig rig(settings, {.live_bus = false});
+    runtime::TickPlan plan;
+    rig.add_stages(plan);
     io::console::ConsoleOptions console;
     console.enabled = clients >= 0;
     console.port = 0;

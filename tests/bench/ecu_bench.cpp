@@ -11,50 +11,42 @@
 #include <string>
 #include <vector>
 
-#include "config/rig_runtime.hpp"
-#include "rt_core/tick_plan.hpp"
-#include "tools/scenario/scenario_settings.hpp"
+#include "config/scenario/scenario_settings.hpp"
+#include "runtime/rig.hpp"
+#include "runtime/tick_plan.hpp"
 #include "tools/session/scenario_run.hpp"
 
 namespace hil::ecu {
 namespace {
 
-scenario::ScenarioLoadResult load(const std::string& scenario, const std::string& bus,
-                                  const std::string& rig = "ravon") {
-  scenario::ScenarioLoadResult loaded =
-      scenario::load_scenario(HIL_SOURCE_DIR "/hil_rigs/scenarios/" + scenario + ".pbtxt",
-                              HIL_SOURCE_DIR "/hil_rigs/" + rig + "/rig.pbtxt");
+config::ScenarioLoadResult load(const std::string& scenario, const std::string& bus,
+                                const std::string& rig = "ravon") {
+  config::ScenarioLoadResult loaded =
+      config::load_scenario(HIL_SOURCE_DIR "/hil_rigs/scenarios/" + scenario + ".pbtxt",
+                            HIL_SOURCE_DIR "/hil_rigs/" + rig + "/rig.pbtxt");
   if (!loaded.ok()) throw std::runtime_error(loaded.errors.front().to_string());
   loaded.rig->can[0].uri = "virtual:" + bus;
   return loaded;
 }
 
-/// One tick of `tasks` as the executive runs it (without its clock): the read phase of the
-/// entries that have one, then update, then write.
-void tick(const std::vector<rt::TaskEntry>& tasks, std::int64_t k) noexcept {
-  const rt::TickContext c{.tick = k, .time = k * 250'000, .dt = 250'000, .dt_s = 250e-6};
-  const auto in = [](const rt::TaskEntry& t, rt::Phase p) {
-    return (t.phases & static_cast<std::uint8_t>(p)) != 0;
-  };
-  for (const rt::TaskEntry& t : tasks) {
-    if (in(t, rt::Phase::read)) t.task->read(c);
-  }
-  for (const rt::TaskEntry& t : tasks) {
-    if (in(t, rt::Phase::update)) t.task->update(c);
-  }
-  for (const rt::TaskEntry& t : tasks) {
-    if (in(t, rt::Phase::write)) t.task->write(c);
+/// One tick of `stages` as the executive runs it (without its clock): the due ones in order.
+void tick(const std::vector<rt::StageEntry>& stages, std::int64_t k) noexcept {
+  for (const rt::StageEntry& s : stages) {
+    if (k % s.decimation != s.offset) continue;
+    const rt::Nanoseconds dt = 250'000 * static_cast<rt::Nanoseconds>(s.decimation);
+    s.stage->run(
+        {.tick = k, .time = k * 250'000, .dt = dt, .dt_s = static_cast<double>(dt) * 1e-9});
   }
 }
 
 template <class Component>
-std::vector<rt::TaskEntry> tick_of(Component& component) {
-  rt::TickPlan plan;
-  component.add_tasks(plan);
+std::vector<rt::StageEntry> tick_of(Component& component) {
+  runtime::TickPlan plan;
+  component.add_stages(plan);
   return plan.entries();
 }
 
-void run_ticks(benchmark::State& state, const std::vector<rt::TaskEntry>& tasks) {
+void run_ticks(benchmark::State& state, const std::vector<rt::StageEntry>& tasks) {
   std::int64_t k = 0;
   for (; k < 8'000; ++k) tick(tasks, k);  // 2 s: the vehicle under way
   for (auto _ : state) {  // NOLINT(clang-analyzer-deadcode.DeadStores): benchmark idiom
@@ -63,29 +55,32 @@ void run_ticks(benchmark::State& state, const std::vector<rt::TaskEntry>& tasks)
 }
 
 void BM_RigAloneTick(benchmark::State& state) {
-  scenario::ScenarioLoadResult loaded = load("double_lane_change", "bench_rig_alone");
-  config::RigRuntime rig(*loaded.rig);
+  config::ScenarioLoadResult loaded = load("double_lane_change", "bench_rig_alone");
+  runtime::Rig rig(*loaded.rig);
   run_ticks(state, tick_of(rig));
 }
 BENCHMARK(BM_RigAloneTick);
 
 void BM_ScenarioRunTick(benchmark::State& state) {
-  scenario::ScenarioLoadResult loaded = load("double_lane_change", "bench_scenario");
-  config::RigRuntime rig(*loaded.rig);
+  config::ScenarioLoadResult loaded = load("double_lane_change", "bench_scenario");
+  runtime::Rig rig(*loaded.rig);
   session::ScenarioRun run(rig, *loaded.scenario);
   run_ticks(state, tick_of(run));
 }
 BENCHMARK(BM_ScenarioRunTick);
 
 void BM_VirtualEcuTick(benchmark::State& state) {
-  scenario::ScenarioLoadResult loaded = load("double_lane_change", "bench_ecu");
-  config::RigRuntime rig(*loaded.rig);
+  config::ScenarioLoadResult loaded = load("double_lane_change", "bench_ecu");
+  runtime::Rig rig(*loaded.rig);
   session::ScenarioRun run(rig, *loaded.scenario);
-  const std::vector<rt::TaskEntry> all = tick_of(run);
+  const std::vector<rt::StageEntry> all = tick_of(run);
   for (std::int64_t k = 0; k < 8'000; ++k) tick(all, k);
-  std::vector<rt::TaskEntry> ecu;  // the ECU alone, its peer now quiet
-  std::copy_if(all.begin(), all.end(), std::back_inserter(ecu),
-               [&](const rt::TaskEntry& t) { return t.task == run.ecu(); });
+  std::vector<rt::StageEntry> ecu;  // the ECU alone, its peer now quiet
+  std::copy_if(all.begin(), all.end(), std::back_inserter(ecu), [&](const rt::StageEntry& t) {
+    ecu::VirtualEcu& e = *run.ecu();
+    return t.stage == &e.receive_stage() || t.stage == &e.drive_stage() ||
+           t.stage == &e.send_stage();
+  });
   std::int64_t k = 8'000;
   for (auto _ : state) {  // NOLINT(clang-analyzer-deadcode.DeadStores): benchmark idiom
     tick(ecu, k++);
@@ -94,7 +89,7 @@ void BM_VirtualEcuTick(benchmark::State& state) {
 BENCHMARK(BM_VirtualEcuTick);
 
 void BM_DriverCycle(benchmark::State& state) {
-  scenario::ScenarioLoadResult loaded = load("double_lane_change", "bench_driver");
+  config::ScenarioLoadResult loaded = load("double_lane_change", "bench_driver");
   rt::ChannelTable table;
   for (const char* name : {"vehicle.body.position.x", "vehicle.body.position.y", "vehicle.body.yaw",
                            "vehicle.body.forward_speed"}) {
@@ -119,7 +114,7 @@ BENCHMARK(BM_DriverCycle);
 // The HMMWV's cycle: the Stanley steering on the front axle and the speed cascade, in its
 // 60 km/h lane change
 void BM_DriverCycleHmmwv(benchmark::State& state) {
-  scenario::ScenarioLoadResult loaded =
+  config::ScenarioLoadResult loaded =
       load("hmmwv_double_lane_change_60", "bench_driver_hmmwv", "hmmwv");
   rt::ChannelTable table;
   for (const char* name :
@@ -147,10 +142,10 @@ void BM_DriverCycleHmmwv(benchmark::State& state) {
 BENCHMARK(BM_DriverCycleHmmwv);
 
 void BM_JudgeObservation(benchmark::State& state) {
-  scenario::ScenarioLoadResult loaded = load("double_lane_change", "bench_judge");
+  config::ScenarioLoadResult loaded = load("double_lane_change", "bench_judge");
   loaded.scenario->gates.push_back(
-      {.name = "deviation", .check = scenario::MaxDeviationGate{.max_m = 1.0, .to_s = 1e9}});
-  scenario::ScenarioJudge judge(*loaded.scenario);
+      {.name = "deviation", .check = config::MaxDeviationGate{.max_m = 1.0, .to_s = 1e9}});
+  runtime::ScenarioJudge judge(*loaded.scenario);
   double x = 0.0;
   for (auto _ : state) {  // NOLINT(clang-analyzer-deadcode.DeadStores): benchmark idiom
     judge.observe({.time = x, .x = x, .y = 0.01 * x, .yaw = 0.01, .speed = 1.0});

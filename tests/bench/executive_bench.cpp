@@ -19,9 +19,9 @@ class NoSleepClock final : public Clock {
   MonotonicClock clock_;
 };
 
-class EmptyTask final : public Task {
+class EmptyTask final : public Stage {
  public:
-  void update(const TickContext& c) noexcept override { benchmark::DoNotOptimize(c.tick); }
+  void run(const TickContext& c) noexcept override { benchmark::DoNotOptimize(c.tick); }
 };
 
 constexpr std::int64_t kTicksPerBatch = 10'000;
@@ -29,8 +29,8 @@ constexpr std::int64_t kTicksPerBatch = 10'000;
 void BM_ExecutiveTickOverhead(benchmark::State& state) {
   const auto task_count = static_cast<std::size_t>(state.range(0));
   std::vector<EmptyTask> tasks(task_count);
-  std::vector<TaskEntry> entries;
-  for (EmptyTask& t : tasks) entries.push_back({.name = "empty", .task = &t});
+  std::vector<StageEntry> entries;
+  for (EmptyTask& t : tasks) entries.push_back({.name = "empty", .stage = &t});
   NoSleepClock clock;
   for (auto _ : state) {
     state.PauseTiming();

@@ -10,8 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "config/rig_runtime.hpp"
-#include "io/can/transport/transport_factory.hpp"
+#include "config/can_settings.hpp"
 #include "models/terrain/terrain_dem.hpp"
 #include "models/terrain/terrain_incline.hpp"
 #include "models/vehicle/vehicle_presets.hpp"
@@ -221,18 +220,16 @@ TEST_F(DriveConfigTest, TheShippedRavonRigWithAnExternalBatteryChecksAndHasTheCh
   ASSERT_TRUE(loaded.ok()) << ::testing::PrintToString(messages(loaded));
   const models::VehicleParams& p = *loaded.settings->vehicle;
   ASSERT_TRUE(p.drive.electric.external_battery);
-  const RigRuntime rig(
-      *loaded.settings, {.transport_for_bus = [](std::size_t bus, const std::string&) {
-        return io::can::open_transport(fmt::format("virtual:external_battery_{}", bus));
-      }});
-  const std::optional<rt::ChannelId> id = rig.table().find("vehicle.battery.external_voltage");
+  rt::ChannelTable table;
+  (void)add_rig_channels(table, loaded.settings->vehicle);
+  const std::optional<rt::ChannelId> id = table.find("vehicle.battery.external_voltage");
   ASSERT_TRUE(id.has_value());
-  const rt::ChannelSpec& spec = rig.table().spec(*id);
+  const rt::ChannelSpec& spec = table.spec(*id);
   EXPECT_EQ(spec.direction, rt::Direction::input);
   EXPECT_EQ(spec.unit, "V");
   EXPECT_EQ(spec.initial,
             models::electric_drive_rest_voltage(p.drive.electric, p.drive.initial_soc));
-  EXPECT_TRUE(rig.table().find("vehicle.battery.current").has_value());
+  EXPECT_TRUE(table.find("vehicle.battery.current").has_value());
 
   const LoadResult built_in = load_rig_config(HIL_SOURCE_DIR "/hil_rigs/ravon/rig.pbtxt");
   ASSERT_TRUE(built_in.ok());

@@ -14,10 +14,10 @@
 #include <sstream>
 #include <string>
 
+#include "runtime/fmu/fmu_log.hpp"
 #include "tests/fmu/hilsim_command.hpp"
 #include "tests/support/run_command.hpp"
 #include "tests/support/temp_dir.hpp"
-#include "tools/session/fmu_log.hpp"
 
 namespace hil::session {
 namespace {
@@ -126,11 +126,11 @@ TEST(FmuOnAWorker, ASlowFmuIsLateInRealTimeRecordedAndReplayedIdentically) {
   EXPECT_NE(manifest["fmus"][0]["report"].get<std::string>().find("its slowest step is over"),
             std::string::npos)
       << manifest.dump(1);
-  const auto events = read_fmu_log(run / "fmu.log");
+  const auto events = runtime::read_fmu_log(run / "fmu.log");
   ASSERT_EQ(events.count("lag"), 1U);
   std::size_t late = 0;
-  for (const config::FmuEvent& e : events.at("lag")) {
-    if (e.step == config::FmuEvent::kBehind) continue;  // a machine busy enough for 16 ms
+  for (const runtime::FmuEvent& e : events.at("lag")) {
+    if (e.step == runtime::FmuEvent::kBehind) continue;  // a machine busy enough for 16 ms
     EXPECT_LT(e.step, e.tick);  // step j is due at tick j (every tick): taken older
     ++late;
   }
@@ -158,10 +158,10 @@ TEST(FmuOnAWorker, AnFmuThatFallsBehindGoesToItsSafeValuesAndReplaysIdentically)
 TEST(FmuLog, AMalformedLineIsLocated) {
   const TempDir dir;
   const fs::path ok = dir.write("ok.log", "# hilsim fmu.log 1\n12 lag late 10\n30 lag behind\n");
-  const auto events = read_fmu_log(ok);
+  const auto events = runtime::read_fmu_log(ok);
   ASSERT_EQ(events.at("lag").size(), 2U);
-  EXPECT_EQ(events.at("lag")[0], (config::FmuEvent{.tick = 12, .step = 10}));
-  EXPECT_EQ(events.at("lag")[1], (config::FmuEvent{.tick = 30, .step = -1}));
+  EXPECT_EQ(events.at("lag")[0], (runtime::FmuEvent{.tick = 12, .step = 10}));
+  EXPECT_EQ(events.at("lag")[1], (runtime::FmuEvent{.tick = 30, .step = -1}));
   for (const auto& [text, message] : std::vector<std::pair<std::string, std::string>>{
            {"12 lag late\n", "bad.log:1: \"12 lag late\": expected <tick> <instance> late"},
            {"12 lag late x\n", "bad.log:1:"},
@@ -170,7 +170,7 @@ TEST(FmuLog, AMalformedLineIsLocated) {
            {"12 lag late 3\n10 lag late 2\n", "bad.log:2: tick 10 is before the previous"}}) {
     const fs::path bad = dir.write("bad.log", text);
     try {
-      (void)read_fmu_log(bad);
+      (void)runtime::read_fmu_log(bad);
       ADD_FAILURE() << "accepted " << text;
     } catch (const std::invalid_argument& e) {
       EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();

@@ -18,10 +18,10 @@
 #include <string>
 #include <string_view>
 
+#include "config/scenario/scenario_settings.hpp"
+#include "runtime/scenario/course_path.hpp"
+#include "runtime/scenario/scenario_judge.hpp"
 #include "tools/ecu/speed_plan.hpp"
-#include "tools/scenario/course_path.hpp"
-#include "tools/scenario/scenario_judge.hpp"
-#include "tools/scenario/scenario_settings.hpp"
 
 namespace {
 
@@ -48,22 +48,22 @@ const std::filesystem::path& rig_file() {
   return path;
 }
 
-void check_settings(const hil::scenario::ScenarioSettings& s) {
+void check_settings(const hil::config::ScenarioSettings& s) {
   require(std::isfinite(s.duration_s) && s.duration_s > 0.0);
-  for (const hil::scenario::CoursePoint& p : s.drive.path) {
+  for (const hil::config::CoursePoint& p : s.drive.path) {
     require(std::isfinite(p.x) && std::isfinite(p.y));
   }
   // What the ECU builds from it in its setup phase must not throw
-  const hil::scenario::CoursePath path(s.drive.path);
+  const hil::runtime::CoursePath path(s.drive.path);
   const hil::ecu::SpeedPlan plan(s.drive, path);
-  hil::scenario::ScenarioJudge judge(s);
+  hil::runtime::ScenarioJudge judge(s);
   for (int i = 0; i < 4; ++i) {
     const double t = s.duration_s * i / 3.0;
     judge.observe({.time = t, .x = 3.0 * i, .y = 0.1 * i, .yaw = 0.05 * i, .speed = 1.0});
     std::size_t hint = 0;
     require(std::isfinite(plan.target(t, path.project(3.0 * i, 0.0, hint))));
   }
-  const hil::scenario::ScenarioVerdict v = judge.verdict();
+  const hil::runtime::ScenarioVerdict v = judge.verdict();
   require(v.gates.size() == s.gates.size());
   for (const hil::config::FaultSettings& f : s.faults) {  // checked: names and targets set
     require(!f.name.empty() && !f.where.empty());
@@ -77,8 +77,8 @@ void check_settings(const hil::scenario::ScenarioSettings& s) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
-  const hil::scenario::ScenarioLoadResult result =
-      hil::scenario::load_scenario_text({"scenario.pbtxt", text}, rig_file(), {}, kMachine);
+  const hil::config::ScenarioLoadResult result =
+      hil::config::load_scenario_text({"scenario.pbtxt", text}, rig_file(), {}, kMachine);
   require(result.ok() == result.errors.empty());
   for (const hil::config::ConfigError& error : result.errors) {
     require(!error.message.empty());
@@ -86,6 +86,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     require(error.line > 0 || error.column == 0);
   }
   if (result.ok()) check_settings(*result.scenario);
-  (void)hil::scenario::looks_like_scenario(text);
+  (void)hil::config::looks_like_scenario(text);
   return 0;
 }

@@ -35,7 +35,7 @@ class OutputHash {
 
 /// A pendulum driven by a tick-indexed input, integrated at the base rate, with a slower
 /// "controller" task at 1/5 of it. Costs jitter with the wall clock; outputs must not.
-class Pendulum final : public Task {
+class Pendulum {
  public:
   Pendulum(ChannelTable& t, OutputHash& hash, std::uint32_t jitter_seed)
       : table_(t),
@@ -43,10 +43,10 @@ class Pendulum final : public Task {
         jitter_(jitter_seed),
         torque_(t.add({.name = "pendulum.torque", .unit = "N*m", .direction = Direction::input})),
         angle_(t.add({.name = "pendulum.angle", .unit = "rad"})) {}
-  void read(const TickContext& c) noexcept override {
+  void drive(const TickContext& c) noexcept {
     table_.set(torque_, std::sin(1e-3 * static_cast<double>(c.tick)));
   }
-  void update(const TickContext& c) noexcept override {
+  void integrate(const TickContext& c) noexcept {
     const double u = table_.get(torque_);
     const auto f = [u](double, const Eigen::Vector2d& s) -> Eigen::Vector2d {
       return {s[1], -9.81 * std::sin(s[0]) - 0.1 * s[1] + u};
@@ -56,7 +56,11 @@ class Pendulum final : public Task {
     jitter_ = jitter_ * 1103515245U + 12345U;  // wall-clock noise that must not leak in
     spin_for((jitter_ >> 16) % 50 * kMicrosecond / 10);
   }
-  void write(const TickContext& c) noexcept override { hash_.add(c.tick, table_.get(angle_)); }
+  void observe(const TickContext& c) noexcept { hash_.add(c.tick, table_.get(angle_)); }
+
+  MethodStage<&Pendulum::drive> input{*this};
+  MethodStage<&Pendulum::integrate> model{*this};
+  MethodStage<&Pendulum::observe> output{*this};
 
  private:
   ChannelTable& table_;
@@ -72,7 +76,11 @@ std::uint64_t run_once(std::uint32_t jitter_seed) {
   Pendulum pendulum(table, hash, jitter_seed);
   table.freeze();
   MonotonicClock clock;
-  Executive exec({.period = 100 * kMicrosecond}, {{.name = "pendulum", .task = &pendulum}}, clock);
+  Executive exec({.period = 100 * kMicrosecond},
+                 {{.name = "input", .stage = &pendulum.input, .phase = Phase::read},
+                  {.name = "model", .stage = &pendulum.model, .phase = Phase::update},
+                  {.name = "output", .stage = &pendulum.output, .phase = Phase::write}},
+                 clock);
   EXPECT_EQ(exec.run(5'000).ticks, 5'000);
   return hash.value();
 }

@@ -1,5 +1,5 @@
-// Executive semantics on a simulated clock: tick numbering, phases, multi-rate decimation,
-// and what each overrun policy does, exactly.
+// Executive semantics on a simulated clock: tick numbering, stages in order, multi-rate
+// decimation, runs in segments, and what each overrun policy does, exactly.
 
 #include "rt_core/executive.hpp"
 
@@ -20,31 +20,25 @@ using testing::SimulatedClock;
 
 constexpr Nanoseconds kPeriod = 1 * kMillisecond;
 
-/// Records the ticks it ran on; optionally costs `cost(tick)` of simulated time.
-class RecordingTask final : public Task {
+/// Records the ticks it ran on (and its name into `order`); optionally costs `cost(tick)` of
+/// simulated time.
+class RecordingStage final : public Stage {
  public:
-  explicit RecordingTask(SimulatedClock& clock, std::function<Nanoseconds(std::int64_t)> cost = {})
+  explicit RecordingStage(SimulatedClock& clock, std::function<Nanoseconds(std::int64_t)> cost = {})
       : clock_(clock), cost_(std::move(cost)) {}
-  void read(const TickContext& c) noexcept override {
-    phases_ += 'r';
-    (void)c;
-  }
-  void update(const TickContext& c) noexcept override {
-    phases_ += 'u';
+  void run(const TickContext& c) noexcept override {
+    if (order != nullptr) *order += name;
     ticks.push_back(c.tick);
     times.push_back(c.time);
     dts.push_back(c.dt);
     if (cost_) clock_.advance(cost_(c.tick));
   }
-  void write(const TickContext& c) noexcept override {
-    phases_ += 'w';
-    (void)c;
-  }
 
   std::vector<std::int64_t> ticks;
   std::vector<Nanoseconds> times;
   std::vector<Nanoseconds> dts;
-  std::string phases_;
+  std::string* order = nullptr;
+  char name = '?';
 
  private:
   SimulatedClock& clock_;
@@ -60,29 +54,84 @@ Nanoseconds overrun_every_100th(std::int64_t tick) {
   return tick % 100 == 99 ? kPeriod * 5 / 2 : kPeriod / 10;
 }
 
-TEST(Executive, RunsPhasesInOrderAndCountsTicksFromZero) {
+TEST(Executive, RunsTheStagesInTheirOrderAndCountsTicksFromZero) {
   SimulatedClock clock;
-  RecordingTask task(clock);
-  Executive exec(config_with({}), {{.name = "t", .task = &task}}, clock);
+  std::string order;
+  RecordingStage read(clock), update(clock), write(clock);
+  read.name = 'r';
+  update.name = 'u';
+  write.name = 'w';
+  for (RecordingStage* s : {&read, &update, &write}) s->order = &order;
+  Executive exec(config_with({}),
+                 {{.name = "r", .stage = &read, .phase = Phase::read},
+                  {.name = "u", .stage = &update, .phase = Phase::update},
+                  {.name = "w", .stage = &write, .phase = Phase::write}},
+                 clock);
 
   const RunResult result = exec.run(3);
 
   EXPECT_EQ(result.reason, StopReason::tick_limit);
   EXPECT_EQ(result.ticks, 3);
-  EXPECT_EQ(task.phases_, "ruwruwruw");
-  EXPECT_EQ(task.ticks, (std::vector<std::int64_t>{0, 1, 2}));
-  EXPECT_EQ(task.times, (std::vector<Nanoseconds>{0, kPeriod, 2 * kPeriod}));
+  EXPECT_EQ(order, "ruwruwruw");
+  EXPECT_EQ(update.ticks, (std::vector<std::int64_t>{0, 1, 2}));
+  EXPECT_EQ(update.times, (std::vector<Nanoseconds>{0, kPeriod, 2 * kPeriod}));
+  EXPECT_EQ(update.dts, (std::vector<Nanoseconds>{kPeriod, kPeriod, kPeriod}));
+}
+
+TEST(Executive, RefusesAStageListWhosePhasesGoBack) {
+  SimulatedClock clock;
+  RecordingStage a(clock), b(clock);
+  try {
+    Executive exec(config_with({}),
+                   {{.name = "vehicle", .stage = &a, .phase = Phase::update},
+                    {.name = "can_rx", .stage = &b, .phase = Phase::read}},
+                   clock);
+    FAIL() << "accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(),
+                 "stage 'can_rx' runs in the read phase after a stage of the update phase: a tick "
+                 "reads, then updates, then writes");
+  }
+}
+
+TEST(Executive, ContinuesInSegmentsWithDecimationAndOffset) {
+  SimulatedClock c1, c2;
+  RecordingStage whole(c1), segmented(c2);
+  Executive one(ExecutiveConfig{.period = kPeriod},
+                {{.name = "t", .stage = &whole, .decimation = 4, .offset = 1}}, c1);
+  Executive parts(ExecutiveConfig{.period = kPeriod},
+                  {{.name = "t", .stage = &segmented, .decimation = 4, .offset = 1}}, c2);
+
+  EXPECT_EQ(one.run(23).ticks, 23);
+  EXPECT_EQ(parts.run(2).ticks, 2);
+  EXPECT_EQ(parts.run(2).ticks, 2);  // already there: nothing runs
+  EXPECT_EQ(parts.run(10).ticks, 10);
+  EXPECT_EQ(parts.run(23).ticks, 23);
+  EXPECT_EQ(parts.ticks_run(), 23);
+  EXPECT_EQ(segmented.ticks, whole.ticks);
+  EXPECT_EQ(whole.ticks, (std::vector<std::int64_t>{1, 5, 9, 13, 17, 21}));
+  EXPECT_EQ(parts.stats().snapshot().ticks, 23);
+}
+
+TEST(Executive, APauseBetweenSegmentsIsNotAnOverrun) {
+  SimulatedClock clock;
+  RecordingStage t(clock);
+  Executive exec({.period = kPeriod}, {{.name = "t", .stage = &t}}, clock);
+  ASSERT_EQ(exec.run(5).ticks, 5);
+  clock.advance(kSecond);  // paused for a second
+  ASSERT_EQ(exec.run(10).ticks, 10);
+  EXPECT_EQ(exec.stats().snapshot().overruns, 0U);
 }
 
 TEST(Executive, DecimatedTaskRunsExactlyEveryNthTickOver100kTicks) {
   SimulatedClock clock;
-  RecordingTask base(clock);
-  RecordingTask every7(clock);
-  RecordingTask every10_offset3(clock);
+  RecordingStage base(clock);
+  RecordingStage every7(clock);
+  RecordingStage every10_offset3(clock);
   Executive exec(config_with({}),
-                 {{.name = "base", .task = &base},
-                  {.name = "every7", .task = &every7, .decimation = 7},
-                  {.name = "every10", .task = &every10_offset3, .decimation = 10, .offset = 3}},
+                 {{.name = "base", .stage = &base},
+                  {.name = "every7", .stage = &every7, .decimation = 7},
+                  {.name = "every10", .stage = &every10_offset3, .decimation = 10, .offset = 3}},
                  clock);
 
   ASSERT_EQ(exec.run(100'000).ticks, 100'000);
@@ -104,13 +153,13 @@ TEST(Executive, ARunInSegmentsRunsEachTaskAtTheTicksOfOneRun) {
   // Replay runs the loop up to each recorded sample: segments of any length, each starting
   // where the last stopped; decimated tasks and timed ticks keep their phase across them
   SimulatedClock clock;
-  RecordingTask every7(clock);
-  RecordingTask every10_offset3(clock);
+  RecordingStage every7(clock);
+  RecordingStage every10_offset3(clock);
   ExecutiveConfig config = config_with({});
   config.task_timing_stride = 4;
   Executive exec(config,
-                 {{.name = "every7", .task = &every7, .decimation = 7},
-                  {.name = "every10", .task = &every10_offset3, .decimation = 10, .offset = 3}},
+                 {{.name = "every7", .stage = &every7, .decimation = 7},
+                  {.name = "every10", .stage = &every10_offset3, .decimation = 10, .offset = 3}},
                  clock);
   for (std::int64_t end = 0; end < 1'000;) {
     end = std::min<std::int64_t>(end + 1 + end % 13, 1'000);  // 1, 3, 7, … ticks at a time
@@ -131,8 +180,8 @@ TEST(Executive, ARunInSegmentsRunsEachTaskAtTheTicksOfOneRun) {
 
 TEST(Executive, SkipPolicyCountsEachOverrunAtItsTickAndDropsMissedPeriods) {
   SimulatedClock clock;
-  RecordingTask task(clock, overrun_every_100th);
-  Executive exec(config_with({.kind = OverrunKind::skip}), {{.name = "t", .task = &task}}, clock);
+  RecordingStage task(clock, overrun_every_100th);
+  Executive exec(config_with({.kind = OverrunKind::skip}), {{.name = "t", .stage = &task}}, clock);
   const Nanoseconds start = clock.now();
 
   ASSERT_EQ(exec.run(1000).ticks, 1000);
@@ -154,9 +203,9 @@ TEST(Executive, SkipPolicyCountsEachOverrunAtItsTickAndDropsMissedPeriods) {
 
 TEST(Executive, CatchUpPolicyRunsMissedTicksBackToBackAndLosesNoPeriod) {
   SimulatedClock clock;
-  RecordingTask task(clock, overrun_every_100th);
+  RecordingStage task(clock, overrun_every_100th);
   Executive exec(config_with({.kind = OverrunKind::catch_up, .catch_up_max = 4}),
-                 {{.name = "t", .task = &task}}, clock);
+                 {{.name = "t", .stage = &task}}, clock);
   const Nanoseconds start = clock.now();
 
   ASSERT_EQ(exec.run(1000).ticks, 1000);
@@ -177,9 +226,9 @@ TEST(Executive, CatchUpPolicyRunsMissedTicksBackToBackAndLosesNoPeriod) {
 TEST(Executive, CatchUpPolicyDropsWhatExceedsItsLimit) {
   SimulatedClock clock;
   // Tick 10 costs 5.5 periods: 5 deadlines are missed, only 2 may be caught up.
-  RecordingTask task(clock, [](std::int64_t k) { return k == 10 ? kPeriod * 11 / 2 : 0; });
+  RecordingStage task(clock, [](std::int64_t k) { return k == 10 ? kPeriod * 11 / 2 : 0; });
   Executive exec(config_with({.kind = OverrunKind::catch_up, .catch_up_max = 2}),
-                 {{.name = "t", .task = &task}}, clock);
+                 {{.name = "t", .stage = &task}}, clock);
 
   ASSERT_EQ(exec.run(20).ticks, 20);
 
@@ -191,13 +240,13 @@ TEST(Executive, CatchUpPolicyDropsWhatExceedsItsLimit) {
 
 TEST(Executive, StopAfterPolicyStopsCleanlyOnTheNthOverrunInsideTheWindow) {
   SimulatedClock clock;
-  RecordingTask task(clock, overrun_every_100th);
+  RecordingStage task(clock, overrun_every_100th);
   // Overruns at ticks 99, 199, 299: the third lies within 250 ticks of the first
   // (299 − 99 = 200 < 250), so the loop stops right after tick 299.
   Executive exec(config_with({.kind = OverrunKind::stop_after,
                               .stop_after_overruns = 3,
                               .stop_after_window_ticks = 250}),
-                 {{.name = "t", .task = &task}}, clock);
+                 {{.name = "t", .stage = &task}}, clock);
 
   const RunResult result = exec.run(10'000);
 
@@ -209,11 +258,11 @@ TEST(Executive, StopAfterPolicyStopsCleanlyOnTheNthOverrunInsideTheWindow) {
 
 TEST(Executive, StopAfterPolicyKeepsRunningWhenOverrunsAreSparserThanTheWindow) {
   SimulatedClock clock;
-  RecordingTask task(clock, overrun_every_100th);
+  RecordingStage task(clock, overrun_every_100th);
   Executive exec(config_with({.kind = OverrunKind::stop_after,
                               .stop_after_overruns = 3,
                               .stop_after_window_ticks = 150}),
-                 {{.name = "t", .task = &task}}, clock);
+                 {{.name = "t", .stage = &task}}, clock);
 
   const RunResult result = exec.run(1000);
 
@@ -225,16 +274,16 @@ TEST(Executive, StopAfterPolicyKeepsRunningWhenOverrunsAreSparserThanTheWindow) 
 TEST(Executive, RequestStopEndsTheRunBeforeTheNextTick) {
   SimulatedClock clock;
   std::vector<std::int64_t> seen;
-  struct Stopper final : Task {
+  struct Stopper final : Stage {
     Executive* exec = nullptr;
     std::vector<std::int64_t>* seen = nullptr;
-    void update(const TickContext& c) noexcept override {
+    void run(const TickContext& c) noexcept override {
       seen->push_back(c.tick);
       if (c.tick == 41) exec->request_stop();
     }
   } stopper;
   stopper.seen = &seen;
-  Executive exec(config_with({}), {{.name = "stopper", .task = &stopper}}, clock);
+  Executive exec(config_with({}), {{.name = "stopper", .stage = &stopper}}, clock);
   stopper.exec = &exec;
 
   const RunResult result = exec.run(-1);
@@ -244,26 +293,26 @@ TEST(Executive, RequestStopEndsTheRunBeforeTheNextTick) {
   EXPECT_EQ(seen.size(), 42U);
 }
 
-TEST(Executive, RejectsOutOfRangePeriodsAndBadTasksAtSetup) {
+TEST(Executive, RejectsOutOfRangePeriodsAndBadStagesAtSetup) {
   SimulatedClock clock;
-  RecordingTask task(clock);
+  RecordingStage task(clock);
   EXPECT_THROW(Executive(ExecutiveConfig{.period = 49 * kMicrosecond}, {}, clock),
                std::invalid_argument);
   EXPECT_THROW(Executive(ExecutiveConfig{.period = 101 * kMillisecond}, {}, clock),
                std::invalid_argument);
   EXPECT_NO_THROW(Executive(ExecutiveConfig{.period = 50 * kMicrosecond}, {}, clock));
   EXPECT_NO_THROW(Executive(ExecutiveConfig{.period = 100 * kMillisecond}, {}, clock));
-  EXPECT_THROW(Executive(config_with({}), {{.name = "t", .task = &task, .decimation = 0}}, clock),
+  EXPECT_THROW(Executive(config_with({}), {{.name = "t", .stage = &task, .decimation = 0}}, clock),
                std::invalid_argument);
   EXPECT_THROW(Executive(config_with({}), {{.name = "null"}}, clock), std::invalid_argument);
 }
 
 TEST(Executive, WakeLatencyAndExecutionTimeAreMeasuredPerTickAndPerTask) {
   SimulatedClock clock;
-  RecordingTask cheap(clock, [](std::int64_t) { return 3 * kMicrosecond; });
-  RecordingTask dear(clock, [](std::int64_t) { return 40 * kMicrosecond; });
+  RecordingStage cheap(clock, [](std::int64_t) { return 3 * kMicrosecond; });
+  RecordingStage dear(clock, [](std::int64_t) { return 40 * kMicrosecond; });
   Executive exec(config_with({}),
-                 {{.name = "cheap", .task = &cheap}, {.name = "dear", .task = &dear}}, clock);
+                 {{.name = "cheap", .stage = &cheap}, {.name = "dear", .stage = &dear}}, clock);
 
   ASSERT_EQ(exec.run(100).ticks, 100);
 
@@ -277,13 +326,13 @@ TEST(Executive, WakeLatencyAndExecutionTimeAreMeasuredPerTickAndPerTask) {
 
 TEST(Executive, ATaskTimingStrideTimesTasksOnEveryNthTickAndTheTickAlways) {
   SimulatedClock clock;
-  RecordingTask cheap(clock, [](std::int64_t) { return 3 * kMicrosecond; });
-  RecordingTask dear(clock, [](std::int64_t tick) {
+  RecordingStage cheap(clock, [](std::int64_t) { return 3 * kMicrosecond; });
+  RecordingStage dear(clock, [](std::int64_t tick) {
     return tick == 6 ? 2 * kPeriod : 40 * kMicrosecond;  // tick 6 overruns, untimed
   });
   ExecutiveConfig config = config_with({});
   config.task_timing_stride = 4;
-  Executive exec(config, {{.name = "cheap", .task = &cheap}, {.name = "dear", .task = &dear}},
+  Executive exec(config, {{.name = "cheap", .stage = &cheap}, {.name = "dear", .stage = &dear}},
                  clock);
   ASSERT_EQ(exec.run(100).ticks, 100);
   const TimingSnapshot s = exec.stats().snapshot();
@@ -292,7 +341,7 @@ TEST(Executive, ATaskTimingStrideTimesTasksOnEveryNthTickAndTheTickAlways) {
   EXPECT_EQ(s.overruns, 1U);                                      // and its overrun
   EXPECT_EQ(s.task_exec_time[0].count, 25U);                      // ticks 0, 4, 8, …
   EXPECT_EQ(s.task_exec_time[1].max_ns, 40 * kMicrosecond);
-  EXPECT_EQ(cheap.phases_.size(), 300U);  // every task still ran every phase of every tick
+  EXPECT_EQ(cheap.ticks.size(), 100U);  // every stage still ran on every tick
 }
 
 }  // namespace

@@ -23,9 +23,9 @@ constexpr Nanoseconds kPeriod = kMaxPeriod;
 constexpr std::int64_t kTicks = 110;  // injections at ticks 5 and 105
 constexpr int kAttempts = 3;
 
-class BusyEvery100th final : public Task {
+class BusyEvery100th final : public Stage {
  public:
-  void update(const TickContext& c) noexcept override {
+  void run(const TickContext& c) noexcept override {
     if (c.tick % 100 == 5) spin_for(kPeriod * 5 / 2);
   }
 };
@@ -38,7 +38,7 @@ struct Outcome {
 Outcome run_with(OverrunPolicy policy) {
   MonotonicClock clock;
   BusyEvery100th task;
-  Executive exec({.period = kPeriod, .overrun = policy}, {{.name = "busy", .task = &task}}, clock);
+  Executive exec({.period = kPeriod, .overrun = policy}, {{.name = "busy", .stage = &task}}, clock);
   Outcome out;
   RtStatus status;  // SCHED_FIFO where permitted; a normal thread otherwise
   {

@@ -20,19 +20,21 @@ constexpr std::int64_t kWarmUpTicks = 1'000;
 constexpr std::int64_t kMeasuredTicks = 10'000;
 
 /// A damped oscillator integrated with RK4 into channels, published every tick.
-class ModelTask final : public Task {
+class ModelTask {
  public:
   explicit ModelTask(ChannelTable& table)
       : table_(table),
         position_(table.add({.name = "model.position", .unit = "m"})),
         velocity_(table.add({.name = "model.velocity", .unit = "m/s"})) {}
-  void update(const TickContext& c) noexcept override {
+  void step(const TickContext& c) noexcept {
     using State = Eigen::Matrix<double, 13, 1>;  // the size of a 6-DOF rigid-body state
     x_ = rk4_step([](double, const State& x) -> State { return -0.5 * x; }, 0.0, x_, c.dt_s);
     table_.set(position_, x_[0]);
     table_.set(velocity_, x_[1]);
   }
-  void write(const TickContext& c) noexcept override { table_.publish(c.tick); }
+  void publish(const TickContext& c) noexcept { table_.publish(c.tick); }
+  MethodStage<&ModelTask::step> update{*this};
+  MethodStage<&ModelTask::publish> write{*this};
 
  private:
   ChannelTable& table_;
@@ -41,9 +43,9 @@ class ModelTask final : public Task {
 };
 
 /// Samples the allocation counter and the thread's minor faults at the window's edges.
-class Probe final : public Task {
+class Probe final : public Stage {
  public:
-  void update(const TickContext& c) noexcept override {
+  void run(const TickContext& c) noexcept override {
     if (c.tick == kWarmUpTicks) sample(allocations_before, faults_before);
     if (c.tick == kWarmUpTicks + kMeasuredTicks) sample(allocations_after, faults_after);
   }
@@ -57,10 +59,10 @@ class Probe final : public Task {
   }
 };
 
-class SlowTask final : public Task {  // a decimated task that posts to the RT log
+class SlowTask final : public Stage {  // a decimated task that posts to the RT log
  public:
   explicit SlowTask(RtLog& log) : log_(log) {}
-  void update(const TickContext& c) noexcept override {
+  void run(const TickContext& c) noexcept override {
     (void)log_.post(RtLogLevel::info, "slow task at tick {}", c.tick);
   }
 
@@ -77,9 +79,10 @@ TEST(RtBudget, NoAllocationAndNoPageFaultAcross10kTicksAfterWarmUp) {
   Probe probe;
   MonotonicClock clock;
   Executive exec({.period = 100 * kMicrosecond, .overrun = {.kind = OverrunKind::skip}},
-                 {{.name = "model", .task = &model},
-                  {.name = "slow", .task = &slow, .decimation = 10},
-                  {.name = "probe", .task = &probe}},
+                 {{.name = "model", .stage = &model.update},
+                  {.name = "slow", .stage = &slow, .decimation = 10},
+                  {.name = "probe", .stage = &probe},
+                  {.name = "publish", .stage = &model.write, .phase = Phase::write}},
                  clock, &log);
   RtStatus status;
   RtProcessGuard process({.priority = 0, .hold_dma_latency = false}, status);

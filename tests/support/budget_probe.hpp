@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "rt_core/task.hpp"
+#include "rt_core/stage.hpp"
 #include "tests/support/allocation_counter.hpp"
 
 namespace hil::testing {
@@ -21,12 +21,11 @@ inline Budget budget_now(bool thread_only = false) noexcept {
           .faults = thread_minor_faults()};
 }
 
-class BudgetProbe final : public rt::Task {
+class BudgetProbe final : public rt::Stage {
  public:
   BudgetProbe(std::int64_t warm_up, std::int64_t last, bool thread_only = false)
       : warm_up_(warm_up), last_(last), thread_only_(thread_only) {}
-  void update(const rt::TickContext& c) noexcept override { take(c); }
-  void write(const rt::TickContext& c) noexcept override { take(c); }
+  void run(const rt::TickContext& c) noexcept override { take(c); }
   Budget before, after;
 
  private:

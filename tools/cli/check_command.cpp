@@ -10,10 +10,10 @@
 
 #include "config/executive_settings.hpp"
 #include "config/loader.hpp"
-#include "config/rig_runtime.hpp"
+#include "config/scenario/scenario_settings.hpp"
 #include "config/text/text_file.hpp"
 #include "io/can/transport/transport_factory.hpp"
-#include "tools/scenario/scenario_settings.hpp"
+#include "runtime/rig.hpp"
 #include "tools/session/config_errors.hpp"
 #include "tools/session/rig_locator.hpp"
 
@@ -39,7 +39,7 @@ std::string describe_files(const CheckOptions& o) {
 /// The rig's channels as comments: what a CAN mapping, an overlay or a scenario event may
 /// name. The buses are built on in-process transports (nothing is opened).
 void print_channels(const config::RigSettings& rig) {
-  const config::RigRuntime runtime(
+  const runtime::Rig runtime(
       rig, {.transport_for_bus =
                 [](std::size_t bus, const std::string& /*name*/) {
                   return io::can::open_transport(fmt::format("virtual:hilsim_check_{}", bus));
@@ -64,8 +64,8 @@ void print_rig(const config::RigSettings& rig, const std::string& header) {
 /// A scenario file on a rig: its errors and the rig's, or what it will drive and judge.
 int check_scenario(const std::filesystem::path& scenario, const std::filesystem::path& rig,
                    const std::vector<std::filesystem::path>& overlays, bool print) {
-  scenario::ScenarioLoadResult result = scenario::load_scenario(scenario, rig, overlays);
-  scenario::require_rig(result, session::rig_name(rig.string()));
+  config::ScenarioLoadResult result = config::load_scenario(scenario, rig, overlays);
+  config::require_rig(result, session::rig_name(rig.string()));
   if (!result.ok()) {
     session::print_config_errors(result.errors,
                                  fmt::format("{} on {}", scenario.string(), rig.string()));
@@ -74,7 +74,7 @@ int check_scenario(const std::filesystem::path& scenario, const std::filesystem:
   if (print) {  // the rig as the scenario runs it: its rig block applied
     print_rig(*result.rig, fmt::format("{} with {}'s rig block", rig.string(), scenario.string()));
   }
-  const scenario::ScenarioSettings& s = *result.scenario;
+  const config::ScenarioSettings& s = *result.scenario;
   fmt::print("OK {} on {}: \"{}\", {} s, {} path points, {} events, {} gates, {} faults\n",
              scenario.string(), rig.string(), s.description, s.duration_s, s.drive.path.size(),
              s.events.size(), s.gates.size(), s.faults.size());
@@ -85,7 +85,7 @@ int run_check(const CheckOptions& o) {
   const std::vector<std::filesystem::path> overlays(o.overlays.begin(), o.overlays.end());
   if (!o.scenario.empty())
     return check_scenario(session::locate_scenario(o.scenario), o.file, overlays, o.print);
-  if (scenario::looks_like_scenario(config::read_text_file(o.file, config::kMaxConfigBytes).text)) {
+  if (config::looks_like_scenario(config::read_text_file(o.file, config::kMaxConfigBytes).text)) {
     return check_scenario(o.file, session::locate_rig(o.rig), overlays, o.print);
   }
   const config::LoadResult result = config::load_rig_config(o.file, overlays);

@@ -8,10 +8,10 @@
 #include <optional>
 #include <string>
 
-#include "rt_core/tick_plan.hpp"
+#include "config/scenario/scenario_settings.hpp"
+#include "runtime/tick_plan.hpp"
 #include "tools/cli/cli_validators.hpp"
 #include "tools/ecu/virtual_ecu.hpp"
-#include "tools/scenario/scenario_settings.hpp"
 #include "tools/session/config_errors.hpp"
 #include "tools/session/ecu_report.hpp"
 #include "tools/session/harness.hpp"
@@ -34,12 +34,12 @@ struct EcuOptions {
 };
 
 /// The scenario and the rig it runs on; prints located errors and fails with status 2.
-scenario::ScenarioLoadResult load(const EcuOptions& o) {
+config::ScenarioLoadResult load(const EcuOptions& o) {
   const std::filesystem::path rig_file = session::locate_rig(o.rig);
   if (!o.scenario.empty()) {
-    scenario::ScenarioLoadResult loaded =
-        scenario::load_scenario(session::locate_scenario(o.scenario), rig_file);
-    scenario::require_rig(loaded, session::rig_name(o.rig));
+    config::ScenarioLoadResult loaded =
+        config::load_scenario(session::locate_scenario(o.scenario), rig_file);
+    config::require_rig(loaded, session::rig_name(o.rig));
     if (!loaded.ok()) {
       session::print_config_errors(loaded.errors, o.scenario);
       throw CLI::RuntimeError(2);
@@ -52,8 +52,8 @@ scenario::ScenarioLoadResult load(const EcuOptions& o) {
     throw CLI::RuntimeError(2);
   }
   // Without a scenario: straight ahead at --speed until stopped (or for --duration)
-  scenario::ScenarioLoadResult loaded;
-  loaded.scenario = scenario::constant_speed_scenario(*rig.settings, o.speed, 86'400.0);
+  config::ScenarioLoadResult loaded;
+  loaded.scenario = config::constant_speed_scenario(*rig.settings, o.speed, 86'400.0);
   loaded.rig = std::move(rig.settings);
   return loaded;
 }
@@ -75,8 +75,8 @@ std::string progress_line(const ecu::VirtualEcu& ecu) {
 }
 
 int run_ecu(const EcuOptions& o, const CLI::App& cmd) {
-  const scenario::ScenarioLoadResult loaded = load(o);
-  const scenario::ScenarioSettings& scenario = *loaded.scenario;
+  const config::ScenarioLoadResult loaded = load(o);
+  const config::ScenarioSettings& scenario = *loaded.scenario;
   std::optional<double> run_length;
   if (cmd.count("--duration") > 0) {
     run_length = static_cast<double>(duration_value(o.duration)) / 1e9;
@@ -88,10 +88,11 @@ int run_ecu(const EcuOptions& o, const CLI::App& cmd) {
                        .start_clock_on_input = true});
   rt::ExecutiveConfig config{.period = period};
   config.overrun.kind = rt::OverrunKind::skip;
-  rt::TickPlan plan;  // the ECU's side of the bus: it reads, drives, sends
-  plan.add(rt::Slot::peer_rx, "ecu_rx", ecu);
-  plan.add(rt::Slot::peer_update, "ecu", ecu);
-  plan.add(rt::Slot::peer_tx, "ecu_tx", ecu);
+  runtime::TickPlan plan;  // the ECU's side of the bus: it reads, drives, sends
+  plan.add(runtime::Slot::peer_rx, "ecu_rx", ecu.receive_stage());
+  plan.add(runtime::Slot::peer_update, "ecu", ecu.drive_stage(),
+           static_cast<std::uint32_t>(ecu.cycle_ticks()));
+  plan.add(runtime::Slot::peer_tx, "ecu_tx", ecu.send_stage());
 
   session::EcuReport report{.rig = o.rig, .scenario = scenario.name, .uri = o.can};
   rt::RtOptions rt_options = loaded.rig->rt;

@@ -44,10 +44,10 @@ struct TimingOptions {
 };
 
 /// The synthetic workload: busy-waits a fixed time every tick.
-class SpinTask final : public rt::Task {
+class SpinTask final : public rt::Stage {
  public:
   explicit SpinTask(rt::Nanoseconds cost) : cost_(cost) {}
-  void update(const rt::TickContext& /*ctx*/) noexcept override { rt::spin_for(cost_); }
+  void run(const rt::TickContext& /*ctx*/) noexcept override { rt::spin_for(cost_); }
 
  private:
   rt::Nanoseconds cost_;
@@ -95,7 +95,7 @@ int run_timing(const TimingOptions& o, const CLI::App& cmd) {
   const std::int64_t ticks = std::max<std::int64_t>(1, report.duration / report.config.period);
 
   SpinTask load(report.load);
-  rt::TickPlan plan;
+  runtime::TickPlan plan;
   std::unique_ptr<session::RigSetup> rig;
   if (!o.rig.empty()) {  // the full rig: its tasks are the load
     session::RigSelection selection{.rig = o.rig};
@@ -112,7 +112,7 @@ int run_timing(const TimingOptions& o, const CLI::App& cmd) {
                            : std::string(),
         rig->ecu);
   } else {
-    plan.add(rt::Slot::models, "synthetic_load", load);
+    plan.add(runtime::Slot::models, "synthetic_load", load);
   }
   // Without a rig the console shows the timing only: an empty channel table
   rt::ChannelTable no_channels;
@@ -137,7 +137,8 @@ int run_timing(const TimingOptions& o, const CLI::App& cmd) {
                             .console = o.console,
                             .console_feed = std::move(feed)});
   if (rig) {
-    for (const rt::TaskEntry& t : harness.executive().tasks()) report.task_names.push_back(t.name);
+    for (const rt::StageEntry& t : harness.executive().stages())
+      report.task_names.push_back(t.name);
   }
   const session::RunOutcome outcome = harness.run(
       ticks, {.progress = [&](const rt::TimingSnapshot& s, std::chrono::steady_clock::duration) {

@@ -30,7 +30,7 @@ rt::ChannelId required(const rt::ChannelTable& table, const std::string& name, c
   return *id;
 }
 
-PathFollowerGains follower_gains(const scenario::ControllerSettings& c, double wheelbase,
+PathFollowerGains follower_gains(const config::ControllerSettings& c, double wheelbase,
                                  double max_speed) {
   // Converge over about two wheelbases, longer at speed (the steering lags ~0.6 s)
   PathFollowerGains g =
@@ -41,7 +41,7 @@ PathFollowerGains follower_gains(const scenario::ControllerSettings& c, double w
   return g;
 }
 
-SpeedControlGains speed_gains(const scenario::ControllerSettings& c) {
+SpeedControlGains speed_gains(const config::ControllerSettings& c) {
   SpeedControlGains g;
   g.max_accel = kFullPedalAcceleration;
   if (c.speed_gain) g.speed_gain = *c.speed_gain;
@@ -50,7 +50,7 @@ SpeedControlGains speed_gains(const scenario::ControllerSettings& c) {
   return g;
 }
 
-StanleyGains stanley_gains(const scenario::ControllerSettings& c) {
+StanleyGains stanley_gains(const config::ControllerSettings& c) {
   StanleyGains g;
   if (c.stanley_k) g.k = *c.stanley_k;
   if (c.stanley_k_soft) g.k_soft = *c.stanley_k_soft;
@@ -61,7 +61,7 @@ StanleyGains stanley_gains(const scenario::ControllerSettings& c) {
 
 }  // namespace
 
-Driver::Driver(const models::VehicleParams& vehicle, const scenario::ScenarioSettings& scenario,
+Driver::Driver(const models::VehicleParams& vehicle, const config::ScenarioSettings& scenario,
                const rt::ChannelTable& table, double cycle_s)
     : geometry_(vehicle),
       drive_(vehicle.drive.kind),
@@ -172,11 +172,11 @@ void Driver::command_drive(double speed_ref, double kappa, bool parked,
 }
 
 void Driver::step(double t, rt::ChannelTable& table) noexcept {
-  const scenario::CoursePose cg = frame_.to_course(table.get(x_), table.get(y_), table.get(yaw_));
-  const scenario::CoursePose reference = offset(cg, geometry_.reference_x(), 0.0);
+  const runtime::CoursePose cg = frame_.to_course(table.get(x_), table.get(y_), table.get(yaw_));
+  const runtime::CoursePose reference = offset(cg, geometry_.reference_x(), 0.0);
   const bool first = !located_;
-  const scenario::PathSample at = located_ ? path_.project(reference.x, reference.y, hint_)
-                                           : path_.project_global(reference.x, reference.y, hint_);
+  const runtime::PathSample at = located_ ? path_.project(reference.x, reference.y, hint_)
+                                          : path_.project_global(reference.x, reference.y, hint_);
   const double ds = located_ ? at.s - last_s_ : 0.0;
   located_ = true;
   last_s_ = at.s;
@@ -186,9 +186,9 @@ void Driver::step(double t, rt::ChannelTable& table) noexcept {
   const double speed_ref = plan_.follow(status_.speed_ref, target, cycle_s_);
   double kappa = 0.0;
   if (stanley_) {
-    const scenario::CoursePose axle = offset(cg, front_x_, 0.0);
-    const scenario::PathSample front = first ? path_.project_global(axle.x, axle.y, front_hint_)
-                                             : path_.project(axle.x, axle.y, front_hint_);
+    const runtime::CoursePose axle = offset(cg, front_x_, 0.0);
+    const runtime::PathSample front = first ? path_.project_global(axle.x, axle.y, front_hint_)
+                                            : path_.project(axle.x, axle.y, front_hint_);
     const double r = yaw_rate_ ? table.get(*yaw_rate_) : measured * front.curvature;
     kappa = std::tan(stanley_->update(front, cg.heading, measured, r)) / front_b_;
   } else {

@@ -19,17 +19,17 @@
 #include <cstddef>
 #include <optional>
 
+#include "config/scenario/scenario_settings.hpp"
 #include "models/vehicle/capacities.hpp"
 #include "models/vehicle/vehicle_params.hpp"
 #include "rt_core/channel_table.hpp"
+#include "runtime/scenario/course_frame.hpp"
+#include "runtime/scenario/course_path.hpp"
 #include "tools/ecu/path_follower.hpp"
 #include "tools/ecu/speed_controller.hpp"
 #include "tools/ecu/speed_plan.hpp"
 #include "tools/ecu/stanley_follower.hpp"
 #include "tools/ecu/vehicle_geometry.hpp"
-#include "tools/scenario/course_frame.hpp"
-#include "tools/scenario/course_path.hpp"
-#include "tools/scenario/scenario_settings.hpp"
 
 namespace hil::ecu {
 
@@ -48,7 +48,7 @@ struct DriverStatus {
 class Driver {
  public:
   /// `table`: the ECU's table, frozen; `cycle_s`: the control period [s].
-  Driver(const models::VehicleParams& vehicle, const scenario::ScenarioSettings& scenario,
+  Driver(const models::VehicleParams& vehicle, const config::ScenarioSettings& scenario,
          const rt::ChannelTable& table, double cycle_s);
 
   /// RT: one control cycle at scenario time `t` [s].
@@ -75,8 +75,8 @@ class Driver {
 
   VehicleGeometry geometry_;
   models::DriveKind drive_;
-  scenario::CourseFrame frame_;
-  scenario::CoursePath path_;
+  runtime::CourseFrame frame_;
+  runtime::CoursePath path_;
   SpeedPlan plan_;
   PathFollower follower_;
   /// A vehicle steered at its front axle alone steers by Stanley on that axle's errors

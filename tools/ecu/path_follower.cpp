@@ -14,9 +14,9 @@ PathFollowerGains PathFollowerGains::for_distance(double L) noexcept {
 PathFollower::PathFollower(PathFollowerGains gains, double max_curvature) noexcept
     : gains_(gains), max_curvature_(max_curvature) {}
 
-double PathFollower::update(const scenario::PathSample& at, double heading, double ds) noexcept {
+double PathFollower::update(const runtime::PathSample& at, double heading, double ds) noexcept {
   const double e = at.cross_track;
-  const double de_ds = std::sin(scenario::wrap_angle(heading - at.heading));
+  const double de_ds = std::sin(runtime::wrap_angle(heading - at.heading));
   // AutoSim §6.2.3: P + I + D, here over distance; the path's curvature fed forward
   const double pid = gains_.kp * e + gains_.ki * integral_ + gains_.kd * de_ds;
   const double unclamped = at.curvature - pid;

@@ -12,7 +12,7 @@
 // a side slope), not to remember the way in.
 // Setup: the constructor; update() is RT.
 
-#include "tools/scenario/course_path.hpp"
+#include "runtime/scenario/course_path.hpp"
 
 namespace hil::ecu {
 
@@ -34,7 +34,7 @@ class PathFollower {
 
   /// RT: the curvature to steer for the reference point at `at` with heading `heading`
   /// (course frame), having moved `ds` [m] along the path since the last call.
-  [[nodiscard]] double update(const scenario::PathSample& at, double heading, double ds) noexcept;
+  [[nodiscard]] double update(const runtime::PathSample& at, double heading, double ds) noexcept;
 
   void reset() noexcept { integral_ = 0.0; }
   [[nodiscard]] const PathFollowerGains& gains() const noexcept { return gains_; }

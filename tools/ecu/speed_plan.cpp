@@ -5,7 +5,7 @@
 
 namespace hil::ecu {
 
-SpeedPlan::SpeedPlan(const scenario::DrivingPlan& plan, const scenario::CoursePath& path)
+SpeedPlan::SpeedPlan(const config::DrivingPlan& plan, const runtime::CoursePath& path)
     : steps_(plan.steps),
       stop_at_end_(plan.stop_at_end),
       path_length_(path.length()),
@@ -19,16 +19,16 @@ SpeedPlan::SpeedPlan(const scenario::DrivingPlan& plan, const scenario::CoursePa
             static_cast<std::ptrdiff_t>(std::min(plan.point_speed.size(), path.size() - 1)));
     segment_speed_.resize(path.size() - 1, segment_speed_.empty() ? 0.0 : segment_speed_.back());
   }
-  for (const scenario::SpeedStep& s : steps_) max_speed_ = std::max(max_speed_, std::abs(s.speed));
+  for (const config::SpeedStep& s : steps_) max_speed_ = std::max(max_speed_, std::abs(s.speed));
   for (const double v : segment_speed_) max_speed_ = std::max(max_speed_, std::abs(v));
 }
 
-double SpeedPlan::target(double t, const scenario::PathSample& at) const noexcept {
+double SpeedPlan::target(double t, const runtime::PathSample& at) const noexcept {
   double v = 0.0;
   if (!segment_speed_.empty()) {
     v = segment_speed_[std::min(at.segment, segment_speed_.size() - 1)];
   } else {
-    for (const scenario::SpeedStep& s : steps_) {
+    for (const config::SpeedStep& s : steps_) {
       if (s.at_s <= t) v = s.speed;
     }
   }

@@ -7,17 +7,17 @@
 #include <cstddef>
 #include <vector>
 
-#include "tools/scenario/course_path.hpp"
-#include "tools/scenario/scenario_settings.hpp"
+#include "config/scenario/scenario_settings.hpp"
+#include "runtime/scenario/course_path.hpp"
 
 namespace hil::ecu {
 
 class SpeedPlan {
  public:
-  SpeedPlan(const scenario::DrivingPlan& plan, const scenario::CoursePath& path);
+  SpeedPlan(const config::DrivingPlan& plan, const runtime::CoursePath& path);
 
   /// RT: the target speed at time `t` [s] with the vehicle at `at` on the path [m/s].
-  [[nodiscard]] double target(double t, const scenario::PathSample& at) const noexcept;
+  [[nodiscard]] double target(double t, const runtime::PathSample& at) const noexcept;
 
   /// RT: moves `reference` toward `target` by at most the plan's acceleration (or
   /// deceleration) over `dt`; returns the new reference.
@@ -27,7 +27,7 @@ class SpeedPlan {
   [[nodiscard]] double max_speed() const noexcept { return max_speed_; }
 
  private:
-  std::vector<scenario::SpeedStep> steps_;
+  std::vector<config::SpeedStep> steps_;
   std::vector<double> segment_speed_;  ///< target on each path segment (by point)
   bool stop_at_end_;
   double path_length_;

@@ -20,7 +20,7 @@
 // lie that far apart radially (to first order in κ).
 // Setup: the constructor; update() is RT.
 
-#include "tools/scenario/course_path.hpp"
+#include "runtime/scenario/course_path.hpp"
 
 namespace hil::ecu {
 
@@ -42,7 +42,7 @@ class StanleyFollower {
 
   /// RT: the front axle's central angle [rad] for its centre at `at` (its projection on the
   /// path) with heading `heading` (course frame), forward speed `v` [m/s] and yaw rate `r`.
-  [[nodiscard]] double update(const scenario::PathSample& at, double heading, double v,
+  [[nodiscard]] double update(const runtime::PathSample& at, double heading, double v,
                               double r) const noexcept;
 
  private:

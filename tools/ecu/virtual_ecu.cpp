@@ -35,7 +35,7 @@ std::vector<WatchedMessage> watched_messages(const io::can::CanBusSpec& rig_bus,
 
 VirtualEcu::~VirtualEcu() = default;
 
-VirtualEcu::VirtualEcu(const config::RigSettings& rig, const scenario::ScenarioSettings& scenario,
+VirtualEcu::VirtualEcu(const config::RigSettings& rig, const config::ScenarioSettings& scenario,
                        const VirtualEcuOptions& options)
     : judge_(scenario), start_on_input_(options.start_clock_on_input) {
   if (rig.can.empty()) throw std::runtime_error("the rig has no CAN bus for an ECU to talk on");
@@ -78,21 +78,20 @@ bool VirtualEcu::inputs_valid(std::int64_t tick) const noexcept {
   return true;
 }
 
-void VirtualEcu::read(const rt::TickContext& c) noexcept {
-  if (first_tick_ < 0) first_tick_ = c.tick;
-  bus_->read(c.tick, table_);
+void VirtualEcu::receive(std::int64_t tick) noexcept {
+  if (first_tick_ < 0) first_tick_ = tick;
+  bus_->read(tick, table_);
 }
 
-void VirtualEcu::update(const rt::TickContext& c) noexcept {
-  if ((c.tick - first_tick_) % cycle_ticks_ != 0) return;
-  const bool valid = inputs_valid(c.tick);
-  if (valid && clock_start_tick_ < 0) clock_start_tick_ = start_on_input_ ? c.tick : first_tick_;
+void VirtualEcu::drive(std::int64_t tick) noexcept {
+  const bool valid = inputs_valid(tick);
+  if (valid && clock_start_tick_ < 0) clock_start_tick_ = start_on_input_ ? tick : first_tick_;
   cycles_.fetch_add(1, std::memory_order_relaxed);
   if (!valid) {
     driver_->hold(table_);
     holding_.fetch_add(1, std::memory_order_relaxed);
   } else {
-    const double t = static_cast<double>(c.tick - clock_start_tick_) * period_s_;
+    const double t = static_cast<double>(tick - clock_start_tick_) * period_s_;
     driver_->step(t, table_);
     const DriverStatus& s = driver_->status();
     judge_.observe({.time = t,
@@ -102,7 +101,7 @@ void VirtualEcu::update(const rt::TickContext& c) noexcept {
                     .speed = s.speed_measured});
   }
   const DriverStatus& s = driver_->status();
-  progress_.elapsed.store(static_cast<double>(c.tick - first_tick_) * period_s_,
+  progress_.elapsed.store(static_cast<double>(tick - first_tick_) * period_s_,
                           std::memory_order_relaxed);
   progress_.time.store(s.time, std::memory_order_relaxed);
   progress_.speed_ref.store(s.speed_ref, std::memory_order_relaxed);
@@ -112,8 +111,8 @@ void VirtualEcu::update(const rt::TickContext& c) noexcept {
   progress_.holding.store(!valid, std::memory_order_relaxed);
 }
 
-void VirtualEcu::write(const rt::TickContext& c) noexcept {
-  if (!silent_.load(std::memory_order_relaxed)) bus_->write(c.tick, table_);
+void VirtualEcu::send(std::int64_t tick) noexcept {
+  if (!silent_.load(std::memory_order_relaxed)) bus_->write(tick, table_);
 }
 
 EcuProgress VirtualEcu::progress() const noexcept {

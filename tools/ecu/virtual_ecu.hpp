@@ -2,13 +2,14 @@
 // The virtual ECU: the other end of the rig's first CAN bus — the mirrored bus
 // (io/can/mapping/can_bus_mirror.hpp) on its own channel table, with the same counters and CRCs —
 // and the driver (tools/ecu/driver.hpp) that plays the controller once per ECU cycle
-// (20 ms). An rt::Task, so it runs either inside the rig's executive (in process,
-// deterministic, over a virtual: bus) or in its own executive (`hilsim ecu`, over a real
-// transport). Until every message the rig sends has arrived, and whenever one of them times
-// out, it holds the vehicle (speeds 0, brakes and parking brake on). Its own view of the run
-// is judged against the scenario's gates (verdict()).
+// (20 ms). Three stages — receive (peer_rx), drive (peer_update, every cycle_ticks()), send
+// (peer_tx) — so it runs either inside the rig's executive (in process, deterministic, over a
+// virtual: bus) or in its own executive (`hilsim ecu`, over a real transport). Until every message
+// the rig sends has arrived, and whenever one of them times out, it holds the vehicle (speeds 0,
+// brakes and parking brake on). Its own view of the run is judged against the scenario's gates
+// (verdict()).
 //
-// Thread-safety: build in the setup phase; read/update/write on the executive's thread;
+// Thread-safety: build in the setup phase; the stages on the executive's thread;
 // set_silent(), progress() and the bus's counters from any thread; verdict() and
 // arrival_monitor() deviations after the executive is done.
 
@@ -20,13 +21,13 @@
 #include <vector>
 
 #include "config/loader.hpp"
+#include "config/scenario/scenario_settings.hpp"
 #include "io/can/mapping/can_bus.hpp"
 #include "rt_core/channel_table.hpp"
-#include "rt_core/task.hpp"
+#include "rt_core/stage.hpp"
+#include "runtime/scenario/scenario_judge.hpp"
 #include "tools/ecu/arrival_monitor.hpp"
 #include "tools/ecu/driver.hpp"
-#include "tools/scenario/scenario_judge.hpp"
-#include "tools/scenario/scenario_settings.hpp"
 
 namespace hil::ecu {
 
@@ -48,20 +49,22 @@ struct EcuProgress {
   bool holding = true;  ///< inputs missing: holding the vehicle
 };
 
-class VirtualEcu final : public rt::Task {
+class VirtualEcu {
  public:
   /// Setup: opens the transport (std::runtime_error/invalid_argument naming the URI), builds
   /// the mirrored bus and the driver (std::runtime_error naming a channel the drive needs
   /// that the rig's mapping lacks).
-  VirtualEcu(const config::RigSettings& rig, const scenario::ScenarioSettings& scenario,
+  VirtualEcu(const config::RigSettings& rig, const config::ScenarioSettings& scenario,
              const VirtualEcuOptions& options = {});
-  ~VirtualEcu() override;
+  ~VirtualEcu();
   VirtualEcu(const VirtualEcu&) = delete;
   VirtualEcu& operator=(const VirtualEcu&) = delete;
 
-  void read(const rt::TickContext& c) noexcept override;
-  void update(const rt::TickContext& c) noexcept override;
-  void write(const rt::TickContext& c) noexcept override;
+  /// Its stages: what the rig sent (read phase), the driver's cycle (update phase; run it
+  /// every cycle_ticks() ticks), what it sends (write phase).
+  [[nodiscard]] rt::Stage& receive_stage() noexcept { return receive_; }
+  [[nodiscard]] rt::Stage& drive_stage() noexcept { return drive_; }
+  [[nodiscard]] rt::Stage& send_stage() noexcept { return send_; }
 
   /// Any thread: stop (true) or resume sending, as a powered-off ECU would.
   void set_silent(bool silent) noexcept { silent_.store(silent, std::memory_order_relaxed); }
@@ -81,20 +84,23 @@ class VirtualEcu final : public rt::Task {
   }
   [[nodiscard]] EcuProgress progress() const noexcept;
   /// The gates judged on what the ECU received (pose, speed). After the run.
-  [[nodiscard]] scenario::ScenarioVerdict verdict() const { return judge_.verdict(); }
+  [[nodiscard]] runtime::ScenarioVerdict verdict() const { return judge_.verdict(); }
   /// Ticks of the executive per control cycle.
   [[nodiscard]] std::int64_t cycle_ticks() const noexcept { return cycle_ticks_; }
 
  private:
   /// Every message the rig sends has arrived and none is overdue (its rx timeout).
   [[nodiscard]] bool inputs_valid(std::int64_t tick) const noexcept;
+  void receive(std::int64_t tick) noexcept;
+  void drive(std::int64_t tick) noexcept;
+  void send(std::int64_t tick) noexcept;
 
   io::can::CanBusSpec spec_;
   rt::ChannelTable table_;
   ArrivalMonitor* arrivals_ = nullptr;  ///< owned by the bus
   std::unique_ptr<io::can::CanBus> bus_;
   std::unique_ptr<Driver> driver_;
-  scenario::ScenarioJudge judge_;
+  runtime::ScenarioJudge judge_;
   bool start_on_input_ = false;
   std::vector<std::int64_t> rx_timeout_ticks_;  ///< per received message
   std::int64_t cycle_ticks_ = 1;
@@ -108,6 +114,9 @@ class VirtualEcu final : public rt::Task {
         cross_track{0.0}, progress{0.0};
     std::atomic<bool> holding{true};
   } progress_;
+  rt::MethodStage<&VirtualEcu::receive> receive_{*this};
+  rt::MethodStage<&VirtualEcu::drive> drive_{*this};
+  rt::MethodStage<&VirtualEcu::send> send_{*this};
 };
 
 }  // namespace hil::ecu

@@ -1,7 +1,6 @@
 #include "tools/session/console_feed.hpp"
 
 #include <fmt/format.h>
-#include <google/protobuf/util/json_util.h>
 
 #include <cmath>
 #include <memory>
@@ -17,7 +16,7 @@ std::uint64_t load(const std::atomic<std::uint64_t>& a) {
   return a.load(std::memory_order_relaxed);
 }
 
-json counters_json(const config::RigRuntime& rig, const Recording* recording) {
+json counters_json(const runtime::Rig& rig, const runtime::Recording* recording) {
   json can = json::array();
   for (const auto& bus : rig.buses()) {
     std::uint64_t rx = 0;
@@ -38,7 +37,7 @@ json counters_json(const config::RigRuntime& rig, const Recording* recording) {
   }
   json recorder;  // null: not recording
   if (recording != nullptr) {
-    const RecordingCounters c = recording->counters();
+    const runtime::RecordingCounters c = recording->counters();
     recorder = {{"samples", c.telemetry.samples_recorded},
                 {"drops", c.telemetry.samples_dropped + c.can_log.frames_dropped},
                 {"frames", c.can_log.frames_written},
@@ -58,7 +57,7 @@ json hex(const std::optional<io::can::CanFrame>& frame) {
 /// count and last tick between two calls.
 class CanView {
  public:
-  explicit CanView(config::RigRuntime& rig) : rig_(rig) {}
+  explicit CanView(runtime::Rig& rig) : rig_(rig) {}
 
   json operator()() {
     const rt::ChannelTable& table = rig_.table();
@@ -125,7 +124,7 @@ class CanView {
     std::int64_t last_tick = -1;
     std::optional<double> cycle_ms;
   };
-  config::RigRuntime& rig_;
+  runtime::Rig& rig_;
   rt::ChannelSnapshot snapshot_;
   std::vector<Seen> seen_;
 };
@@ -133,8 +132,8 @@ class CanView {
 /// Events from counters that only grow: a CAN message timing out, the recorder's first error.
 class EventWatch {
  public:
-  EventWatch(config::RigRuntime& rig, const Recording* recording,
-             const scenario::ScenarioJudge* judge, const faults::FaultEngine* faults)
+  EventWatch(runtime::Rig& rig, const runtime::Recording* recording,
+             const runtime::ScenarioJudge* judge, const runtime::FaultEngine* faults)
       : rig_(rig), recording_(recording), judge_(judge), faults_(faults) {
     if (judge_ != nullptr) marked_.assign(judge_->gate_count(), false);
   }
@@ -161,10 +160,10 @@ class EventWatch {
     }
     const double period_s = static_cast<double>(rig_.settings().executive.period) * 1e-9;
     for (std::size_t i = 0; i < marked_.size(); ++i) {
-      const scenario::LiveMark m = judge_->live(i);
-      if (marked_[i] || m.state == scenario::LiveMark::State::open) continue;
+      const runtime::LiveMark m = judge_->live(i);
+      if (marked_[i] || m.state == runtime::LiveMark::State::open) continue;
       marked_[i] = true;
-      const bool passed = m.state == scenario::LiveMark::State::passed;
+      const bool passed = m.state == runtime::LiveMark::State::passed;
       out.push_back({.tick = std::llround(m.time / period_s),
                      .level = passed ? "info" : "error",
                      .kind = "gate",
@@ -175,7 +174,7 @@ class EventWatch {
       faults_->marks(marks_);
       seen_.resize(marks_.size());
       for (std::size_t i = 0; i < marks_.size(); ++i) {
-        const faults::FaultMark& m = marks_[i];
+        const runtime::FaultMark& m = marks_[i];
         if (m.started_at >= 0 && !seen_[i].started) {
           seen_[i].started = true;
           out.push_back({.tick = m.started_at,
@@ -193,7 +192,7 @@ class EventWatch {
       }
     }
     if (recording_ != nullptr && !recorder_error_) {
-      const RecordingCounters c = recording_->counters();
+      const runtime::RecordingCounters c = recording_->counters();
       if (!c.errors.empty()) {
         recorder_error_ = true;
         out.push_back({.level = "error", .kind = "recorder", .text = c.errors});
@@ -202,11 +201,11 @@ class EventWatch {
   }
 
  private:
-  config::RigRuntime& rig_;
-  const Recording* recording_;
-  const scenario::ScenarioJudge* judge_;
-  const faults::FaultEngine* faults_;
-  std::vector<faults::FaultMark> marks_;
+  runtime::Rig& rig_;
+  const runtime::Recording* recording_;
+  const runtime::ScenarioJudge* judge_;
+  const runtime::FaultEngine* faults_;
+  std::vector<runtime::FaultMark> marks_;
   struct Seen {
     bool started = false, stopped = false;
   };
@@ -218,17 +217,17 @@ class EventWatch {
 
 }  // namespace
 
-json course_json(const scenario::ScenarioSettings& s) {
+json course_json(const config::ScenarioSettings& s) {
   const double c = std::cos(s.start.yaw);
   const double sn = std::sin(s.start.yaw);
   const auto world = [&](double x, double y) {
     return json::array({s.start.x + c * x - sn * y, s.start.y + sn * x + c * y});
   };
   json path = json::array();
-  for (const scenario::CoursePoint& p : s.drive.path) path.push_back(world(p.x, p.y));
+  for (const config::CoursePoint& p : s.drive.path) path.push_back(world(p.x, p.y));
   json cones = json::array();
-  for (const scenario::GateSettings& g : s.gates) {
-    const auto* lane = std::get_if<scenario::LaneGate>(&g.check);
+  for (const config::GateSettings& g : s.gates) {
+    const auto* lane = std::get_if<config::LaneGate>(&g.check);
     if (lane == nullptr) continue;
     // cones along both edges of the lane, every 3 m and at its ends
     const int n = std::max(1, static_cast<int>(std::ceil((lane->x_max - lane->x_min) / 3.0)));
@@ -246,7 +245,7 @@ json course_json(const scenario::ScenarioSettings& s) {
 }
 
 std::function<std::vector<std::uint64_t>(const io::console::Command&)> console_commands(
-    commands::CommandQueue& queue) {
+    runtime::CommandQueue& queue) {
   return [&queue](const io::console::Command& c) {
     using Kind = io::console::Command::Kind;
     std::vector<std::uint64_t> ids;
@@ -259,16 +258,9 @@ std::function<std::vector<std::uint64_t>(const io::console::Command&)> console_c
         for (const std::string& channel : c.channels) queue.check_release(channel);
         for (const std::string& channel : c.channels) ids.push_back(queue.release(channel));
         break;
-      case Kind::fault: {
-        config::Fault fault;
-        const auto status = google::protobuf::util::JsonStringToMessage(c.fault_json, &fault);
-        if (!status.ok()) {
-          throw std::invalid_argument(
-              fmt::format("'fault' is not a fault (docs/faults.md): {}", status.ToString()));
-        }
-        ids.push_back(queue.add_fault(fault));
+      case Kind::fault:
+        ids.push_back(queue.add_fault_json(c.fault_json));
         break;
-      }
       case Kind::clear_fault:
         ids.push_back(queue.clear_fault(c.name));
         break;
@@ -280,7 +272,7 @@ std::function<std::vector<std::uint64_t>(const io::console::Command&)> console_c
   };
 }
 
-io::console::ConsoleFeed console_feed(config::RigRuntime& rig, const ConsoleRun& run) {
+io::console::ConsoleFeed console_feed(runtime::Rig& rig, const ConsoleRun& run) {
   io::console::ConsoleFeed feed;
   feed.run = {
       .rig = run.rig,
@@ -292,13 +284,13 @@ io::console::ConsoleFeed console_feed(config::RigRuntime& rig, const ConsoleRun&
       .start_epoch_ns = run.start_epoch_ns,
       .course = run.scenario != nullptr ? std::optional(course_json(*run.scenario)) : std::nullopt};
   feed.table = &rig.table();
-  const Recording* recording = run.recording;
+  const runtime::Recording* recording = run.recording;
   feed.counters = [&rig, recording] { return counters_json(rig, recording); };
   if (!rig.buses().empty()) feed.can_view = CanView(rig);
   feed.poll_events = EventWatch(rig, recording, run.judge, run.faults);
-  if (const scenario::ScenarioJudge* judge = run.judge) {
+  if (const runtime::ScenarioJudge* judge = run.judge) {
     feed.final_events = [judge](std::vector<io::console::ConsoleEvent>& out) {
-      for (const scenario::GateResult& g : judge->verdict().gates) {
+      for (const runtime::GateResult& g : judge->verdict().gates) {
         const char* verdict = !g.reached ? "not decided" : g.passed ? "PASS" : "FAIL";
         out.push_back({.level = !g.reached ? "warn"
                                 : g.passed ? "info"

@@ -8,13 +8,13 @@
 #include <optional>
 #include <string>
 
-#include "config/rig_runtime.hpp"
+#include "config/scenario/scenario_settings.hpp"
 #include "io/console/console_feed.hpp"
-#include "tools/commands/command_queue.hpp"
-#include "tools/faults/fault_engine.hpp"
-#include "tools/scenario/scenario_judge.hpp"
-#include "tools/scenario/scenario_settings.hpp"
-#include "tools/session/run/run_recording.hpp"
+#include "runtime/commands/command_queue.hpp"
+#include "runtime/faults/fault_engine.hpp"
+#include "runtime/record/recording.hpp"
+#include "runtime/rig.hpp"
+#include "runtime/scenario/scenario_judge.hpp"
 #include "tools/session/speed.hpp"
 
 namespace hil::session {
@@ -24,21 +24,21 @@ struct ConsoleRun {
   std::string run_id;
   Speed speed;
   std::int64_t start_epoch_ns = 0;
-  const scenario::ScenarioSettings* scenario = nullptr;  ///< or none
-  const Recording* recording = nullptr;                  ///< or not recorded
-  const scenario::ScenarioJudge* judge = nullptr;        ///< the scenario's gates, or none
-  const faults::FaultEngine* faults = nullptr;           ///< the run's faults, or none
+  const config::ScenarioSettings* scenario = nullptr;  ///< or none
+  const runtime::Recording* recording = nullptr;       ///< or not recorded
+  const runtime::ScenarioJudge* judge = nullptr;       ///< the scenario's gates, or none
+  const runtime::FaultEngine* faults = nullptr;        ///< the run's faults, or none
 };
 
 /// The console's operator commands (docs/api.md) as commands of the loop's queue.
 [[nodiscard]] std::function<std::vector<std::uint64_t>(const io::console::Command&)>
-console_commands(commands::CommandQueue& queue);
+console_commands(runtime::CommandQueue& queue);
 
 /// The feed of a run of `rig` (which, like the scenario and recording, must outlive it).
-[[nodiscard]] io::console::ConsoleFeed console_feed(config::RigRuntime& rig, const ConsoleRun& run);
+[[nodiscard]] io::console::ConsoleFeed console_feed(runtime::Rig& rig, const ConsoleRun& run);
 
 /// The course message of a scenario: its path and the cones of its lane gates, in world
 /// coordinates.
-[[nodiscard]] nlohmann::json course_json(const scenario::ScenarioSettings& s);
+[[nodiscard]] nlohmann::json course_json(const config::ScenarioSettings& s);
 
 }  // namespace hil::session

@@ -66,7 +66,7 @@ std::string format_summary(const EcuReport& r) {
   if (r.verdict) {
     out += fmt::format("  verdict (on what the ECU received): {}\n",
                        r.verdict->passed ? "PASSED" : "FAILED");
-    for (const scenario::GateResult& g : r.verdict->gates) {
+    for (const runtime::GateResult& g : r.verdict->gates) {
       out += fmt::format("    [{}] {}: {}\n", g.passed ? "pass" : "FAIL", g.name, g.detail);
     }
   }
@@ -114,7 +114,7 @@ nlohmann::json to_json(const EcuReport& r) {
                     {"errors", t.errors}};
   if (r.verdict) {
     j["verdict"]["passed"] = r.verdict->passed;
-    for (const scenario::GateResult& g : r.verdict->gates) {
+    for (const runtime::GateResult& g : r.verdict->gates) {
       j["verdict"]["gates"].push_back(
           {{"name", g.name}, {"kind", g.kind}, {"passed", g.passed}, {"detail", g.detail}});
     }

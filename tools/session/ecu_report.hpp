@@ -37,8 +37,8 @@ struct EcuReport {
   std::vector<SentMessageReport> sent;
   io::can::TransportStats transport;
   rt::RtStatus status;
-  std::optional<scenario::ScenarioVerdict> verdict;  ///< when the scenario ran to its end
-  bool interrupted = false;                          ///< stopped by a signal
+  std::optional<runtime::ScenarioVerdict> verdict;  ///< when the scenario ran to its end
+  bool interrupted = false;                         ///< stopped by a signal
 };
 
 /// Fills the ECU's part of a report. After its executive is done.

@@ -28,12 +28,12 @@ rt::ExecutiveConfig for_run(rt::ExecutiveConfig config, const HarnessOptions& op
   return config;
 }
 
-rt::TickPlan with_helpers(rt::TickPlan plan, io::console::ConsoleServer* console,
-                          TickCounterTask& counter) {
+runtime::TickPlan with_helpers(runtime::TickPlan plan, rt::Stage* console_tap,
+                               runtime::TickCounterStage& counter) {
   // The channel snapshot and the console's stream: nobody reads either without a console
-  if (console != nullptr) plan.add(rt::Slot::publish, "console", console->tap());
+  if (console_tap != nullptr) plan.add(runtime::Slot::publish, "console", *console_tap);
   // Last of the write phase: the count covers complete ticks only
-  plan.add(rt::Slot::tick_counter, "tick_counter", counter);
+  plan.add(runtime::Slot::tick_counter, "tick_counter", counter);
   return plan;
 }
 
@@ -90,14 +90,16 @@ bool run_watched(const rt::RtOptions& rt, rt::RtStatus& status, const std::funct
   return g_interrupted != 0;
 }
 
-Harness::Harness(rt::ExecutiveConfig config, rt::TickPlan plan, HarnessOptions options)
+Harness::Harness(rt::ExecutiveConfig config, runtime::TickPlan plan, HarnessOptions options)
     : options_(std::move(options)),
       console_(open_console(options_)),
       clock_(options_.paused ? std::make_unique<rt::LockStepClock>(true)
                              : options_.speed.make_clock()),
       lock_step_(dynamic_cast<rt::LockStepClock*>(clock_.get())),
+      console_tap_(console_ ? std::make_unique<ConsoleTapStage>(console_->tap()) : nullptr),
       executive_(for_run(config, options_),
-                 with_helpers(std::move(plan), console_.get(), tick_counter_).entries(), *clock_,
+                 with_helpers(std::move(plan), console_tap_.get(), tick_counter_).entries(),
+                 *clock_,
                  options_.speed.realtime() ? &log_ : nullptr) {  // a slow tick is no
                                                                  // news in SIL
   if (console_) {

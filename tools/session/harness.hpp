@@ -1,7 +1,7 @@
 #pragma once
 // The run harness (docs/architecture.md "The harness"): the one place a rig runs in a loop.
 // It owns the clock (tools/session/speed.hpp), the executive over the tick's declared slots
-// (rt_core/tick_plan.hpp), the RT setup (process and thread, only at real-time speed), stop
+// (runtime/tick_plan.hpp), the RT setup (process and thread, only at real-time speed), stop
 // requests (SIGINT/SIGTERM, a hook), the non-RT helpers around the loop (RT log drain,
 // progress, systemd's READY/STATUS/WATCHDOG through the tick counter) and the outcome the
 // end-of-run report is made of. `hilsim run`, `timing`, `ecu` and `replay` run on Harness;
@@ -26,10 +26,10 @@
 #include "rt_core/rt_log.hpp"
 #include "rt_core/rt_options.hpp"
 #include "rt_core/rt_setup.hpp"
-#include "rt_core/tick_plan.hpp"
 #include "rt_core/timing_stats.hpp"
+#include "runtime/tick_counter_stage.hpp"
+#include "runtime/tick_plan.hpp"
 #include "tools/session/speed.hpp"
-#include "tools/session/tick_counter_task.hpp"
 
 namespace hil::session {
 
@@ -98,7 +98,7 @@ class Harness {
   /// open loop, the overrun policy is `skip` (an overrun there is a tick slower than its period,
   /// reported, never a reason to stop). Throws std::invalid_argument for a config the executive
   /// refuses.
-  Harness(rt::ExecutiveConfig config, rt::TickPlan plan, HarnessOptions options);
+  Harness(rt::ExecutiveConfig config, runtime::TickPlan plan, HarnessOptions options);
   ~Harness();  // the console first: it reads the executive
   Harness(const Harness&) = delete;
   Harness& operator=(const Harness&) = delete;
@@ -130,7 +130,9 @@ class Harness {
   std::atomic<bool> console_stop_{false};
   std::unique_ptr<rt::Clock> clock_;
   rt::LockStepClock* lock_step_ = nullptr;  ///< clock_ when paused
-  TickCounterTask tick_counter_;
+  using ConsoleTapStage = rt::MethodStage<&io::console::ConsoleTap::publish>;
+  std::unique_ptr<ConsoleTapStage> console_tap_;  ///< with a console
+  runtime::TickCounterStage tick_counter_;
   rt::RtLog log_{64};
   rt::Executive executive_;
 };

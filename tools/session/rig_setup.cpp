@@ -27,7 +27,7 @@ std::optional<std::filesystem::path> scenario_file(const RigSelection& s,
 }  // namespace
 
 std::vector<config::FaultSettings> run_faults(
-    const config::RigSettings& rig, const std::optional<scenario::ScenarioSettings>& scenario) {
+    const config::RigSettings& rig, const std::optional<config::ScenarioSettings>& scenario) {
   std::vector<config::FaultSettings> out = rig.faults;
   if (scenario) out.insert(out.end(), scenario->faults.begin(), scenario->faults.end());
   return out;
@@ -35,6 +35,13 @@ std::vector<config::FaultSettings> run_faults(
 
 std::uint64_t run_seed(const config::RigSettings& rig) noexcept {
   return rig.vehicle ? rig.vehicle->seed : 1;
+}
+
+runtime::FaultTargets fault_targets(runtime::Rig& rig) {
+  return {.table = rig.table(),
+          .buses = rig.buses(),
+          .bus_specs = rig.settings().can,
+          .period = rig.settings().executive.period};
 }
 
 std::unique_ptr<RigSetup> set_up_rig(const RigSelection& s) {
@@ -52,9 +59,9 @@ std::unique_ptr<RigSetup> set_up_rig(const RigSelection& s) {
   // The scenario: its rig block applied over the rig, its ECU, events and gates
   setup->scenario_file = scenario_file(s, setup->settings, setup->rig_file);
   if (setup->scenario_file) {
-    scenario::ScenarioLoadResult sc =
-        scenario::load_scenario(*setup->scenario_file, setup->rig_file, overlays);
-    scenario::require_rig(sc, setup->rig);
+    config::ScenarioLoadResult sc =
+        config::load_scenario(*setup->scenario_file, setup->rig_file, overlays);
+    config::require_rig(sc, setup->rig);
     if (!sc.ok()) {
       print_config_errors(sc.errors, setup->scenario_file->string());
       return nullptr;
@@ -81,24 +88,23 @@ std::unique_ptr<RigSetup> set_up_rig(const RigSelection& s) {
   setup->ecu = s.can_uri ? *s.can_uri : virtual_ecu ? "virtual (in process)" : "none";
 
   std::vector<config::FaultSettings> faults = run_faults(setup->settings, setup->scenario);
-  setup->runtime = std::make_unique<config::RigRuntime>(
+  setup->runtime = std::make_unique<runtime::Rig>(
       setup->settings,
-      config::RuntimeOptions{.can_uri = s.can_uri,
-                             .extra_input_channels = setup->scenario
-                                                         ? setup->scenario->marker_channels
-                                                         : std::vector<std::string>{},
-                             .extra_output_channels = faults::FaultEngine::channels(faults),
-                             .bus_name = setup->rig});
+      runtime::RigOptions{.can_uri = s.can_uri,
+                          .extra_input_channels = setup->scenario ? setup->scenario->marker_channels
+                                                                  : std::vector<std::string>{},
+                          .extra_output_channels = runtime::FaultEngine::channels(faults),
+                          .bus_name = setup->rig});
   if (setup->scenario) {
     setup->scenario_run = std::make_unique<session::ScenarioRun>(
         *setup->runtime, *setup->scenario, session::ScenarioRunOptions{.virtual_ecu = virtual_ecu});
-    setup->scenario_run->add_tasks(setup->plan);
+    setup->scenario_run->add_stages(setup->plan);
   } else {
-    setup->runtime->add_tasks(setup->plan);
+    setup->runtime->add_stages(setup->plan);
   }
-  setup->faults = std::make_unique<faults::FaultEngine>(std::move(faults), *setup->runtime,
-                                                        run_seed(setup->settings));
-  setup->faults->add_tasks(setup->plan, /*always=*/true);  // commands may add faults
+  setup->faults = std::make_unique<runtime::FaultEngine>(
+      std::move(faults), fault_targets(*setup->runtime), run_seed(setup->settings));
+  setup->faults->add_stages(setup->plan, /*always=*/true);  // commands may add faults
   return setup;
 }
 

@@ -11,10 +11,10 @@
 #include <vector>
 
 #include "config/loader.hpp"
-#include "config/rig_runtime.hpp"
-#include "rt_core/tick_plan.hpp"
-#include "tools/faults/fault_engine.hpp"
-#include "tools/scenario/scenario_settings.hpp"
+#include "config/scenario/scenario_settings.hpp"
+#include "runtime/faults/fault_engine.hpp"
+#include "runtime/rig.hpp"
+#include "runtime/tick_plan.hpp"
 #include "tools/session/scenario_run.hpp"
 
 namespace hil::session {
@@ -32,12 +32,12 @@ struct RigSetup {
   std::filesystem::path rig_file;
   config::RigSettings settings;  ///< the scenario's rig block applied
   std::optional<std::filesystem::path> scenario_file;
-  std::optional<scenario::ScenarioSettings> scenario;
+  std::optional<config::ScenarioSettings> scenario;
   std::string ecu;  ///< "virtual (in process)", the --can URI, or "none"
-  std::unique_ptr<config::RigRuntime> runtime;
+  std::unique_ptr<runtime::Rig> runtime;
   std::unique_ptr<session::ScenarioRun> scenario_run;  ///< when there is a scenario
-  std::unique_ptr<faults::FaultEngine> faults;         ///< the rig's and scenario's faults
-  rt::TickPlan plan;  ///< the tick: the rig's and the scenario's tasks in their slots
+  std::unique_ptr<runtime::FaultEngine> faults;        ///< the rig's and scenario's faults
+  runtime::TickPlan plan;  ///< the tick: the rig's and the scenario's tasks in their slots
 };
 
 /// nullptr after printing every configuration error (FILE:LINE:COLUMN: field: problem) to
@@ -47,8 +47,10 @@ struct RigSetup {
 
 /// The faults of a run: the rig's, then the scenario's.
 [[nodiscard]] std::vector<config::FaultSettings> run_faults(
-    const config::RigSettings& rig, const std::optional<scenario::ScenarioSettings>& scenario);
+    const config::RigSettings& rig, const std::optional<config::ScenarioSettings>& scenario);
 /// The seed of a run's random processes (vehicle.seed, 1 without a vehicle).
 [[nodiscard]] std::uint64_t run_seed(const config::RigSettings& rig) noexcept;
+/// What the faults of a run of `rig` act on.
+[[nodiscard]] runtime::FaultTargets fault_targets(runtime::Rig& rig);
 
 }  // namespace hil::session

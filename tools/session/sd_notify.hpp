@@ -2,7 +2,7 @@
 // systemd's Type=notify protocol for a run (sd_notify(3), systemd.service(5)): READY=1 once
 // the first tick ran, STATUS= lines, WATCHDOG=1 only while the RT loop makes progress, and
 // STOPPING=1 when the run ends. Everything here runs on non-RT threads: the RT loop's only
-// part is the tick counter it increments (tools/session/tick_counter_task.hpp). Started outside
+// part is the tick counter it increments (runtime/tick_counter_stage.hpp). Started outside
 // systemd (no NOTIFY_SOCKET in the environment), every call is a no-op.
 
 #include <atomic>

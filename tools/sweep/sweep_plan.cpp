@@ -8,12 +8,12 @@
 #include <random>
 
 #include "config/loader.hpp"
+#include "config/scenario/scenario_settings.hpp"
 #include "config/text/source_map.hpp"
 #include "config/text/suggest.hpp"
 #include "config/text/text_file.hpp"
 #include "config/text/text_layer.hpp"
 #include "models/sensors/sensor_noise.hpp"
-#include "tools/scenario/scenario_settings.hpp"
 #include "tools/session/rig_locator.hpp"
 #include "tools/sweep/rig_field.hpp"
 
@@ -157,9 +157,9 @@ SweepLoad load_sweep(const std::filesystem::path& file) {
     if (rig_file.empty()) continue;
     const std::string at = fmt::format("scenarios[{}]", i);
     try {
-      scenario::ScenarioLoadResult s =
-          scenario::load_scenario(session::locate_scenario(plan.scenarios_.back()), rig_file);
-      scenario::require_rig(s, session::rig_name(m.rig()));
+      config::ScenarioLoadResult s =
+          config::load_scenario(session::locate_scenario(plan.scenarios_.back()), rig_file);
+      config::require_rig(s, session::rig_name(m.rig()));
       for (const config::ConfigError& e : s.errors) check.error(at, e.to_string());
     } catch (const std::exception& e) {
       check.error(at, e.what());

@@ -12,10 +12,10 @@
 #include "models/terrain/terrain_flat.hpp"
 #include "models/vehicle/vehicle.hpp"
 #include "models/vehicle/vehicle_presets.hpp"
+#include "runtime/scenario/course_path.hpp"
 #include "tools/ecu/path_follower.hpp"
 #include "tools/ecu/speed_plan.hpp"
 #include "tools/ecu/vehicle_geometry.hpp"
-#include "tools/scenario/course_path.hpp"
 
 namespace hil::ecu {
 namespace {
@@ -90,24 +90,24 @@ TEST(VehicleGeometry, RavonFollowsTheReferencesOnACircle) {
 }
 
 TEST(CoursePath, ProjectsOntoSegmentsAndKnowsACirclesCurvature) {
-  const scenario::CoursePath line({{.x = 0, .y = 0}, {.x = 10, .y = 0}});
+  const runtime::CoursePath line({{.x = 0, .y = 0}, {.x = 10, .y = 0}});
   std::size_t hint = 0;
-  const scenario::PathSample a = line.project(3.0, 0.5, hint);
+  const runtime::PathSample a = line.project(3.0, 0.5, hint);
   EXPECT_DOUBLE_EQ(a.s, 3.0);
   EXPECT_DOUBLE_EQ(a.cross_track, 0.5);  // left of the path: positive
-  const scenario::PathSample beyond = line.project(12.0, -1.0, hint);
+  const runtime::PathSample beyond = line.project(12.0, -1.0, hint);
   EXPECT_DOUBLE_EQ(beyond.s, 12.0);  // the last segment extends
   EXPECT_DOUBLE_EQ(beyond.cross_track, -1.0);
 
-  std::vector<scenario::CoursePoint> arc;  // R = 20 m, counter-clockwise, 0.25 m apart
+  std::vector<config::CoursePoint> arc;  // R = 20 m, counter-clockwise, 0.25 m apart
   for (int i = 0; i <= 200; ++i) {
     const double phi = i * 0.25 / 20.0;
     arc.push_back({.x = 20.0 * std::sin(phi), .y = 20.0 - 20.0 * std::cos(phi)});
   }
-  const scenario::CoursePath circle(arc);
+  const runtime::CoursePath circle(arc);
   hint = 0;
   const double phi = 1.0;  // a point 0.3 m outside the arc at 1 rad
-  const scenario::PathSample on =
+  const runtime::PathSample on =
       circle.project_global(20.3 * std::sin(phi), 20.0 - 20.3 * std::cos(phi), hint);
   EXPECT_NEAR(on.curvature, 1.0 / 20.0, 1e-5);
   EXPECT_NEAR(on.heading, phi, 1e-4);
@@ -121,7 +121,7 @@ struct Trace {
   double final_error = 0.0, overshoot = 0.0;
 };
 Trace drive(PathFollower& follower, double e0, double disturbance, double distance) {
-  const scenario::CoursePath line({{.x = 0, .y = 0}, {.x = 1000, .y = 0}});
+  const runtime::CoursePath line({{.x = 0, .y = 0}, {.x = 1000, .y = 0}});
   double x = 0.0;
   double y = e0;
   double psi = 0.0;
@@ -133,7 +133,7 @@ Trace drive(PathFollower& follower, double e0, double disturbance, double distan
   double last_s = 0.0;
   Trace t;
   while (x < distance) {
-    const scenario::PathSample at = line.project(x, y, hint);
+    const runtime::PathSample at = line.project(x, y, hint);
     const double command = follower.update(at, psi, at.s - last_s);
     last_s = at.s;
     kappa += (command - kappa) * dt / tau;
@@ -171,18 +171,17 @@ TEST(PathFollower, TheIntegralRemovesASteadyDisturbance) {
 
 TEST(PathFollower, FeedsTheCurvatureForward) {
   PathFollower follower(PathFollowerGains::for_distance(3.0), 1.0);
-  const scenario::PathSample on_arc{
-      .s = 5.0, .cross_track = 0.0, .heading = 0.3, .curvature = 0.05};
+  const runtime::PathSample on_arc{.s = 5.0, .cross_track = 0.0, .heading = 0.3, .curvature = 0.05};
   EXPECT_DOUBLE_EQ(follower.update(on_arc, 0.3, 0.1), 0.05);  // on the path: κ_path exactly
-  const scenario::PathSample off{.s = 5.0, .cross_track = 10.0, .heading = 0.0, .curvature = 0.0};
+  const runtime::PathSample off{.s = 5.0, .cross_track = 10.0, .heading = 0.0, .curvature = 0.0};
   EXPECT_DOUBLE_EQ(follower.update(off, 0.0, 0.1), -1.0);  // clamped at the steering's limit
 }
 
 TEST(SpeedPlan, StepsByTimeAndBrakesToTheEndOfAPath) {
-  const scenario::CoursePath path({{.x = 0, .y = 0}, {.x = 50, .y = 0}, {.x = 100, .y = 0}});
-  scenario::DrivingPlan steps{.steps = {{.at_s = 1.0, .speed = 2.0}, {.at_s = 5.0, .speed = 0.5}}};
+  const runtime::CoursePath path({{.x = 0, .y = 0}, {.x = 50, .y = 0}, {.x = 100, .y = 0}});
+  config::DrivingPlan steps{.steps = {{.at_s = 1.0, .speed = 2.0}, {.at_s = 5.0, .speed = 0.5}}};
   const SpeedPlan by_time(steps, path);
-  const scenario::PathSample at{.s = 10.0};
+  const runtime::PathSample at{.s = 10.0};
   EXPECT_EQ(by_time.target(0.5, at), 0.0);
   EXPECT_EQ(by_time.target(1.0, at), 2.0);
   EXPECT_EQ(by_time.target(7.0, at), 0.5);
@@ -190,7 +189,7 @@ TEST(SpeedPlan, StepsByTimeAndBrakesToTheEndOfAPath) {
   EXPECT_DOUBLE_EQ(by_time.follow(0.0, 2.0, 0.02), 0.02);
   EXPECT_DOUBLE_EQ(by_time.follow(2.0, 0.0, 0.02), 2.0 - 0.03);
 
-  scenario::DrivingPlan points{
+  config::DrivingPlan points{
       .point_speed = {3.0, 1.0, 1.0}, .stop_at_end = true, .max_deceleration = 2.0};
   const SpeedPlan by_point(points, path);
   EXPECT_EQ(by_point.target(0.0, {.s = 20.0, .segment = 0}), 3.0);
@@ -201,10 +200,10 @@ TEST(SpeedPlan, StepsByTimeAndBrakesToTheEndOfAPath) {
 }
 
 TEST(WrapAngle, StaysInMinusPiToPi) {
-  EXPECT_NEAR(scenario::wrap_angle(2.0 * std::numbers::pi + 0.25), 0.25, 1e-15);
-  EXPECT_DOUBLE_EQ(scenario::wrap_angle(-std::numbers::pi), std::numbers::pi);  // (−π, π]
-  EXPECT_NEAR(scenario::wrap_angle(-3.0 * std::numbers::pi / 2.0), std::numbers::pi / 2.0, 1e-15);
-  EXPECT_DOUBLE_EQ(scenario::wrap_angle(0.25), 0.25);
+  EXPECT_NEAR(runtime::wrap_angle(2.0 * std::numbers::pi + 0.25), 0.25, 1e-15);
+  EXPECT_DOUBLE_EQ(runtime::wrap_angle(-std::numbers::pi), std::numbers::pi);  // (−π, π]
+  EXPECT_NEAR(runtime::wrap_angle(-3.0 * std::numbers::pi / 2.0), std::numbers::pi / 2.0, 1e-15);
+  EXPECT_DOUBLE_EQ(runtime::wrap_angle(0.25), 0.25);
 }
 
 }  // namespace

@@ -22,9 +22,9 @@
 #include <thread>
 #include <vector>
 
-#include "config/rig_runtime.hpp"
 #include "rt_core/executive.hpp"
 #include "rt_core/rt_thread.hpp"
+#include "runtime/rig.hpp"
 #include "tests/support/temp_dir.hpp"
 #include "tests/support/udp_test_socket.hpp"
 
@@ -39,14 +39,13 @@ constexpr std::int64_t kTotalTicks = kStopTick + 3 * kTicksPerSecond;
 constexpr std::int64_t kEcuCycleTicks = 80;  // ECU_SpeedRef every 20 ms
 
 /// The rig's view: speed at the stop, the timeout's rising edge after it.
-class Probe final : public rt::Task {
+class Probe final : public rt::Stage {
  public:
-  explicit Probe(config::RigRuntime& rig)
+  explicit Probe(runtime::Rig& rig)
       : rig_(rig),
         timeout_(rig.table().resolve("can.ecu.ecu_speed_ref.timeout")),
         park_(rig.table().resolve("vehicle.brake.park")) {}
-  void update(const rt::TickContext& /*c*/) noexcept override {}
-  void write(const rt::TickContext& c) noexcept override {
+  void run(const rt::TickContext& c) noexcept override {
     const io::can::MessageCounters& rx = rig_.buses()[0]->rx_counters(0);  // ECU_SpeedRef
     if (c.tick == kStopTick - 1) speed_at_stop = rig_.vehicle()->outputs().velocity_body.x();
     if (c.tick == kStopTick) stop_requested.store(true, std::memory_order_release);
@@ -64,7 +63,7 @@ class Probe final : public rt::Task {
   std::int64_t timeout_rose = -1, last_frame = -1;
 
  private:
-  config::RigRuntime& rig_;
+  runtime::Rig& rig_;
   rt::ChannelId timeout_, park_;
 };
 
@@ -92,13 +91,13 @@ TEST(EcuLoopback, RavonFollowsAnEcuProcessOverCannelloniAndStopsWhenItDies) {
   const config::LoadResult loaded =
       config::load_rig_config(HIL_SOURCE_DIR "/hil_rigs/ravon/rig.pbtxt");
   ASSERT_TRUE(loaded.ok());
-  config::RigRuntime rig(*loaded.settings, {.can_uri = uri(ecu_port, rig_port)});
+  runtime::Rig rig(*loaded.settings, {.can_uri = uri(ecu_port, rig_port)});
   io::can::FrameTap tap(1 << 16);
   rig.buses()[0]->set_tap(&tap);
   Probe probe(rig);
-  rt::TickPlan plan;
-  rig.add_tasks(plan);
-  plan.add(rt::Slot::record, "probe", probe);
+  runtime::TickPlan plan;
+  rig.add_stages(plan);
+  plan.add(runtime::Slot::record, "probe", probe);
   rt::MonotonicClock clock;
   rt::Executive exec(loaded.settings->executive, plan.entries(), clock);
 

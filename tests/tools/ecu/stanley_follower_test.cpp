@@ -12,8 +12,8 @@
 #include <numbers>
 #include <vector>
 
+#include "runtime/scenario/course_path.hpp"
 #include "tools/ecu/stanley_follower.hpp"
-#include "tools/scenario/course_path.hpp"
 
 namespace hil::ecu {
 namespace {
@@ -28,7 +28,7 @@ struct Pose {
 
 /// Drives the kinematic vehicle at `v` along `path` for `seconds`, steering every 20 ms;
 /// returns the final pose of the rear axle.
-Pose drive(const scenario::CoursePath& path, Pose rear, double v, double seconds,
+Pose drive(const runtime::CoursePath& path, Pose rear, double v, double seconds,
            const StanleyFollower& stanley) {
   std::size_t hint = 0;
   double delta = 0.0;
@@ -37,7 +37,7 @@ Pose drive(const scenario::CoursePath& path, Pose rear, double v, double seconds
     if (k % 20 == 0) {
       const double fx = rear.x + kL * std::cos(rear.heading);
       const double fy = rear.y + kL * std::sin(rear.heading);
-      const scenario::PathSample at = path.project(fx, fy, hint);
+      const runtime::PathSample at = path.project(fx, fy, hint);
       delta = stanley.update(at, rear.heading, v, v * std::tan(delta) / kL);
     }
     rear.x += v * std::cos(rear.heading) * kDt;
@@ -48,7 +48,7 @@ Pose drive(const scenario::CoursePath& path, Pose rear, double v, double seconds
 }
 
 TEST(StanleyFollower, ConvergesOnAStraightPathFromAnOffsetAtAnySpeed) {
-  const scenario::CoursePath straight({{.x = -10, .y = 0}, {.x = 2000, .y = 0}});
+  const runtime::CoursePath straight({{.x = -10, .y = 0}, {.x = 2000, .y = 0}});
   const StanleyFollower stanley({.k_yaw = 0.0, .k_ag = 0.0}, kL, 0.5, kD);
   for (const double v : {1.0, 5.0, 16.7}) {
     // 1 m to the left: e decays at about k·v/(k_soft + v) per second once small
@@ -60,12 +60,12 @@ TEST(StanleyFollower, ConvergesOnAStraightPathFromAnOffsetAtAnySpeed) {
 
 TEST(StanleyFollower, OnACircleTheTrackedPointStaysOnThePath) {
   const double radius = 30.0;
-  std::vector<scenario::CoursePoint> points;
+  std::vector<config::CoursePoint> points;
   for (int i = 0; i <= 2000; ++i) {  // counter-clockwise, centre (0, R), from the origin
     const double a = -std::numbers::pi / 2 + i * 0.0025;
     points.push_back({.x = radius * std::cos(a), .y = radius + radius * std::sin(a)});
   }
-  const scenario::CoursePath circle(points);
+  const runtime::CoursePath circle(points);
   const StanleyFollower stanley({.k_yaw = 0.0, .k_ag = 0.0}, kL, 0.5, kD);
   const Pose rear = drive(circle, {.x = -kD, .y = 0.0}, 3.0, 40.0, stanley);
   const double cx = rear.x + kD * std::cos(rear.heading);
@@ -80,7 +80,7 @@ TEST(StanleyFollower, OnACircleTheTrackedPointStaysOnThePath) {
 TEST(StanleyFollower, DampsTheYawRateAndSteersForTheTiresSlip) {
   const StanleyFollower stanley({}, kL, 0.5, 0.0);
   const double kappa = 0.02;
-  const scenario::PathSample on_line{
+  const runtime::PathSample on_line{
       .s = 5.0, .cross_track = -0.5 * kL * kL * kappa, .heading = 0.3, .curvature = kappa};
   // On the offset line, along the path, turning at v·κ: the steady-state yaw alone,
   // k_ag·v²·κ = 0.015·100·0.02
@@ -90,7 +90,7 @@ TEST(StanleyFollower, DampsTheYawRateAndSteersForTheTiresSlip) {
               0.015 * 100.0 * kappa - 0.6 * 0.1, 1e-12);
   // Heading 0.1 rad right of the path: 0.1 rad more to the left
   EXPECT_NEAR(stanley.update(on_line, 0.2, 10.0, 10.0 * kappa), 0.015 * 100.0 * kappa + 0.1, 1e-12);
-  const scenario::PathSample far_left{.cross_track = 50.0};
+  const runtime::PathSample far_left{.cross_track = 50.0};
   EXPECT_DOUBLE_EQ(stanley.update(far_left, 0.0, 1.0, 0.0), -0.5);  // the steering's limit
 }
 

@@ -6,11 +6,11 @@
 
 #include <gtest/gtest.h>
 
-#include "config/rig_runtime.hpp"
+#include "config/scenario/scenario_settings.hpp"
 #include "rt_core/clock.hpp"
 #include "rt_core/executive.hpp"
+#include "runtime/rig.hpp"
 #include "tests/support/budget_probe.hpp"
-#include "tools/scenario/scenario_settings.hpp"
 #include "tools/session/scenario_run.hpp"
 
 namespace hil::ecu {
@@ -20,19 +20,19 @@ constexpr std::int64_t kWarmUpTicks = 4'000;  // 1 s at RAVON's 250 µs
 
 /// Runs `seconds` of the scenario (its whole duration when 0).
 void expect_no_allocation(const std::string& scenario_name, double seconds = 0.0) {
-  scenario::ScenarioLoadResult loaded =
-      scenario::load_scenario(HIL_SOURCE_DIR "/hil_rigs/scenarios/" + scenario_name + ".pbtxt",
-                              HIL_SOURCE_DIR "/hil_rigs/ravon/rig.pbtxt");
+  config::ScenarioLoadResult loaded =
+      config::load_scenario(HIL_SOURCE_DIR "/hil_rigs/scenarios/" + scenario_name + ".pbtxt",
+                            HIL_SOURCE_DIR "/hil_rigs/ravon/rig.pbtxt");
   ASSERT_TRUE(loaded.ok());
   loaded.rig->can[0].uri = "virtual:ecu_alloc_" + scenario_name;
-  config::RigRuntime rig(*loaded.rig, {.extra_input_channels = loaded.scenario->marker_channels});
+  runtime::Rig rig(*loaded.rig, {.extra_input_channels = loaded.scenario->marker_channels});
   session::ScenarioRun run(rig, *loaded.scenario);
   const std::int64_t ticks =
       seconds > 0.0 ? static_cast<std::int64_t>(seconds * 4000) : run.ticks();
   hil::testing::BudgetProbe probe(kWarmUpTicks, ticks - 1);
-  rt::TickPlan plan;
-  run.add_tasks(plan);
-  plan.add(rt::Slot::fmu, "probe", probe);  // the last of the update phase
+  runtime::TickPlan plan;
+  run.add_stages(plan);
+  plan.add(runtime::Slot::fmu, "probe", probe);  // the last of the update phase
   rt::VirtualClock clock;
   rt::Executive exec(loaded.rig->executive, plan.entries(), clock);
 

@@ -9,7 +9,7 @@
 #include <thread>
 
 #include "config/loader.hpp"
-#include "config/rig_runtime.hpp"
+#include "runtime/rig.hpp"
 #include "tests/support/budget_probe.hpp"
 #include "tests/support/console_client.hpp"
 #include "tools/session/console_feed.hpp"
@@ -29,11 +29,11 @@ void expect_free_tick(int clients) {
   config::LoadResult loaded = config::load_rig_config(HIL_SOURCE_DIR "/hil_rigs/ravon/rig.pbtxt");
   ASSERT_TRUE(loaded.ok());
   loaded.settings->can.clear();  // the tick of the rig's models and helpers; no ECU
-  config::RigRuntime rig(*loaded.settings, {.live_bus = false});
+  runtime::Rig rig(*loaded.settings, {.live_bus = false});
   Probe probe{kWarmUpTicks, kTicks - 1, /*thread_only=*/true};
-  rt::TickPlan plan;
-  rig.add_tasks(plan);
-  plan.add(rt::Slot::record, "probe", probe);
+  runtime::TickPlan plan;
+  rig.add_stages(plan);
+  plan.add(runtime::Slot::record, "probe", probe);
   io::console::ConsoleOptions console;
   console.port = 0;
   Speed speed;

@@ -15,8 +15,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "config/rig_runtime.hpp"
-#include "rt_core/tick_plan.hpp"
+#include "runtime/rig.hpp"
+#include "runtime/tick_plan.hpp"
 #include "tests/support/temp_dir.hpp"
 #include "tools/session/replay/replay_session.hpp"
 #include "tools/session/run/run_session.hpp"
@@ -26,14 +26,13 @@ namespace {
 
 /// A lateral gust that flips sign every 4 ticks: its effect depends on the exact ticks it
 /// runs on, so a replay that ignored its decimation or offset would diverge.
-class Gust final : public rt::Task {
+class Gust final : public rt::Stage {
  public:
   explicit Gust(rt::ChannelTable& table)
       : table_(table), force_(table.resolve("env.disturbance.force.y")) {}
-  void read(const rt::TickContext& c) noexcept override {
+  void run(const rt::TickContext& c) noexcept override {
     table_.set(force_, (c.tick / 4) % 2 == 0 ? 400.0 : -400.0);
   }
-  void update(const rt::TickContext& /*c*/) noexcept override {}
 
  private:
   rt::ChannelTable& table_;
@@ -45,9 +44,9 @@ struct GustTask {
   std::uint32_t offset;
   std::unique_ptr<Gust> gust;  // lives as long as the run's or the replay's tick
   auto adder() {
-    return [this](rt::TickPlan& plan, config::RigRuntime& rig) {
+    return [this](runtime::TickPlan& plan, runtime::Rig& rig) {
       gust = std::make_unique<Gust>(rig.table());
-      plan.add(rt::Slot::commands, "gust", *gust, decimation, offset);
+      plan.add(runtime::Slot::commands, "gust", *gust, decimation, offset);
     };
   }
 };
@@ -63,7 +62,7 @@ RunOptions short_run(const std::filesystem::path& dir, Speed speed) {
 }
 
 int replay_dir(const std::filesystem::path& dir,
-               std::function<void(rt::TickPlan&, config::RigRuntime&)> extra = {}) {
+               std::function<void(runtime::TickPlan&, runtime::Rig&)> extra = {}) {
   ReplayOptions r;
   r.source = dir.string();
   r.quiet = true;
@@ -123,28 +122,26 @@ TEST(HarnessRun, SpeedMaxRecordsWhatAPacedRunRecords) {
 }
 
 /// Breaks the vehicle's state at one tick, as a diverging model would.
-class Breaker final : public rt::Task {
+class Breaker final : public rt::Stage {
  public:
-  Breaker(config::RigRuntime& rig, std::int64_t at) : rig_(rig), at_(at) {}
-  void read(const rt::TickContext& c) noexcept override {
+  Breaker(runtime::Rig& rig, std::int64_t at) : rig_(rig), at_(at) {}
+  void run(const rt::TickContext& c) noexcept override {
     if (c.tick != at_) return;
     models::VehicleState x = rig_.vehicle()->state();
     x[3] = std::numeric_limits<double>::quiet_NaN();
     rig_.vehicle()->set_state(x);
   }
-  void update(const rt::TickContext& /*c*/) noexcept override {}
 
  private:
-  config::RigRuntime& rig_;
+  runtime::Rig& rig_;
   std::int64_t at_;
 };
 
 /// Counts channel values that are not finite, after every task of the tick wrote.
-class NanWatch final : public rt::Task {
+class NanWatch final : public rt::Stage {
  public:
   explicit NanWatch(const rt::ChannelTable& table) : table_(table) {}
-  void update(const rt::TickContext& /*c*/) noexcept override {}
-  void write(const rt::TickContext& /*c*/) noexcept override {
+  void run(const rt::TickContext& /*c*/) noexcept override {
     for (const double v : table_.values()) non_finite += std::isfinite(v) ? 0 : 1;
   }
   std::int64_t non_finite = 0;
@@ -158,14 +155,14 @@ TEST(HarnessRun, ANonFiniteStateLatchesTheSafeStateAndNoNanLeaves) {
   const auto dir = tmp.path() / "run";
   std::unique_ptr<Breaker> breaker;
   std::unique_ptr<NanWatch> watch;
-  config::RigRuntime* runtime = nullptr;
+  runtime::Rig* runtime = nullptr;
   RunOptions o = short_run(dir, kMax);
-  o.extra_tasks = [&](rt::TickPlan& plan, config::RigRuntime& rig) {
+  o.extra_tasks = [&](runtime::TickPlan& plan, runtime::Rig& rig) {
     runtime = &rig;
     breaker = std::make_unique<Breaker>(rig, 4000);  // at 1 s
     watch = std::make_unique<NanWatch>(rig.table());
-    plan.add(rt::Slot::commands, "breaker", *breaker);
-    plan.add(rt::Slot::record, "nan_watch", *watch);
+    plan.add(runtime::Slot::commands, "breaker", *breaker);
+    plan.add(runtime::Slot::record, "nan_watch", *watch);
   };
   testing::internal::CaptureStdout();
   const int status = run_rig(o);
@@ -181,9 +178,9 @@ TEST(HarnessRun, ANonFiniteStateLatchesTheSafeStateAndNoNanLeaves) {
 
   std::unique_ptr<Breaker> again;
   EXPECT_EQ(replay_dir(dir,
-                       [&](rt::TickPlan& plan, config::RigRuntime& rig) {
+                       [&](runtime::TickPlan& plan, runtime::Rig& rig) {
                          again = std::make_unique<Breaker>(rig, 4000);
-                         plan.add(rt::Slot::commands, "breaker", *again);
+                         plan.add(runtime::Slot::commands, "breaker", *again);
                        }),
             0);
 }

@@ -20,10 +20,10 @@
 #include <utility>
 #include <vector>
 
-#include "config/rig_runtime.hpp"
+#include "config/scenario/scenario_settings.hpp"
 #include "rt_core/clock.hpp"
 #include "rt_core/executive.hpp"
-#include "tools/scenario/scenario_settings.hpp"
+#include "runtime/rig.hpp"
 #include "tools/session/scenario_run.hpp"
 
 namespace hil::ecu {
@@ -32,8 +32,8 @@ namespace {
 const std::string kRigs = HIL_SOURCE_DIR "/hil_rigs/";
 
 struct Outcome {
-  scenario::ScenarioVerdict truth;     ///< judged on the model's state
-  scenario::ScenarioVerdict ecu_view;  ///< judged on what the ECU received
+  runtime::ScenarioVerdict truth;     ///< judged on the model's state
+  runtime::ScenarioVerdict ecu_view;  ///< judged on what the ECU received
   std::int64_t ticks = 0;
   double wall_s = 0.0;
   std::uint64_t holding_cycles = 0;
@@ -47,18 +47,18 @@ std::string text_of(const std::string& path) {
   return s.str();
 }
 
-void print(const std::string& what, const scenario::ScenarioVerdict& v) {
-  for (const scenario::GateResult& g : v.gates) {
+void print(const std::string& what, const runtime::ScenarioVerdict& v) {
+  for (const runtime::GateResult& g : v.gates) {
     std::printf("  %s [%s] %s: %s\n", what.c_str(), g.passed ? "pass" : "FAIL", g.name.c_str(),
                 g.detail.c_str());
   }
 }
 
 /// With ECU_TRACE set: one line per second of what the ECU does and what the vehicle does.
-class Trace final : public rt::Task {
+class Trace final : public rt::Stage {
  public:
-  Trace(config::RigRuntime& rig, VirtualEcu& ecu) : rig_(rig), ecu_(ecu) {}
-  void update(const rt::TickContext& c) noexcept override {
+  Trace(runtime::Rig& rig, VirtualEcu& ecu) : rig_(rig), ecu_(ecu) {}
+  void run(const rt::TickContext& c) noexcept override {
     if (c.tick % 2000 != 0) return;
     const models::VehicleOutputs& o = rig_.vehicle()->outputs();
     const DriverStatus& d = ecu_.driver().status();
@@ -72,25 +72,24 @@ class Trace final : public rt::Task {
   }
 
  private:
-  config::RigRuntime& rig_;
+  runtime::Rig& rig_;
   VirtualEcu& ecu_;
 };
 
 /// Runs scenario `text` (named `name`) on `rig` to its end.
 Outcome run(const std::string& name, const std::string& text, const std::string& rig) {
-  scenario::ScenarioLoadResult loaded =
-      scenario::load_scenario_text({name + ".pbtxt", text}, kRigs + rig + "/rig.pbtxt");
+  config::ScenarioLoadResult loaded =
+      config::load_scenario_text({name + ".pbtxt", text}, kRigs + rig + "/rig.pbtxt");
   for (const config::ConfigError& e : loaded.errors) ADD_FAILURE() << e.to_string();
   if (!loaded.ok()) return {};
   loaded.rig->can[0].uri = "virtual:ecu_scenario_" + name + "_" + rig;
-  config::RigRuntime runtime(*loaded.rig,
-                             {.extra_input_channels = loaded.scenario->marker_channels});
+  runtime::Rig runtime(*loaded.rig, {.extra_input_channels = loaded.scenario->marker_channels});
   session::ScenarioRun scenario(runtime, *loaded.scenario);
   rt::VirtualClock clock;
-  rt::TickPlan plan;
-  scenario.add_tasks(plan);
+  runtime::TickPlan plan;
+  scenario.add_stages(plan);
   Trace trace(runtime, *scenario.ecu());
-  if (std::getenv("ECU_TRACE") != nullptr) plan.add(rt::Slot::fmu, "trace", trace);
+  if (std::getenv("ECU_TRACE") != nullptr) plan.add(runtime::Slot::fmu, "trace", trace);
   rt::Executive exec(loaded.rig->executive, plan.entries(), clock);
   const auto start = std::chrono::steady_clock::now();
   Outcome out;
@@ -115,11 +114,11 @@ Outcome run_shipped(const std::string& name, const std::string& rig) {
   return run(name, text_of(kRigs + "scenarios/" + name + ".pbtxt"), rig);
 }
 
-const scenario::GateResult& gate(const scenario::ScenarioVerdict& v, const std::string& name) {
-  for (const scenario::GateResult& g : v.gates) {
+const runtime::GateResult& gate(const runtime::ScenarioVerdict& v, const std::string& name) {
+  for (const runtime::GateResult& g : v.gates) {
     if (g.name == name) return g;
   }
-  static const scenario::GateResult missing{.name = "missing"};
+  static const runtime::GateResult missing{.name = "missing"};
   ADD_FAILURE() << "no gate " << name;
   return missing;
 }
@@ -158,10 +157,10 @@ class ShippedScenario : public ::testing::TestWithParam<MatrixCase> {};
 
 TEST_P(ShippedScenario, PassesOnTheRig) {
   const auto& [name, rig] = GetParam();
-  scenario::ScenarioLoadResult loaded =
-      scenario::load_scenario(kRigs + "scenarios/" + name + ".pbtxt", kRigs + rig + "/rig.pbtxt");
+  config::ScenarioLoadResult loaded =
+      config::load_scenario(kRigs + "scenarios/" + name + ".pbtxt", kRigs + rig + "/rig.pbtxt");
   ASSERT_TRUE(loaded.ok()) << loaded.errors.front().to_string();
-  scenario::require_rig(loaded, rig);
+  config::require_rig(loaded, rig);
   if (!loaded.ok()) GTEST_SKIP() << loaded.errors.back().to_string();
   const Outcome o = run_shipped(name, rig);
   EXPECT_TRUE(o.truth.passed) << name << " on " << rig << " (the gates: the test's output)";
@@ -173,11 +172,11 @@ INSTANTIATE_TEST_SUITE_P(Matrix, ShippedScenario, ::testing::ValuesIn(shipped_ma
 
 /// Mean front steering angle and lateral acceleration v·r over the second half of each lap of
 /// the steady-state circle (the windows given in scenario time).
-class SteadyStateSampler final : public rt::Task {
+class SteadyStateSampler final : public rt::Stage {
  public:
-  SteadyStateSampler(config::RigRuntime& rig, std::vector<std::pair<double, double>> windows)
+  SteadyStateSampler(runtime::Rig& rig, std::vector<std::pair<double, double>> windows)
       : rig_(rig), windows_(std::move(windows)), sums_(windows_.size()) {}
-  void update(const rt::TickContext& c) noexcept override {
+  void run(const rt::TickContext& c) noexcept override {
     const double t = static_cast<double>(c.tick) / 4000.0;
     const models::VehicleOutputs& o = rig_.vehicle()->outputs();
     for (std::size_t i = 0; i < windows_.size(); ++i) {
@@ -194,7 +193,7 @@ class SteadyStateSampler final : public rt::Task {
   [[nodiscard]] const std::vector<Sum>& sums() const { return sums_; }
 
  private:
-  config::RigRuntime& rig_;
+  runtime::Rig& rig_;
   std::vector<std::pair<double, double>> windows_;
   std::vector<Sum> sums_;
 };
@@ -204,12 +203,11 @@ class SteadyStateSampler final : public rt::Task {
 // acceleration on a 40 m circle at 4, 7, 10, 13 m/s. At low speed it is the Ackermann angle
 // L/R; its slope is the understeer gradient (docs/ecu.md quotes the figure).
 TEST(ScenarioInTheLoop, TheHmmwvsUndersteerGradientOnTheSteadyStateCircle) {
-  scenario::ScenarioLoadResult loaded = scenario::load_scenario(
+  config::ScenarioLoadResult loaded = config::load_scenario(
       kRigs + "scenarios/hmmwv_steady_state_circle.pbtxt", kRigs + "hmmwv/rig.pbtxt");
   ASSERT_TRUE(loaded.ok());
   loaded.rig->can[0].uri = "virtual:ecu_steady_state_circle";
-  config::RigRuntime runtime(*loaded.rig,
-                             {.extra_input_channels = loaded.scenario->marker_channels});
+  runtime::Rig runtime(*loaded.rig, {.extra_input_channels = loaded.scenario->marker_channels});
   session::ScenarioRun scenario(runtime, *loaded.scenario);
   const double radius = 40.0;
   std::vector<std::pair<double, double>> windows;
@@ -221,9 +219,9 @@ TEST(ScenarioInTheLoop, TheHmmwvsUndersteerGradientOnTheSteadyStateCircle) {
   }
   SteadyStateSampler sampler(runtime, windows);
   rt::VirtualClock clock;
-  rt::TickPlan plan;
-  scenario.add_tasks(plan);
-  plan.add(rt::Slot::fmu, "sampler", sampler);  // the update phase, after the vehicle
+  runtime::TickPlan plan;
+  scenario.add_stages(plan);
+  plan.add(runtime::Slot::fmu, "sampler", sampler);  // the update phase, after the vehicle
   rt::Executive exec(loaded.rig->executive, plan.entries(), clock);
   (void)exec.run(scenario.ticks());
   EXPECT_TRUE(scenario.verdict().passed);
@@ -307,7 +305,7 @@ TEST(ScenarioInTheLoop, AGustBeyondTheGripOnIceFailsTheDeviationGate) {
   text.replace(text.find(calm), calm.size(), "value: 40 ramp_s: 1");
   const Outcome o = run("ice_storm", text, "ravon");
   EXPECT_FALSE(o.truth.passed);
-  const scenario::GateResult& g = gate(o.truth, "holds the line in the gust");
+  const runtime::GateResult& g = gate(o.truth, "holds the line in the gust");
   EXPECT_FALSE(g.passed) << g.detail;
   EXPECT_NE(g.detail.find("largest deviation"), std::string::npos) << g.detail;
 }

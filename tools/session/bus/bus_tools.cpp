@@ -11,7 +11,6 @@
 #include <nlohmann/json.hpp>
 
 #include "config/loader.hpp"
-#include "config/rig_runtime.hpp"
 #include "io/bus/bus_image.hpp"
 #include "io/bus/client/bus_client.hpp"
 #include "io/bus/endpoint.hpp"
@@ -19,6 +18,7 @@
 #include "io/bus/mirror/mirror.hpp"
 #include "io/bus/mirror/mirror_key.hpp"
 #include "rt_core/time.hpp"
+#include "runtime/rig.hpp"
 #include "tools/session/config_errors.hpp"
 #include "tools/session/rig_locator.hpp"
 
@@ -357,8 +357,8 @@ int bus_mirror(const BusMirrorOptions& o) {
     return 2;
   }
   // The same schema as the rig's: the same files give the same channels and units
-  config::RigRuntime rig(settings, {.bus_name = rig_name(o.rig), .live_bus = false});
-  const bus::BusSchema& schema = rig.bus_task()->schema();
+  runtime::Rig rig(settings, {.bus_name = rig_name(o.rig), .live_bus = false});
+  const bus::BusSchema& schema = rig.bus()->schema();
   bus::LiveBus live(schema, {.endpoint = bus::endpoint_for(schema.name),
                              .mirror = settings.bus->mirror,
                              .replica = true,

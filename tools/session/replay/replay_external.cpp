@@ -7,15 +7,15 @@
 
 #include <chrono>
 
-#include "config/rig_runtime.hpp"
 #include "io/can/transport/replay_transport.hpp"
+#include "runtime/record/recording.hpp"
+#include "runtime/rig.hpp"
 #include "tools/session/config_errors.hpp"
 #include "tools/session/console_feed.hpp"
 #include "tools/session/harness.hpp"
 #include "tools/session/replay/replay_compare.hpp"
 #include "tools/session/rig_locator.hpp"
 #include "tools/session/run/run_directory.hpp"
-#include "tools/session/run/run_recording.hpp"
 
 namespace hil::session {
 
@@ -51,18 +51,18 @@ int replay_external_log(const ReplayOptions& o) {
   }
   std::stable_sort(unmatched.begin(), unmatched.end(),
                    [](const auto& a, const auto& b) { return a.tick < b.tick; });
-  config::RigRuntime rig(
-      settings, {.transport_for_bus =
-                     [&](std::size_t bus, const std::string& name) {
-                       const auto it = log.received.find(name);
-                       std::vector<io::can::TickFrame> mine =
-                           it != log.received.end() ? it->second
-                           : bus == 0               ? unmatched
-                                                    : std::vector<io::can::TickFrame>{};
-                       return std::make_unique<io::can::ReplayTransport>("replay:" + name,
-                                                                         std::move(mine), nullptr);
-                     },
-                 .live_bus = false});  // a CAN log has no co-simulator: bus inputs time out
+  runtime::Rig rig(settings,
+                   {.transport_for_bus =
+                        [&](std::size_t bus, const std::string& name) {
+                          const auto it = log.received.find(name);
+                          std::vector<io::can::TickFrame> mine =
+                              it != log.received.end() ? it->second
+                              : bus == 0               ? unmatched
+                                                       : std::vector<io::can::TickFrame>{};
+                          return std::make_unique<io::can::ReplayTransport>(
+                              "replay:" + name, std::move(mine), nullptr);
+                        },
+                    .live_bus = false});  // a CAN log has no co-simulator: bus inputs time out
   const auto start = std::chrono::system_clock::now();
   const std::filesystem::path dir = make_run_directory(
       o.record_dir ? std::optional<std::filesystem::path>(*o.record_dir) : std::nullopt, "runs",
@@ -70,11 +70,14 @@ int replay_external_log(const ReplayOptions& o) {
   (void)save_rig(settings, dir, rig);
   const std::int64_t epoch_ns =
       std::chrono::duration_cast<std::chrono::nanoseconds>(start.time_since_epoch()).count();
-  Recording recording(rig, dir, run.period_ns, epoch_ns, run.rig, /*lossless=*/true,
-                      settings.recording);
-  rt::TickPlan plan;
-  rig.add_tasks(plan);
-  plan.add(rt::Slot::record, "record", recording);
+  runtime::Recording recording(rig, {.dir = dir,
+                                     .start_epoch_ns = epoch_ns,
+                                     .rig_name = run.rig,
+                                     .lossless = true,
+                                     .settings = settings.recording});
+  runtime::TickPlan plan;
+  rig.add_stages(plan);
+  plan.add(runtime::Slot::record, "record", recording);
   Harness harness(settings.executive, std::move(plan),
                   {.speed = o.speed,
                    .quiet = o.quiet,
@@ -89,7 +92,7 @@ int replay_external_log(const ReplayOptions& o) {
   (void)harness.run_until(last + 1);
   harness.finish("replayed");
   recording.stop();
-  const RecordingCounters counters = recording.counters();
+  const runtime::RecordingCounters counters = recording.counters();
   write_json(dir, "manifest.json",
              {{"hilsim_version", hilsim_version()},
               {"git_revision", git_revision()},

@@ -13,7 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "config/rig_runtime.hpp"
+#include "config/scenario/scenario_settings.hpp"
 #include "io/bus/bus_log.hpp"
 #include "io/can/trace/candump_frame.hpp"
 #include "io/can/trace/candump_reader.hpp"
@@ -21,11 +21,11 @@
 #include "io/record/mapped_file.hpp"
 #include "io/record/telemetry_reader.hpp"
 #include "models/vehicle/vehicle.hpp"
-#include "tools/commands/recorded_commands.hpp"
-#include "tools/scenario/scenario_settings.hpp"
+#include "runtime/commands/recorded_commands.hpp"
+#include "runtime/fmu/fmu_log.hpp"
+#include "runtime/rig.hpp"
 #include "tools/session/config_errors.hpp"
 #include "tools/session/console_feed.hpp"
-#include "tools/session/fmu_log.hpp"
 #include "tools/session/harness.hpp"
 #include "tools/session/replay/replay_compare.hpp"
 #include "tools/session/replay/telemetry_prefetch.hpp"
@@ -46,7 +46,7 @@ void run_through(Harness& harness, std::int64_t tick, std::int64_t limit) {
 /// The vehicle's arithmetic as its run had it (manifest "vehicle_math"): by pairs if the run
 /// ran by pairs; where the run ran the four-lane build and this CPU cannot, says that the values
 /// will differ in their last bits (docs/recording.md).
-void follow_vehicle_math(config::RigRuntime& rig, const std::string& recorded) {
+void follow_vehicle_math(runtime::Rig& rig, const std::string& recorded) {
   models::Vehicle* vehicle = rig.vehicle();
   if (vehicle == nullptr || recorded.empty()) return;  // no vehicle, or recorded before
   if (recorded == models::kPairsMath) vehicle->use_four_lanes(false);
@@ -168,9 +168,9 @@ int replay(const ReplayOptions& o) {
   const std::vector<std::filesystem::path> overrides(o.overrides.begin(), o.overrides.end());
   // The run's scenario, if it had one: its events and start pose are part of the run
   const std::filesystem::path scenario_file = dir / "scenario.pbtxt";
-  scenario::ScenarioLoadResult loaded;
+  config::ScenarioLoadResult loaded;
   if (std::filesystem::exists(scenario_file)) {
-    loaded = scenario::load_scenario(scenario_file, dir / "rig.pbtxt", overrides);
+    loaded = config::load_scenario(scenario_file, dir / "rig.pbtxt", overrides);
   } else {
     config::LoadResult rig_only = config::load_rig_config(dir / "rig.pbtxt", overrides);
     loaded.rig = std::move(rig_only.settings);
@@ -203,11 +203,12 @@ int replay(const ReplayOptions& o) {
   FrameChecker frames(log, result);
   std::vector<config::FaultSettings> fault_settings = run_faults(settings, loaded.scenario);
   // a fault left out keeps its channels (they stay 0): the run's channels, compared as recorded
-  const std::vector<rt::ChannelSpec> fault_channels = faults::FaultEngine::channels(fault_settings);
+  const std::vector<rt::ChannelSpec> fault_channels =
+      runtime::FaultEngine::channels(fault_settings);
   const std::set<std::string> without(o.without_faults.begin(), o.without_faults.end());
   std::erase_if(fault_settings,
                 [&](const config::FaultSettings& f) { return without.contains(f.name); });
-  config::RigRuntime rig(
+  runtime::Rig rig(
       settings,
       {.extra_input_channels =
            loaded.scenario ? loaded.scenario->marker_channels : std::vector<std::string>{},
@@ -219,7 +220,7 @@ int replay(const ReplayOptions& o) {
   // The co-simulators' snapshots from bus.log, at the ticks the run consumed them
   io::bus::BusLog bus_log;
   std::unique_ptr<io::bus::RecordedInput> bus_input;
-  if (io::bus::BusTask* task = rig.bus_task()) {
+  if (io::bus::BusExchange* task = rig.bus()) {
     const std::filesystem::path path = dir / "bus.log";
     if (std::filesystem::exists(path)) {
       io::record::MappedFile text(path);
@@ -239,10 +240,10 @@ int replay(const ReplayOptions& o) {
   }
   // FMUs on worker threads take their steps as the run did: late where fmu.log says (a run
   // with one always writes it)
-  std::map<std::string, std::vector<config::FmuEvent>> fmu_events;
+  std::map<std::string, std::vector<runtime::FmuEvent>> fmu_events;
   if (const std::filesystem::path path = dir / "fmu.log"; std::filesystem::exists(path)) {
     try {
-      fmu_events = read_fmu_log(path);
+      fmu_events = runtime::read_fmu_log(path);
     } catch (const std::invalid_argument& e) {
       fmt::print(stderr, "{}\n", e.what());
       return 2;
@@ -268,28 +269,29 @@ int replay(const ReplayOptions& o) {
   }
   // The rig's real tick on the real executive, as in the run (decimations and offsets
   // included), open loop: an overrun of a paced replay is never a reason to stop
-  rt::TickPlan plan;
+  runtime::TickPlan plan;
   if (scenario) {
-    scenario->add_tasks(plan);
+    scenario->add_stages(plan);
   } else {
-    rig.add_tasks(plan);
+    rig.add_stages(plan);
   }
   // The faults as in the run: the frames it sent were faulted, so must the replay's be
-  faults::FaultEngine fault_engine(std::move(fault_settings), rig, run_seed(settings));
-  fault_engine.add_tasks(plan, /*always=*/true);
+  runtime::FaultEngine fault_engine(std::move(fault_settings), fault_targets(rig),
+                                    run_seed(settings));
+  fault_engine.add_stages(plan, /*always=*/true);
   // The run's commands (writes, faults) at the ticks it applied them
-  std::unique_ptr<commands::RecordedCommands> recorded_commands;
+  std::unique_ptr<runtime::RecordedCommands> recorded_commands;
   if (const std::filesystem::path path = dir / "commands.log"; std::filesystem::exists(path)) {
     std::ifstream in(path);
     const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     try {
-      recorded_commands =
-          std::make_unique<commands::RecordedCommands>(text, rig, fault_engine, without);
+      recorded_commands = std::make_unique<runtime::RecordedCommands>(
+          text, rig.table(), settings.can, fault_engine, without);
     } catch (const std::invalid_argument& e) {
       fmt::print(stderr, "{}: {}\n", dir.string(), e.what());
       return 2;
     }
-    plan.add(rt::Slot::commands, "commands", *recorded_commands);
+    plan.add(runtime::Slot::commands, "commands", *recorded_commands);
   }
   if (o.extra_tasks) o.extra_tasks(plan, rig);
   Harness harness(settings.executive, std::move(plan),

@@ -13,8 +13,8 @@
 #include <vector>
 #include "io/console/console_options.hpp"
 
-#include "config/rig_runtime.hpp"
-#include "rt_core/tick_plan.hpp"
+#include "runtime/rig.hpp"
+#include "runtime/tick_plan.hpp"
 #include "tools/session/speed.hpp"
 
 namespace hil::session {
@@ -36,7 +36,7 @@ struct ReplayOptions {
   /// Faults (of the rig, the scenario or commands.log) the replay leaves out: what-if.
   std::vector<std::string> without_faults;
   /// Tests: more tasks for the replayed tick, as the run had them (e.g. a decimated one).
-  std::function<void(rt::TickPlan&, config::RigRuntime&)> extra_tasks;
+  std::function<void(runtime::TickPlan&, runtime::Rig&)> extra_tasks;
   bool quiet = false;
   io::console::ConsoleOptions console;  ///< --console
 };

@@ -67,7 +67,7 @@ std::string copy_into(const std::filesystem::path& file, const std::filesystem::
 }  // namespace
 
 std::string save_rig(const config::RigSettings& settings, const std::filesystem::path& dir,
-                     const config::RigRuntime& runtime) {
+                     const runtime::Rig& runtime) {
   config::RigConfig rig = settings.message;
   const auto fmus = std::min(runtime.fmus().size(), static_cast<std::size_t>(rig.fmus_size()));
   for (std::size_t i = 0; i < fmus; ++i) {

@@ -19,8 +19,8 @@
 #include <nlohmann/json.hpp>
 
 #include "config/loader.hpp"
-#include "config/rig_runtime.hpp"
 #include "io/can/transport/replay_transport.hpp"
+#include "runtime/rig.hpp"
 
 namespace hil::session {
 
@@ -36,7 +36,7 @@ namespace hil::session {
 /// (its hash is the config hash: a changed DBC changes it). Each FMU's `thread` is written as
 /// `runtime` steps it (AUTO resolved by its probe), so the run's replay steps it the same way.
 std::string save_rig(const config::RigSettings& settings, const std::filesystem::path& dir,
-                     const config::RigRuntime& runtime);
+                     const runtime::Rig& runtime);
 
 /// Copies the scenario file into `dir` as scenario.pbtxt (what `hilsim replay` runs the
 /// events from); returns its text. Throws std::runtime_error naming the file.

@@ -27,7 +27,7 @@ struct CanTotals {
   std::uint64_t rx = 0, tx = 0, rx_dropped = 0, unknown = 0, tx_dropped = 0, timeouts = 0;
 };
 
-CanTotals can_totals(const config::RigRuntime& rig) {
+CanTotals can_totals(const runtime::Rig& rig) {
   CanTotals t;
   for (const auto& bus : rig.buses()) {
     for (std::size_t i = 0; i < bus->rx_count(); ++i) {
@@ -67,8 +67,8 @@ std::string progress_line(const RunReport& r, const rt::TimingSnapshot& s,
   return line;
 }
 
-std::string bus_summary(config::RigRuntime& rig) {
-  io::bus::BusTask* task = rig.bus_task();
+std::string bus_summary(runtime::Rig& rig) {
+  io::bus::BusExchange* task = rig.bus();
   if (task == nullptr) return {};
   io::bus::LiveBus* live = rig.live_bus();
   std::string out = fmt::format(
@@ -157,7 +157,7 @@ std::string run_summary(const RunReport& r) {
   }
   if (!r.verdict.empty()) out += fmt::format("  scenario: {}\n", r.verdict);
   if (r.run_dir && r.recording) {
-    const RecordingCounters& rec = *r.recording;
+    const runtime::RecordingCounters& rec = *r.recording;
     out += fmt::format(
         "  recording: {} (telemetry {} samples, {} dropped; can.log {} frames, {} dropped{}){}\n",
         r.run_dir->string(), rec.telemetry.samples_recorded, rec.telemetry.samples_dropped,
@@ -238,7 +238,7 @@ nlohmann::json manifest_json(const RunReport& r) {
   if (!r.verdict.empty()) j["scenario_verdict"] = r.verdict;
   if (r.gates) {
     nlohmann::json gates = nlohmann::json::array();
-    for (const scenario::GateResult& g : r.gates->gates) {
+    for (const runtime::GateResult& g : r.gates->gates) {
       const bool decided = r.whole_scenario || g.reached;
       gates.push_back({{"name", g.name},
                        {"kind", g.kind},
@@ -253,7 +253,7 @@ nlohmann::json manifest_json(const RunReport& r) {
     j["scenario_passed"] = !r.failed;
   }
   if (r.recording) {
-    const RecordingCounters& rec = *r.recording;
+    const runtime::RecordingCounters& rec = *r.recording;
     j["recording"] = {
         {"ended", rec.ended()},
         {"telemetry_files", rec.telemetry.files},

@@ -10,27 +10,15 @@
 #include <nlohmann/json.hpp>
 
 #include "config/loader.hpp"
-#include "config/rig_runtime.hpp"
-#include "io/record/bus_log_recorder.hpp"
-#include "io/record/can_log_recorder.hpp"
-#include "io/record/telemetry_recorder.hpp"
 #include "rt_core/executive.hpp"
 #include "rt_core/rt_setup.hpp"
 #include "rt_core/timing_stats.hpp"
-#include "tools/scenario/scenario_judge.hpp"
+#include "runtime/record/recording.hpp"
+#include "runtime/rig.hpp"
+#include "runtime/scenario/scenario_judge.hpp"
 #include "tools/session/speed.hpp"
 
 namespace hil::session {
-
-struct RecordingCounters {
-  io::record::RecorderCounters telemetry;
-  io::record::CanLogCounters can_log;
-  std::optional<io::record::BusLogCounters> bus_log;  ///< for a rig with a shared-memory bus
-  std::string errors;                                 ///< "" or what went wrong writing
-  /// How the recording ended: "complete", or "recording stopped: disk full at tick N (…)" /
-  /// the write error, when it stopped before the run did.
-  [[nodiscard]] std::string ended() const { return errors.empty() ? "complete" : errors; }
-};
 
 struct RunReport {
   std::string rig;
@@ -38,7 +26,7 @@ struct RunReport {
   std::string scenario;  ///< "" when none
   std::string ecu;       ///< "virtual (in process)", the --can URI, or "none"
   const config::RigSettings* settings = nullptr;
-  config::RigRuntime* runtime = nullptr;
+  runtime::Rig* runtime = nullptr;
   std::int64_t ticks_wanted = -1;  ///< −1: until stopped
   Speed speed;                     ///< the clock it ran on
   std::optional<std::filesystem::path> run_dir;
@@ -51,13 +39,13 @@ struct RunReport {
   bool interrupted = false;
   std::string ending = "running";  ///< describe_ending() once it ended
   std::string console_url;         ///< "" when the run has no console
-  std::optional<RecordingCounters> recording;
-  std::string faults;   ///< the fault engine's report (faults::format_faults), "" none
+  std::optional<runtime::RecordingCounters> recording;
+  std::string faults;   ///< the fault engine's report (runtime::format_faults), "" none
   std::string verdict;  ///< the scenario's criteria: "" none, else "passed …"/"FAILED …"
   bool failed = false;
   /// The gates one by one (manifest.json "scenario_gates"), when the run had a scenario;
   /// `whole_scenario` false when it ended before the scenario did (gates not reached undecided).
-  std::optional<scenario::ScenarioVerdict> gates;
+  std::optional<runtime::ScenarioVerdict> gates;
   bool whole_scenario = true;
 };
 
@@ -68,7 +56,7 @@ struct RunReport {
 /// The summary printed at the end, several lines.
 [[nodiscard]] std::string run_summary(const RunReport& r);
 /// The shared-memory bus's lines of the summary, one per region ("" without a bus).
-[[nodiscard]] std::string bus_summary(config::RigRuntime& rig);
+[[nodiscard]] std::string bus_summary(runtime::Rig& rig);
 
 /// manifest.json: version, git revision, rig, config hash, seed, period, start, host,
 /// real-time, how it ended, recording counters.

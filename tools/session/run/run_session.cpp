@@ -10,16 +10,16 @@
 #include <stop_token>
 #include <thread>
 
-#include "config/rig_runtime.hpp"
+#include "config/scenario/scenario_settings.hpp"
 #include "rt_core/executive.hpp"
 #include "rt_core/rt_log.hpp"
 #include "rt_core/rt_setup.hpp"
-#include "tools/scenario/scenario_settings.hpp"
+#include "runtime/record/recording.hpp"
+#include "runtime/rig.hpp"
 #include "tools/session/console_feed.hpp"
 #include "tools/session/harness.hpp"
 #include "tools/session/rig_setup.hpp"
 #include "tools/session/run/run_directory.hpp"
-#include "tools/session/run/run_recording.hpp"
 #include "tools/session/run/run_report.hpp"
 #include "tools/session/scenario_run.hpp"
 #include "tools/session/timing/timing_report.hpp"
@@ -30,10 +30,10 @@ namespace {
 
 /// The verdict's first line and the gates one per line. A run cut short (--duration) judges
 /// only the gates it reached.
-std::string describe(const scenario::ScenarioVerdict& v, bool whole_run, bool& failed) {
+std::string describe(const runtime::ScenarioVerdict& v, bool whole_run, bool& failed) {
   std::size_t reached = 0;
   failed = false;
-  for (const scenario::GateResult& g : v.gates) {
+  for (const runtime::GateResult& g : v.gates) {
     const bool counts = whole_run || g.reached;
     reached += counts ? 1 : 0;
     failed = failed || (counts && !g.passed);
@@ -44,7 +44,7 @@ std::string describe(const scenario::ScenarioVerdict& v, bool whole_run, bool& f
                         v.gates.size() == 1 ? "" : "s")
           : fmt::format("{} so far: the run ended at {:.1f} s, {} of {} gates reached",
                         failed ? "FAILED" : "passed", v.observed_until, reached, v.gates.size());
-  for (const scenario::GateResult& g : v.gates) {
+  for (const runtime::GateResult& g : v.gates) {
     const char* mark = !whole_run && !g.reached ? "  --" : g.passed ? "pass" : "FAIL";
     out += fmt::format("\n    [{}] {}: {}", mark, g.name, g.detail);
   }
@@ -84,12 +84,12 @@ int run_rig(const RunOptions& o) {
   report.settings = &settings;
   report.runtime = setup->runtime.get();
   report.speed = o.speed;
-  config::RigRuntime& rig = *setup->runtime;
+  runtime::Rig& rig = *setup->runtime;
   session::ScenarioRun* scenario_run = setup->scenario_run.get();
-  rt::TickPlan plan = setup->plan;
+  runtime::TickPlan plan = setup->plan;
   // Commands from outside the loop (tests now; the console and API), applied at a tick
-  commands::CommandQueue commands(rig, *setup->faults);
-  plan.add(rt::Slot::commands, "commands", commands.task());
+  runtime::CommandQueue commands(rig.table(), settings.can, *setup->faults);
+  plan.add(runtime::Slot::commands, "commands", commands.stage());
   if (o.extra_tasks) o.extra_tasks(plan, rig);
   // An FMU on a worker thread: a loop paced by real time never waits for it (fmu_task.hpp)
   for (const auto& f : rig.fmus()) f->set_realtime(o.speed.realtime() && !o.paused);
@@ -103,10 +103,9 @@ int run_rig(const RunOptions& o) {
   }
 
   // Recording: the run directory, then the recorders fed every tick
-  const std::int64_t period_ns = settings.executive.period;
   const std::int64_t epoch_ns =
       std::chrono::duration_cast<std::chrono::nanoseconds>(wall_start.time_since_epoch()).count();
-  std::unique_ptr<Recording> recording;
+  std::unique_ptr<runtime::Recording> recording;
   std::string compression;  // of the telemetry, for the line printed at the start
   if (!o.no_record) {
     report.run_dir = make_run_directory(
@@ -124,11 +123,15 @@ int run_rig(const RunOptions& o) {
       recording_settings.split_duration_s =
           static_cast<double>(*rt::parse_duration(*o.split_duration)) * 1e-9;
     }
-    recording = std::make_unique<Recording>(rig, *report.run_dir, period_ns, epoch_ns, report.rig,
-                                            /*lossless=*/!o.speed.realtime(), recording_settings);
+    recording = std::make_unique<runtime::Recording>(
+        rig, runtime::RecordingOptions{.dir = *report.run_dir,
+                                       .start_epoch_ns = epoch_ns,
+                                       .rig_name = report.rig,
+                                       .lossless = !o.speed.realtime(),
+                                       .settings = recording_settings});
     compression = io::record::mcap_name(recording_settings.compression);
     if (compression.empty()) compression = "uncompressed";
-    plan.add(rt::Slot::record, "record", *recording);
+    plan.add(runtime::Slot::record, "record", *recording);
     setup->faults->set_event_sink(&recording->telemetry());
     commands.set_log(*report.run_dir / "commands.log");
   }
@@ -200,7 +203,7 @@ int run_rig(const RunOptions& o) {
   // The applied commands go to commands.log as they come back from the loop, every 2 ms
   // (and to the console: its event log, the operator's ack)
   const auto take_applied = [&commands, &harness] {
-    for (commands::AppliedCommand& a : commands.take_applied()) {
+    for (runtime::AppliedCommand& a : commands.take_applied()) {
       if (harness.console() != nullptr) {
         harness.console()->command_applied(a.id, a.tick, a.ok, std::move(a.line));
       }
@@ -235,7 +238,7 @@ int run_rig(const RunOptions& o) {
   report.interrupted = outcome.interrupted;
   report.ending = describe_ending(outcome);
   report.stats = outcome.stats;
-  report.faults = faults::format_faults(setup->faults->report());
+  report.faults = runtime::format_faults(setup->faults->report());
   if (scenario_run) {
     const bool whole = report.result.ticks >= scenario_run->ticks();
     report.gates = scenario_run->verdict();

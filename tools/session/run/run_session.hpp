@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "io/console/console_options.hpp"
-#include "tools/commands/command_queue.hpp"
+#include "runtime/commands/command_queue.hpp"
 #include "tools/session/rig_setup.hpp"
 #include "tools/session/speed.hpp"
 
@@ -31,9 +31,9 @@ struct RunOptions {
   /// --paused (with --speed max): the loop waits for step/resume from the console or the API.
   bool paused = false;
   /// Tests: more tasks in the tick (e.g. a decimated one, to show that replay runs it alike).
-  std::function<void(rt::TickPlan&, config::RigRuntime&)> extra_tasks;
+  std::function<void(runtime::TickPlan&, runtime::Rig&)> extra_tasks;
   /// Tests (and later the automation API): the run's command queue, before the run starts.
-  std::function<void(commands::CommandQueue&)> with_commands;
+  std::function<void(runtime::CommandQueue&)> with_commands;
 };
 
 /// Runs and prints the summary. Exit status: 0 completed or stopped with Ctrl-C, 1 setup

@@ -1,0 +1,126 @@
+#include "runtime/record/recording.hpp"
+
+#include <fcntl.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <optional>
+#include <thread>
+
+namespace hil::runtime {
+
+namespace {
+
+constexpr const char* kReserve = ".reserve";
+constexpr std::uint64_t kReserveBytes = 4 << 20;  // the manifest, timing.json, can.log's end
+
+/// The file system holding `dir`: bytes free (for an unprivileged writer) and in all; nullopt
+/// when the directory is gone (removed while the run records).
+struct Space {
+  std::uint64_t free = 0, size = 0;
+};
+std::optional<Space> space_of(const std::filesystem::path& dir) {
+  struct statvfs s {};
+  if (::statvfs(dir.c_str(), &s) != 0) return std::nullopt;
+  return Space{.free = static_cast<std::uint64_t>(s.f_bavail) * s.f_frsize,
+               .size = static_cast<std::uint64_t>(s.f_blocks) * s.f_frsize};
+}
+
+/// The watermark: the rig's, but never more than a twentieth of the file system (a small disk
+/// still records).
+std::uint64_t watermark(const std::optional<Space>& space, std::uint64_t wanted) {
+  return wanted == 0 || !space ? wanted : std::min(wanted, space->size / 20);
+}
+
+io::record::TelemetryRecorderConfig telemetry_config(const std::filesystem::path& dir,
+                                                     std::int64_t period_ns,
+                                                     std::int64_t start_epoch_ns,
+                                                     const std::string& rig_name,
+                                                     const config::RecordingSettings& s) {
+  return {.tick_period_ns = period_ns,
+          .start_time_ns = static_cast<std::uint64_t>(start_epoch_ns),
+          .group_rates_hz = s.rates_hz,
+          .compression = s.compression,
+          .run_metadata = {{"rig", rig_name}},
+          .split_bytes = s.split_bytes,
+          .split_ticks =
+              static_cast<std::int64_t>(s.split_duration_s * 1e9 / static_cast<double>(period_ns)),
+          .min_free_bytes = watermark(space_of(dir), s.min_free_bytes),
+          .free_bytes = [dir]() -> std::optional<std::uint64_t> {
+            const std::optional<Space> space = space_of(dir);
+            return space ? std::optional(space->free) : std::nullopt;
+          }};
+}
+
+}  // namespace
+
+Recording::Recording(Rig& rig, const RecordingOptions& o)
+    : table_(rig.table()),
+      dir_(o.dir),
+      lossless_(o.lossless),
+      telemetry_(rig.table(), o.dir / "telemetry.mcap",
+                 telemetry_config(o.dir, rig.settings().executive.period, o.start_epoch_ns,
+                                  o.rig_name, o.settings)) {
+  const std::filesystem::path& dir = o.dir;
+  const std::int64_t period_ns = rig.settings().executive.period;
+  // Space kept for the end of the run: whatever fills the disk, the manifest and timing.json
+  // can still be written (given back in stop())
+  // (a thirty-second of a small file system)
+  const std::uint64_t size = space_of(dir).value_or(Space{}).size;
+  const int fd = ::open((dir / kReserve).c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (fd >= 0) {
+    (void)::posix_fallocate(fd, 0, static_cast<off_t>(std::min(kReserveBytes, size / 32)));
+    ::close(fd);
+  }
+  io::record::CanLogConfig log{.tick_period_ns = period_ns, .start_epoch_ns = o.start_epoch_ns};
+  for (const auto& bus : rig.buses()) log.interfaces.push_back(bus->name());
+  can_log_ = std::make_unique<io::record::CanLogRecorder>(dir / "can.log", log);
+  for (const auto& bus : rig.buses()) bus->set_tap(&can_log_->tap());
+  if (io::bus::BusExchange* bus = rig.bus()) {
+    io::record::BusLogConfig config;
+    for (const io::bus::RegionSchema& r : bus->schema().regions) config.regions.push_back(r.name);
+    bus_log_ = std::make_unique<io::record::BusLogRecorder>(dir / "bus.log", std::move(config));
+    bus->set_tap(&bus_log_->tap());
+  }
+  if (std::ranges::any_of(rig.fmus(), [](const auto& f) { return f->on_worker(); })) {
+    fmu_log_ = std::make_unique<FmuLogWriter>(rig.fmus(), dir / "fmu.log");
+  }
+}
+
+void Recording::run(const rt::TickContext& c) noexcept {
+  // Not paced by real time: wait for the writer threads rather than drop (they drain even
+  // after a write error, so the wait ends)
+  while (lossless_ && !(telemetry_.has_room_for(c.tick) && can_log_->has_room() &&
+                        (!bus_log_ || bus_log_->has_room()))) {
+    std::this_thread::yield();
+  }
+  (void)telemetry_.push(c.tick, table_.values());
+}
+
+Recording::~Recording() { stop(); }
+
+void Recording::stop() {
+  telemetry_.stop();
+  can_log_->stop();
+  if (bus_log_) bus_log_->stop();
+  if (fmu_log_) fmu_log_->stop();
+  std::error_code ignored;
+  std::filesystem::remove(dir_ / kReserve, ignored);
+}
+
+std::uint64_t Recording::free_bytes() const { return space_of(dir_).value_or(Space{}).free; }
+
+RecordingCounters Recording::counters() const {
+  std::string errors;
+  for (const std::string& e :
+       {telemetry_.error(), can_log_->error(), bus_log_ ? bus_log_->error() : std::string()}) {
+    if (!e.empty()) errors += (errors.empty() ? "" : "; ") + e;
+  }
+  return {.telemetry = telemetry_.counters(),
+          .can_log = can_log_->counters(),
+          .bus_log = bus_log_ ? std::optional(bus_log_->counters()) : std::nullopt,
+          .errors = errors};
+}
+
+}  // namespace hil::runtime

@@ -1,0 +1,92 @@
+#include "runtime/rig.hpp"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+#include "config/can_settings.hpp"
+#include "io/bus/endpoint.hpp"
+
+namespace hil::runtime {
+
+Rig::~Rig() = default;
+
+Rig::Rig(config::RigSettings settings, const RigOptions& options) : settings_(std::move(settings)) {
+  // The same channel universe `hilsim check` resolved the mapping against
+  vehicle_channels_ = config::add_rig_channels(table_, settings_.vehicle);
+  if (settings_.vehicle) {
+    if (!settings_.terrain) throw std::runtime_error("rig: a vehicle needs a terrain");
+    vehicle_ = std::make_unique<models::Vehicle>(*settings_.vehicle, *settings_.terrain);
+  }
+  const double period_s =
+      static_cast<double>(settings_.executive.period) / static_cast<double>(rt::kSecond);
+  for (std::size_t i = 0; i < settings_.can.size(); ++i) {
+    io::can::CanBusSpec spec = settings_.can[i];
+    if (i == 0 && options.can_uri) spec.uri = *options.can_uri;
+    std::vector<io::can::MappingProblem> problems;
+    std::unique_ptr<io::can::Transport> transport;
+    if (options.transport_for_bus) transport = options.transport_for_bus(i, spec.name);
+    auto bus = io::can::CanBus::create(spec, table_, period_s, static_cast<std::uint8_t>(i),
+                                       problems, std::move(transport));
+    if (!bus) {
+      std::string why;
+      for (const auto& p : problems)
+        why += fmt::format("\n  can.buses[{}].{}: {}", i, p.field, p.message);
+      throw std::runtime_error(fmt::format("CAN bus \"{}\" cannot start:{}", spec.name, why));
+    }
+    buses_.push_back(std::move(bus));
+  }
+  for (const rt::ChannelSpec& spec : options.extra_output_channels) {
+    if (!table_.find(spec.name)) (void)table_.add(spec);
+  }
+  for (const std::string& name : options.extra_input_channels) {
+    if (!table_.find(name)) {
+      (void)table_.add({.name = name, .unit = "-", .direction = rt::Direction::input});
+    }
+  }
+  if (settings_.bus) {
+    io::bus::BusSpec spec = *settings_.bus;
+    if (spec.name.empty()) spec.name = options.bus_name;
+    std::vector<io::bus::BusProblem> problems;
+    bus_ = io::bus::BusExchange::create(spec, table_, problems);
+    if (!bus_) {
+      std::string why;
+      for (const auto& p : problems) why += fmt::format("\n  bus.{}: {}", p.field, p.message);
+      throw std::runtime_error(fmt::format("the bus \"{}\" cannot start:{}", spec.name, why));
+    }
+    if (options.live_bus) {
+      live_bus_ = std::make_unique<io::bus::LiveBus>(
+          bus_->schema(), io::bus::LiveBusOptions{.endpoint = io::bus::endpoint_for(spec.name),
+                                                  .mirror = spec.mirror});
+      bus_->connect(&live_bus_->image(), &live_bus_->input());
+    }
+  }
+  for (const config::FmuSettings& f : settings_.fmus) {
+    fmus_.push_back(std::make_unique<FmuStage>(f, table_, period_s));
+  }
+  table_.freeze();
+  if (vehicle_) {
+    vehicle_stage_ = std::make_unique<VehicleStage>(*vehicle_, *vehicle_channels_, table_);
+  }
+  if (bus_) {
+    bus_rx_ = std::make_unique<rt::MethodStage<&io::bus::BusExchange::read>>(*bus_);
+    bus_tx_ = std::make_unique<rt::MethodStage<&io::bus::BusExchange::write>>(*bus_);
+  }
+}
+
+void Rig::add_stages(TickPlan& plan) {
+  if (!buses_.empty()) {
+    plan.add(Slot::can_rx, "can_rx", can_.rx());
+    plan.add(Slot::can_tx, "can_tx", can_.tx());
+  }
+  if (bus_) {
+    plan.add(Slot::bus_rx, "bus_rx", *bus_rx_);
+    plan.add(Slot::bus_tx, "bus_tx", *bus_tx_);
+  }
+  if (vehicle_stage_) plan.add(Slot::models, "vehicle", *vehicle_stage_);
+  for (const std::unique_ptr<FmuStage>& fmu : fmus_) {
+    plan.add(Slot::fmu, "fmu " + fmu->instance(), *fmu, fmu->every_ticks());
+  }
+}
+
+}  // namespace hil::runtime

@@ -1,0 +1,248 @@
+#include "runtime/scenario/scenario_judge.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <variant>
+
+namespace hil::runtime {
+
+namespace {
+
+/// A window counts as observed to its end when the last observation is this close to it:
+/// the last tick of a run is one period before its duration [s].
+constexpr double kTimeSlack = 0.1;
+
+template <class... F>
+struct Overloaded : F... {
+  using F::operator()...;
+};
+template <class... F>
+Overloaded(F...) -> Overloaded<F...>;
+
+}  // namespace
+
+ScenarioJudge::ScenarioJudge(const config::ScenarioSettings& scenario)
+    : gates_(scenario.gates),
+      footprint_(scenario.footprint),
+      frame_(scenario.start),
+      path_(scenario.drive.path),
+      state_(scenario.gates.size()),
+      live_(std::make_unique<LiveSlot[]>(scenario.gates.size())) {}
+
+LiveMark ScenarioJudge::live(std::size_t i) const noexcept {
+  const LiveMark::State state = live_[i].state.load(std::memory_order_acquire);
+  return {.state = state, .time = live_[i].time.load(std::memory_order_relaxed)};
+}
+
+void ScenarioJudge::mark(GateState& g, std::size_t i, LiveMark::State state, double time) noexcept {
+  if (g.marked) return;
+  g.marked = true;
+  live_[i].time.store(time, std::memory_order_relaxed);
+  live_[i].state.store(state, std::memory_order_release);
+}
+
+void ScenarioJudge::observe(const Observation& o) noexcept {
+  const CoursePose pose = frame_.to_course(o.x, o.y, o.yaw);
+  last_time_ = o.time;
+  // The footprint's corners, once per observation (the lane gates share them)
+  const double c = std::cos(pose.heading);
+  const double s = std::sin(pose.heading);
+  const config::Footprint& f = footprint_;
+  std::size_t k = 0;
+  for (const double dx : {f.x_front, f.x_rear}) {
+    for (const double dy : {f.half_width, -f.half_width}) {
+      corners_[k++] = {.x = pose.x + c * dx - s * dy, .y = pose.y + s * dx + c * dy};
+    }
+  }
+  for (std::size_t i = 0; i < gates_.size(); ++i) observe_gate(i, state_[i], o, pose);
+}
+
+void ScenarioJudge::observe_gate(std::size_t i, GateState& g, const Observation& o,
+                                 const CoursePose& pose) noexcept {
+  const config::GateSettings& gate = gates_[i];
+  const double t = o.time;
+  using enum LiveMark::State;
+  std::visit(Overloaded{
+                 [&](const config::LaneGate& lane) {
+                   for (const config::CoursePoint& c : corners_) {
+                     if (c.x < lane.x_min || c.x > lane.x_max) continue;
+                     const double margin = std::min(c.y - lane.y_min, lane.y_max - c.y);
+                     ++g.samples;
+                     if (margin < g.worst_margin) {
+                       g.worst_margin = margin;
+                       g.worst_x = c.x;
+                     }
+                   }
+                   if (g.worst_margin < 0.0) mark(g, i, failed, t);  // a corner left the lane
+                 },
+                 [&](const config::SpeedReachedGate& s) {
+                   if (g.passed_at >= 0.0) return;
+                   const double error = std::abs(o.speed - s.speed);
+                   const bool in_band = error <= s.tolerance;
+                   if (t <= s.by_s + s.hold_s && error < g.best_error) {
+                     g.best_error = error;
+                     g.best_error_at = t;
+                   }
+                   if (!in_band) {
+                     g.in_band_since = -1.0;
+                     g.band_since = -1.0;
+                   } else {
+                     if (g.in_band_since < 0.0 && t <= s.by_s) g.in_band_since = t;
+                     if (g.band_since < 0.0) g.band_since = t;
+                     if (t - g.band_since > g.longest_hold) {  // the longest stay, for the message
+                       g.longest_hold = t - g.band_since;
+                       g.longest_hold_from = g.band_since;
+                     }
+                   }
+                   if (g.in_band_since >= 0.0 && t - g.in_band_since >= s.hold_s) {
+                     g.passed_at = t;
+                     mark(g, i, passed, t);
+                   }
+                 },
+                 [&](const config::NoRollbackGate& r) {
+                   g.peak = std::max(g.peak, pose.x);
+                   g.figure = std::max(g.figure, g.peak - pose.x);
+                   ++g.samples;
+                   if (g.figure > r.max_m) mark(g, i, failed, t);
+                 },
+                 [&](const config::MaxDeviationGate& m) {
+                   if (t < m.from_s || t > m.to_s) return;
+                   const PathSample at = located_ ? path_.project(pose.x, pose.y, hint_)
+                                                  : path_.project_global(pose.x, pose.y, hint_);
+                   located_ = true;
+                   ++g.samples;
+                   if (std::abs(at.cross_track) > g.figure) {
+                     g.figure = std::abs(at.cross_track);
+                     g.figure_at = t;
+                   }
+                   if (g.figure > m.max_m) mark(g, i, failed, t);
+                 },
+                 [&](const config::DistanceReachedGate& d) {
+                   if (t > d.by_s) return;
+                   g.peak = std::max(g.peak, pose.x);
+                   if (g.passed_at < 0.0 && pose.x >= d.distance) {
+                     g.passed_at = t;
+                     mark(g, i, passed, t);
+                   }
+                 },
+                 [&](const config::StoppedGate& s) {
+                   if (t < s.by_s) return;
+                   ++g.samples;
+                   g.figure = std::max(g.figure, std::abs(o.speed));
+                 },
+             },
+             gate.check);
+}
+
+std::string ScenarioJudge::failed_hold(const config::SpeedReachedGate& s, const GateState& g) {
+  const std::string wanted = fmt::format(
+      "needed within {:.3f} m/s of {:.3f} m/s for {:.1f} s "
+      "from {:.1f} s at the latest",
+      s.tolerance, s.speed, s.hold_s, s.by_s);
+  if (g.longest_hold < 0.0) {  // never in the band
+    return fmt::format("{}; never in the band: closest {:.3f} m/s off, at {:.2f} s", wanted,
+                       g.best_error, g.best_error_at);
+  }
+  return fmt::format("{}; held at most {:.2f} s, from {:.2f} s{}", wanted, g.longest_hold,
+                     g.longest_hold_from,
+                     g.longest_hold_from > s.by_s ? fmt::format(" (after {:.1f} s)", s.by_s) : "");
+}
+
+GateResult ScenarioJudge::judge(const config::GateSettings& gate, const GateState& g) const {
+  GateResult r{.name = gate.name};
+  const double until = last_time_;
+  std::visit(
+      Overloaded{
+          [&](const config::LaneGate& lane) {
+            r.kind = "lane";
+            if (g.samples == 0) {
+              r.reached = false;
+              r.detail = fmt::format("the vehicle never reached the lane (x {:.1f}..{:.1f} m)",
+                                     lane.x_min, lane.x_max);
+              return;
+            }
+            r.passed = g.worst_margin >= 0.0;
+            r.value = g.worst_margin;
+            r.unit = "m";
+            r.detail = r.passed ? fmt::format("smallest clearance {:.3f} m (at x {:.1f} m)",
+                                              g.worst_margin, g.worst_x)
+                                : fmt::format("outside the lane by {:.3f} m (at x {:.1f} m)",
+                                              -g.worst_margin, g.worst_x);
+          },
+          [&](const config::SpeedReachedGate& s) {
+            r.kind = "speed_reached";
+            r.passed = g.passed_at >= 0.0;
+            r.unit = "s";
+            if (r.passed) r.value = g.passed_at;
+            if (r.passed) {
+              r.detail = fmt::format("within {:.3f} m/s of {:.3f} m/s for {:.1f} s by {:.2f} s",
+                                     s.tolerance, s.speed, s.hold_s, g.passed_at);
+            } else if (until < s.by_s + s.hold_s - kTimeSlack) {
+              r.reached = false;
+              r.detail = fmt::format("not decided: the run ended at {:.2f} s, before {:.1f} s",
+                                     until, s.by_s + s.hold_s);
+            } else {
+              r.detail = failed_hold(s, g);
+            }
+          },
+          [&](const config::NoRollbackGate& n) {
+            r.kind = "no_rollback";
+            r.passed = g.samples > 0 && g.figure <= n.max_m;
+            r.unit = "m";
+            if (g.samples > 0) r.value = g.figure;
+            r.reached = g.samples > 0;
+            r.detail =
+                fmt::format("largest rollback {:.3f} m (allowed {:.3f} m)", g.figure, n.max_m);
+          },
+          [&](const config::MaxDeviationGate& m) {
+            r.kind = "max_deviation";
+            const bool whole = until >= m.to_s - kTimeSlack;
+            r.passed = g.samples > 0 && whole && g.figure <= m.max_m;
+            r.unit = "m";
+            if (g.samples > 0) r.value = g.figure;
+            r.reached = whole;
+            r.detail = fmt::format("largest deviation {:.3f} m at {:.2f} s (allowed {:.3f} m){}",
+                                   g.figure, g.figure_at, m.max_m,
+                                   whole ? "" : fmt::format("; observed only to {:.2f} s", until));
+          },
+          [&](const config::DistanceReachedGate& d) {
+            r.kind = "distance_reached";
+            r.passed = g.passed_at >= 0.0;
+            r.unit = "m";
+            r.value = std::max(g.peak, 0.0);
+            r.reached = r.passed || until >= d.by_s - kTimeSlack;
+            r.detail = r.passed
+                           ? fmt::format("reached {:.1f} m at {:.2f} s", d.distance, g.passed_at)
+                           : fmt::format("got to {:.2f} m of {:.1f} m by {:.1f} s",
+                                         std::max(g.peak, 0.0), d.distance, d.by_s);
+          },
+          [&](const config::StoppedGate& s) {
+            r.kind = "stopped";
+            r.passed = g.samples > 0 && g.figure <= s.max_speed;
+            r.unit = "m/s";
+            if (g.samples > 0) r.value = g.figure;
+            r.reached = g.samples > 0;
+            r.detail = g.samples == 0
+                           ? fmt::format("not observed: the run ended at {:.2f} s", until)
+                           : fmt::format(
+                                 "largest speed from {:.1f} s: {:.3f} m/s (allowed "
+                                 "{:.3f} m/s)",
+                                 s.by_s, g.figure, s.max_speed);
+          },
+      },
+      gate.check);
+  return r;
+}
+
+ScenarioVerdict ScenarioJudge::verdict() const {
+  ScenarioVerdict v{.passed = true, .observed_until = last_time_};
+  for (std::size_t i = 0; i < gates_.size(); ++i) {
+    v.gates.push_back(judge(gates_[i], state_[i]));
+    v.passed = v.passed && v.gates.back().passed;
+  }
+  return v;
+}
+
+}  // namespace hil::runtime
