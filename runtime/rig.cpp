@@ -66,7 +66,7 @@ Rig::Rig(config::RigSettings settings, const RigOptions& options) : settings_(st
   }
   table_.freeze();
   if (vehicle_) {
-    vehicle_stage_ = std::make_unique<VehicleStage>(*vehicle_, *vehicle_channels_, table_);
+    vehicle_stages_ = std::make_unique<VehicleStages>(*vehicle_, *vehicle_channels_, table_);
   }
   if (bus_) {
     bus_rx_ = std::make_unique<rt::MethodStage<&io::bus::BusExchange::read>>(*bus_);
@@ -83,7 +83,7 @@ void Rig::add_stages(TickPlan& plan) {
     plan.add(Slot::bus_rx, "bus_rx", *bus_rx_);
     plan.add(Slot::bus_tx, "bus_tx", *bus_tx_);
   }
-  if (vehicle_stage_) plan.add(Slot::models, "vehicle", *vehicle_stage_);
+  if (vehicle_stages_) vehicle_stages_->add_to(plan);
   for (const std::unique_ptr<FmuStage>& fmu : fmus_) {
     plan.add(Slot::fmu, "fmu " + fmu->instance(), *fmu, fmu->every_ticks());
   }

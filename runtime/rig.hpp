@@ -91,7 +91,7 @@ class Rig {
   std::unique_ptr<rt::MethodStage<&io::bus::BusExchange::read>> bus_rx_;
   std::unique_ptr<rt::MethodStage<&io::bus::BusExchange::write>> bus_tx_;
   CanStages can_{buses_, table_};
-  std::unique_ptr<VehicleStage> vehicle_stage_;
+  std::unique_ptr<VehicleStages> vehicle_stages_;
   std::vector<std::unique_ptr<FmuStage>> fmus_;
 };
 

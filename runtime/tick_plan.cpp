@@ -18,7 +18,6 @@ constexpr std::array<SlotInfo, kSlotCount> kSlots{{
     {"commands", rt::Phase::read},
     {"fault_in", rt::Phase::read},
     {"peer_update", rt::Phase::update},
-    {"control", rt::Phase::update},
     {"models", rt::Phase::update},
     {"fmu", rt::Phase::update},
     {"judge", rt::Phase::write},

@@ -27,8 +27,7 @@ enum class Slot : std::uint8_t {
   fault_in,         ///< faults on input channels, before the models see them
   // update: the models
   peer_update,  ///< the in-process peer computes (the built-in ECU's driver)
-  control,      ///< the vehicle's drive controllers, at their own rate
-  models,       ///< the vehicle takes its step
+  models,       ///< the vehicle: its inputs, its drive's controllers, its step
   fmu,          ///< co-simulated FMUs take theirs, at their own rate
   // write: what leaves, and what watches
   judge,         ///< the scenario's judge observes the truth, before any output fault

@@ -90,17 +90,13 @@ ElectricDriveRates electric_drive_derivative(const ElectricDriveParams& p,
   return r;
 }
 
-WheelValues electric_drive_controller_update(const ElectricDriveParams& p,
+WheelValues electric_drive_controller_sample(const ElectricDriveParams& p,
                                              ElectricDriveControllerState& s,
                                              const ElectricDriveState& x,
                                              const WheelValues& wheel_omega,
                                              const WheelValues& wheel_speed_ref, double dt,
                                              double external_voltage) noexcept {
   const std::int64_t n = std::max(p.controller_decimation, 1);
-  const bool sample = s.calls % n == 0;
-  ++s.calls;
-  if (!sample) return s.duty;  // zero-order hold between controller samples
-
   const double T = static_cast<double>(n) * dt;
   // The bus voltage the controllers sample now, under the duties held so far.
   const double V = dc_bus(p, x, s.duty, external_voltage).voltage;

@@ -5,10 +5,11 @@
 // docs/models.md "Electric drive" and "Battery".
 //
 // Integration with the vehicle (the vehicle owns the state and the RK4 step):
-//  1. At each tick boundary, before the RK4 step:
-//       duties = electric_drive_controller_update(p, ctrl, x, wheel_omega, wheel_speed_ref, dt);
-//     It runs the controllers on every `controller_decimation`-th call and otherwise returns
-//     the held duties; the duties stay constant across the RK4 step (zero-order hold).
+//  1. On every `controller_decimation`-th tick boundary, before the RK4 step (the caller keeps
+//     the rate: in a rig, the executive's decimation of the control stage):
+//       duties = electric_drive_controller_sample(p, ctrl, x, wheel_omega, wheel_speed_ref, dt);
+//     Between samples the duties ctrl.duty stay as they are, constant across every RK4 step
+//     (zero-order hold).
 //  2. In every RK4 stage, per motor j driving the wheel of spin ω_j:
 //       rates = electric_drive_derivative(p, x, duties, {ω, other_torque, wheel_inertia});
 //       d(x)/dt = rates.x_dot (this model's part of the vehicle state)
@@ -109,8 +110,7 @@ struct ElectricDriveRates {
 
 struct ElectricDriveControllerState {
   std::array<CascadeControllerState, kMaxWheels> motors{};
-  WheelValues duty{};      ///< held duties (zero-order hold between controller samples)
-  std::int64_t calls = 0;  ///< controller_update calls so far (decimation phase)
+  WheelValues duty{};  ///< held duties (zero-order hold between controller samples)
 };
 
 struct MotorOutputs {
@@ -171,11 +171,12 @@ struct ElectricDriveOutputs {
                                                            const DriveWheelInputs& wheels,
                                                            double external_voltage = 0.0) noexcept;
 
-/// Tick-boundary controller call (see the top of this file). `wheel_speed_ref` is what the ECU
-/// sends: wheel speeds [rad/s]; a non-finite reference holds the previous one. Sample time of
-/// a controller run: controller_decimation·dt. Returns the duties to hold. `external_voltage`:
-/// the external battery's voltage held over the coming step (dc_bus()).
-[[nodiscard]] WheelValues electric_drive_controller_update(
+/// One sample of the controllers at a tick boundary (see the top of this file), on every
+/// controller_decimation-th tick: its sample time is controller_decimation·dt (`dt`: the
+/// tick's). `wheel_speed_ref` is what the ECU sends: wheel speeds [rad/s]; a non-finite
+/// reference holds the previous one. Returns the duties to hold (also in s.duty).
+/// `external_voltage`: the external battery's voltage held over the coming step (dc_bus()).
+[[nodiscard]] WheelValues electric_drive_controller_sample(
     const ElectricDriveParams& p, ElectricDriveControllerState& s, const ElectricDriveState& x,
     const WheelValues& wheel_omega, const WheelValues& wheel_speed_ref, double dt,
     double external_voltage = 0.0) noexcept;

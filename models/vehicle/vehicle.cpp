@@ -51,14 +51,67 @@ void Vehicle::reset(double x, double y, double yaw, double speed) {
   last_finite_pose_ = {.x = x, .y = y, .yaw = yaw};
 }
 
+void Vehicle::take_inputs(const VehicleInputs& inputs) noexcept {
+  inputs_ = inputs;
+  rejected_taken_ = 0;
+  const VehicleParams& p = model_.params();
+  if (out_.safe_state || p.drive.kind != DriveKind::electric) return;
+  for (std::size_t i = 0; i < model_.wheel_count(); ++i) {
+    // A non-finite reference holds the last one (and counts as rejected)
+    if (std::isfinite(inputs.speed_ref[i])) {
+      speed_ref_[i] = inputs.speed_ref[i];
+    } else {
+      ++rejected_taken_;
+    }
+  }
+  if (p.drive.electric.external_battery) {
+    // Co-simulation coupling (RAVON §3.6): the voltage received now is held over the step;
+    // a non-finite one holds the last (and counts as rejected), a negative one is 0
+    if (std::isfinite(inputs.external_battery_voltage)) {
+      external_voltage_ = std::max(0.0, inputs.external_battery_voltage);
+    } else {
+      ++rejected_taken_;
+    }
+  }
+}
+
+void Vehicle::control() noexcept {
+  const VehicleParams& p = model_.params();
+  if (out_.safe_state || p.drive.kind != DriveKind::electric) return;
+  WheelValues omega{};
+  for (std::size_t i = 0; i < model_.wheel_count(); ++i) omega[i] = x_[L::spin(i)];
+  const auto drive_state = x_.segment<L::kDriveSize>(L::kDrive);
+  (void)electric_drive_controller_sample(p.drive.electric, drive_controller_,
+                                         drive_state.template head<ElectricDriveLayout::kSize>(),
+                                         omega, speed_ref_, p.dt, external_voltage_);
+}
+
+std::uint32_t Vehicle::controller_decimation() const noexcept {
+  const VehicleParams& p = model_.params();
+  return p.drive.kind == DriveKind::electric
+             ? static_cast<std::uint32_t>(std::max(p.drive.electric.controller_decimation, 1))
+             : 1U;
+}
+
+bool Vehicle::controller_due(std::int64_t tick) const noexcept {
+  return tick % controller_decimation() == 0;
+}
+
 void Vehicle::step(const VehicleInputs& inputs) noexcept {
+  take_inputs(inputs);
+  if (controller_due(out_.tick)) control();
+  advance(out_.tick);
+}
+
+void Vehicle::advance(std::int64_t tick) noexcept {
   if (out_.safe_state) {
-    hold_safe_state();
+    hold_safe_state(tick);
     return;
   }
   const VehicleParams& p = model_.params();
-  StepInputs in = model_.prepare(inputs);
-  update_drive(inputs, in);
+  StepInputs in = model_.prepare(inputs_);
+  in.rejected += rejected_taken_;
+  drive_inputs(in);
   const VehicleState before = x_;
   const int substeps = p.substeps();
   const double h = p.dt / substeps;
@@ -71,7 +124,7 @@ void Vehicle::step(const VehicleInputs& inputs) noexcept {
     x_ = rt::rk4_step(f, 0.0, x_, h);
     x_.segment<4>(B::kAttitude).normalize();  // RK4 does not keep |q| = 1 exactly
   }
-  ++out_.tick;
+  out_.tick = tick + 1;
   out_.time = static_cast<double>(out_.tick) * p.dt;
   if (!all_finite(x_)) {  // a broken invariant: cheap to detect, always on (DESIGN.md §5)
     enter_safe_state();
@@ -102,43 +155,21 @@ void Vehicle::at_rest_with_drive_off() noexcept {
   update_outputs(at_rest, model_.prepare(VehicleInputs{}));
 }
 
-void Vehicle::hold_safe_state() noexcept {
-  ++out_.tick;
+void Vehicle::hold_safe_state(std::int64_t tick) noexcept {
+  out_.tick = tick + 1;
   out_.time = static_cast<double>(out_.tick) * model_.params().dt;
   const VehicleState at_rest = x_;
   update_outputs(at_rest, model_.prepare(VehicleInputs{}));
 }
 
-void Vehicle::update_drive(const VehicleInputs& inputs, StepInputs& in) noexcept {
+void Vehicle::drive_inputs(StepInputs& in) noexcept {
   const VehicleParams& p = model_.params();
-  const std::size_t n = model_.wheel_count();
-  WheelValues omega{};
-  for (std::size_t i = 0; i < n; ++i) omega[i] = x_[L::spin(i)];
+  const VehicleInputs& inputs = inputs_;
   const auto drive_state = x_.segment<L::kDriveSize>(L::kDrive);
   switch (p.drive.kind) {
     case DriveKind::electric:
-      for (std::size_t i = 0; i < n; ++i) {
-        // A non-finite reference holds the last one (and counts as rejected)
-        if (std::isfinite(inputs.speed_ref[i])) {
-          speed_ref_[i] = inputs.speed_ref[i];
-        } else {
-          ++in.rejected;
-        }
-      }
-      if (p.drive.electric.external_battery) {
-        // Co-simulation coupling (RAVON §3.6): the voltage received now is held over the step;
-        // a non-finite one holds the last (and counts as rejected), a negative one is 0
-        if (std::isfinite(inputs.external_battery_voltage)) {
-          external_voltage_ = std::max(0.0, inputs.external_battery_voltage);
-        } else {
-          ++in.rejected;
-        }
-      }
       in.external_voltage = external_voltage_;
-      in.duty =
-          electric_drive_controller_update(p.drive.electric, drive_controller_,
-                                           drive_state.template head<ElectricDriveLayout::kSize>(),
-                                           omega, speed_ref_, p.dt, external_voltage_);
+      in.duty = drive_controller_.duty;  // held since the controllers' last sample
       break;
     case DriveKind::combustion: {
       const PowertrainParams& pt = model_.powertrain();

@@ -1,9 +1,12 @@
 #pragma once
 // The vehicle: the model (models/vehicle/vehicle_model.hpp), its
-// state, its sensors and its outputs. step() advances the whole state by one executive period with
-// RK4 (optionally in sub-steps), then samples the sensors. Setup (constructor, reset) may
-// allocate and throw; step() is noexcept, allocation-free and deterministic: the same
-// inputs give the same output bits. Not thread-safe: one RT thread owns a Vehicle.
+// state, its sensors and its outputs. A tick is three calls, as the rig's stages make them
+// (runtime/vehicle_stage.hpp): take_inputs() every tick, control() — the drive's controllers —
+// on every controller_decimation-th tick, advance() every tick: the whole state by one
+// executive period with RK4 (optionally in sub-steps), then the sensors. step() is the three
+// for a vehicle used on its own. Setup (constructor, reset) may allocate and throw; the rest
+// is noexcept, allocation-free and deterministic: the same inputs give the same output bits.
+// Not thread-safe: one RT thread owns a Vehicle.
 
 #include <array>
 #include <cstdint>
@@ -69,8 +72,23 @@ class Vehicle {
   /// Setup phase: VehicleModel::use_four_lanes() (a replay runs the build its run ran).
   void use_four_lanes(bool on) noexcept { model_.use_four_lanes(on); }
 
-  /// Advances by params().dt: RK4 over the whole state, then the sensors and outputs. A state
-  /// that is not finite after the step latches the safe state instead (DESIGN.md §5).
+  /// The tick's inputs, for control() and advance(): the drive's references and an external
+  /// battery's voltage are held (a non-finite value holds the last one and counts as rejected).
+  void take_inputs(const VehicleInputs& inputs) noexcept;
+  /// The drive's controllers sample (electric drive: the cascade controllers, at
+  /// controller_decimation·dt) on the state at the start of this tick's step; their duties
+  /// hold until the next sample. Call on the ticks controller_due() names, before advance().
+  void control() noexcept;
+  /// Whether tick `tick` is one of the controllers' (every controller_decimation-th from 0).
+  [[nodiscard]] bool controller_due(std::int64_t tick) const noexcept;
+  /// The controllers' decimation: control() runs every this many ticks.
+  [[nodiscard]] std::uint32_t controller_decimation() const noexcept;
+  /// Tick `tick` → tick + 1: RK4 over the whole state with the inputs taken, then the sensors
+  /// and outputs (time (tick + 1)·dt). A state that is not finite after the step latches the
+  /// safe state instead (DESIGN.md §5).
+  void advance(std::int64_t tick) noexcept;
+  /// One tick of a vehicle used on its own (tests, benchmarks, tools): take_inputs(), control()
+  /// when due, advance(), its ticks counted from the last reset().
   void step(const VehicleInputs& inputs) noexcept;
 
   /// The safe state (DESIGN.md §5), latched until reset(): the vehicle at rest at its last
@@ -87,11 +105,11 @@ class Vehicle {
  private:
   void update_outputs(const VehicleState& before, const StepInputs& in) noexcept;
   /// One step in the safe state: at rest, no inputs; outputs from the rest state.
-  void hold_safe_state() noexcept;
+  void hold_safe_state(std::int64_t tick) noexcept;
   /// Drive controllers and gear logic back to their start; outputs of x_ with no inputs.
   void at_rest_with_drive_off() noexcept;
-  /// Tick boundary: the drive's controllers and gear logic; fills the held drive inputs.
-  void update_drive(const VehicleInputs& inputs, StepInputs& in) noexcept;
+  /// The held drive inputs of this step: duties, the external voltage, the gear logic.
+  void drive_inputs(StepInputs& in) noexcept;
 
   VehicleModel model_;
   VehicleState x_;
@@ -99,6 +117,8 @@ class Vehicle {
   Gnss gnss_;
   ElectricDriveControllerState drive_controller_;
   PowertrainDiscreteState powertrain_;
+  VehicleInputs inputs_;     ///< the tick's (take_inputs)
+  int rejected_taken_ = 0;   ///< non-finite drive inputs take_inputs() replaced this tick
   WheelValues speed_ref_{};  ///< last finite reference per wheel (electric)
   /// External battery: the last finite bus voltage received (zero-order hold) [V]; from
   /// reset() the built-in battery's rest voltage (electric_drive_rest_voltage()).

@@ -40,7 +40,7 @@ void BM_ElectricDriveControllerUpdate4Motors(benchmark::State& state) {
   const WheelValues ref{2.5, 2.5, 2.5, 2.5};
   for (auto _ : state) {  // NOLINT(clang-analyzer-deadcode.DeadStores): benchmark idiom
     benchmark::DoNotOptimize(x);
-    const WheelValues duty = electric_drive_controller_update(p, ctrl, x, omega, ref, 250e-6);
+    const WheelValues duty = electric_drive_controller_sample(p, ctrl, x, omega, ref, 250e-6);
     benchmark::DoNotOptimize(duty);
     omega[0] += 1e-9;
   }

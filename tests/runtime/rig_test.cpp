@@ -107,5 +107,24 @@ TEST(Rig, RavonFollowsTheEcuAndStopsWhenItGoesSilent) {
   EXPECT_NEAR(ecu.wheel_speed_seen(), 0.0, 0.01);                         // and the ECU saw it stop
 }
 
+TEST(Rig, TheVehicleIsThreeStagesAndItsControllersRunAtTheirDecimation) {
+  const config::LoadResult loaded =
+      config::load_rig_config(HIL_SOURCE_DIR "/hil_rigs/ravon/rig.pbtxt");
+  ASSERT_TRUE(loaded.ok());
+  config::RigSettings settings = *loaded.settings;
+  settings.can[0].uri = "virtual:rig_stages_test";
+  settings.vehicle->drive.electric.controller_decimation = 4;  // 1 kHz at a 4 kHz loop
+  Rig rig(settings);
+  TickPlan plan;
+  rig.add_stages(plan);
+  std::vector<std::string> models;
+  for (const rt::StageEntry& e : plan.entries()) {
+    if (e.phase != rt::Phase::update) continue;
+    models.push_back(e.name);
+    EXPECT_EQ(e.decimation, e.name == "drive_control" ? 4U : 1U) << e.name;
+  }
+  EXPECT_EQ(models, (std::vector<std::string>{"vehicle_inputs", "drive_control", "vehicle"}));
+}
+
 }  // namespace
 }  // namespace hil::runtime

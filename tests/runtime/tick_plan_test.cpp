@@ -68,7 +68,7 @@ TEST(TickPlan, EverySlotHasANameAndAPhaseInOrder) {
   }
   EXPECT_EQ(phase_of(Slot::judge), rt::Phase::write);  // the judge observes after every model
   EXPECT_EQ(phase_of(Slot::fault_in), rt::Phase::read);
-  EXPECT_EQ(phase_of(Slot::control), rt::Phase::update);
+  EXPECT_EQ(phase_of(Slot::models), rt::Phase::update);
   EXPECT_EQ(to_string(Slot::tick_counter), "tick_counter");
 }
 

@@ -31,7 +31,7 @@ TEST(DriveRealTime, ElectricDriveTickDoesNotAllocate) {
 
   const std::uint64_t before = hil::testing::allocation_count();
   for (int k = 0; k < kTicks; ++k) {
-    const WheelValues duty = electric_drive_controller_update(p, ctrl, x, omega, ref, kDt);
+    const WheelValues duty = electric_drive_controller_sample(p, ctrl, x, omega, ref, kDt);
     wheels.omega = omega;
     for (std::size_t j = 0; j < p.motor_count; ++j) wheels.other_torque[j] = -0.1 * omega[j];
     const ElectricDriveRates r = electric_drive_derivative(p, x, duty, wheels);

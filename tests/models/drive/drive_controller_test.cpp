@@ -88,7 +88,7 @@ TEST(CascadeController, DeratingLimitsMotoringButNotRegeneration) {
   EXPECT_DOUBLE_EQ(s.current_ref, -60.0);
 }
 
-TEST(ElectricDriveController, RunsEveryNthTickWithTheLongerSampleTime) {
+TEST(ElectricDriveController, ADecimatedSampleIntegratesOverItsLongerSampleTime) {
   ElectricDriveParams p = ravon_drive_params();
   p.controller_decimation = 3;
   p.units[0].controller.speed = {.kp = 0.0, .ki = 1.0};  // integrator only: I += T·e
@@ -98,18 +98,11 @@ TEST(ElectricDriveController, RunsEveryNthTickWithTheLongerSampleTime) {
   WheelValues ref{};
   ref[0] = 1.0;  // wheel speed 1 rad/s = 59 rad/s at the rotor
   constexpr double kDt = 250e-6;
-  double last = 0.0;
-  for (int k = 0; k < 9; ++k) {
+  for (int k = 0; k < 3; ++k) {  // sampled on ticks 0, 3, 6 (the caller keeps the rate)
     const double before = s.motors[0].speed.integrator;
-    const WheelValues duty = electric_drive_controller_update(p, s, x, omega, ref, kDt);
-    const double step = s.motors[0].speed.integrator - before;
-    if (k % 3 == 0) {
-      EXPECT_NEAR(step, 3.0 * kDt * 59.0, 1e-12) << k;  // T = 3·dt
-    } else {
-      EXPECT_EQ(step, 0.0) << k;
-      EXPECT_EQ(duty[0], last) << k;  // zero-order hold
-    }
-    last = duty[0];
+    const WheelValues duty = electric_drive_controller_sample(p, s, x, omega, ref, kDt);
+    EXPECT_NEAR(s.motors[0].speed.integrator - before, 3.0 * kDt * 59.0, 1e-12) << k;  // 3·dt
+    EXPECT_EQ(duty[0], s.duty[0]) << k;  // held in the state until the next sample
   }
 }
 
@@ -119,9 +112,9 @@ TEST(ElectricDriveController, NonFiniteReferenceHoldsThePreviousOne) {
   ElectricDriveControllerState s;
   WheelValues ref{};
   ref[1] = 2.0;
-  (void)electric_drive_controller_update(p, s, x, {}, ref, 250e-6);
+  (void)electric_drive_controller_sample(p, s, x, {}, ref, 250e-6);
   ref[1] = std::numeric_limits<double>::quiet_NaN();
-  const WheelValues duty = electric_drive_controller_update(p, s, x, {}, ref, 250e-6);
+  const WheelValues duty = electric_drive_controller_sample(p, s, x, {}, ref, 250e-6);
   EXPECT_DOUBLE_EQ(s.motors[1].speed_ref, 2.0 * 59.0);
   EXPECT_TRUE(std::isfinite(duty[1]));
   EXPECT_GT(duty[1], 0.0);

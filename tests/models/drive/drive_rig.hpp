@@ -6,6 +6,7 @@
 // run at the tick boundaries exactly as the vehicle will call them.
 
 #include <Eigen/Core>
+#include <algorithm>
 #include <functional>
 
 #include "models/drive/electric_drive.hpp"
@@ -46,6 +47,7 @@ struct DriveRig {
   ElectricDriveControllerState controller;
   State x = State::Zero();
   double t = 0.0;
+  long ticks = 0;  ///< tick() calls: the controllers sample on every controller_decimation-th
 
   explicit DriveRig(const ElectricDriveParams& p, double soc = 1.0) : drive(p) {
     x.head<L::kSize>() = electric_drive_initial_state(p, soc);
@@ -100,10 +102,13 @@ struct DriveRig {
     t += dt;
   }
 
-  /// One tick: controllers at the boundary (speed references per wheel), then one RK4 step.
+  /// One tick: controllers at the boundary on every controller_decimation-th tick (speed
+  /// references per wheel), then one RK4 step.
   void tick(const WheelValues& wheel_speed_ref, double dt) {
-    (void)electric_drive_controller_update(drive, controller, drive_state(x), omegas(x),
-                                           wheel_speed_ref, dt, external_voltage);
+    if (ticks++ % std::max(drive.controller_decimation, 1) == 0) {
+      (void)electric_drive_controller_sample(drive, controller, drive_state(x), omegas(x),
+                                             wheel_speed_ref, dt, external_voltage);
+    }
     x = rt::rk4_step([this](double tt, const State& s) { return derivative(tt, s); }, t, x, dt);
     t += dt;
   }

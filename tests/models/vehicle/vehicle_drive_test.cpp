@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
+#include <cstdint>
 
 #include "models/terrain/terrain_flat.hpp"
 #include "models/terrain/terrain_incline.hpp"
@@ -42,6 +44,52 @@ TEST(VehicleElectricDrive, FollowsTheEcusWheelSpeedsAndStops) {
 
   run(vehicle, wheel_speeds_for(vehicle, 0.0), 5.0);
   EXPECT_LT(std::abs(vehicle.outputs().velocity_body.x()), 0.01);
+}
+
+TEST(VehicleElectricDrive, ADecimatedControllerSamplesOnItsTicksAndHoldsItsDutiesBetween) {
+  const FlatTerrain flat({});
+  VehicleParams params = ravon_params();
+  params.drive.electric.controller_decimation = 4;
+  Vehicle vehicle(params, flat);
+  EXPECT_EQ(vehicle.controller_decimation(), 4U);
+  const VehicleInputs in = wheel_speeds_for(vehicle, 1.0);
+  double duty = vehicle.outputs().electric.motors[0].duty;
+  for (std::int64_t k = 0; k < 40; ++k) {
+    EXPECT_EQ(vehicle.controller_due(k), k % 4 == 0) << k;
+    vehicle.step(in);
+    const double now = vehicle.outputs().electric.motors[0].duty;
+    if (k % 4 != 0) {
+      EXPECT_EQ(now, duty) << "held at tick " << k;  // zero-order hold
+    }
+    if (k == 0) {
+      EXPECT_GT(now, duty);  // the first sample drives towards 1 m/s
+    }
+    duty = now;
+  }
+  run(vehicle, in, 5.0);
+  EXPECT_NEAR(vehicle.outputs().velocity_body.x(), 1.0, 0.02);  // and still follows
+}
+
+TEST(VehicleElectricDrive, ATickOfThreeCallsIsTheSameBitsAsStep) {
+  // What the rig's stages do (take_inputs, control when due, advance) is step()
+  const FlatTerrain flat({});
+  VehicleParams params = ravon_params();
+  params.drive.electric.controller_decimation = 3;
+  Vehicle whole(params, flat), parts(params, flat);
+  VehicleInputs in = wheel_speeds_for(whole, 1.0);
+  for (std::int64_t k = 0; k < 4000; ++k) {
+    in.steering_command[0] = 0.1 * std::sin(1e-3 * static_cast<double>(k));
+    whole.step(in);
+    parts.take_inputs(in);
+    if (parts.controller_due(k)) parts.control();
+    parts.advance(k);
+  }
+  EXPECT_EQ(parts.outputs().tick, 4000);
+  for (int i = 0; i < whole.state().size(); ++i) {
+    ASSERT_EQ(std::bit_cast<std::uint64_t>(whole.state()[i]),
+              std::bit_cast<std::uint64_t>(parts.state()[i]))
+        << i;
+  }
 }
 
 TEST(VehicleElectricDrive, SpeedControlHoldsTheVehicleOnAGrade) {
