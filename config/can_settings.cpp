@@ -1,5 +1,7 @@
 #include "config/can_settings.hpp"
 
+#include "config/can.pb.h"
+
 #include <fmt/format.h>
 
 #include <exception>

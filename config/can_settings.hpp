@@ -9,7 +9,6 @@
 #include <string_view>
 #include <vector>
 
-#include "config/can.pb.h"
 #include "config/text/config_error.hpp"
 #include "config/text/source_map.hpp"
 #include "io/can/mapping/can_bus_spec.hpp"
@@ -18,6 +17,8 @@
 #include "rt_core/channel_table.hpp"
 
 namespace hil::config {
+
+class Can;  // config/can.proto
 
 /// Adds the channels every rig has besides its buses' own (the vehicle's, when there is one)
 /// to `table`: the universe the mapping's channel names must come from. Returns the vehicle's

@@ -1,5 +1,7 @@
 #include "config/executive_settings.hpp"
 
+#include "config/executive.pb.h"
+
 #include <fmt/format.h>
 
 namespace hil::config {

@@ -3,11 +3,12 @@
 
 #include <string>
 
-#include "config/executive.pb.h"
 #include "rt_core/executive_config.hpp"
 #include "rt_core/rt_options.hpp"
 
 namespace hil::config {
+
+class Executive;  // config/executive.proto
 
 /// Period and overrun policy. Fields left out take the defaults of hil::rt::ExecutiveConfig
 /// and hil::rt::OverrunPolicy (250 us; skip; catch_up max 4; stop_after 10 within 4000).

@@ -1,5 +1,7 @@
 #include "config/fault_settings.hpp"
 
+#include "config/fault.pb.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>

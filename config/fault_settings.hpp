@@ -10,13 +10,19 @@
 #include <variant>
 #include <vector>
 
-#include "config/fault.pb.h"
 #include "config/text/config_error.hpp"
 #include "config/text/source_map.hpp"
 #include "io/can/mapping/can_bus_spec.hpp"
 #include "rt_core/channel_table.hpp"
 
+namespace google::protobuf {
+template <typename Element>
+class RepeatedPtrField;
+}  // namespace google::protobuf
+
 namespace hil::config {
+
+class Fault;  // config/fault.proto
 
 struct FaultCondition {
   enum class Test : std::uint8_t { above, below, crosses };

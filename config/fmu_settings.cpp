@@ -1,5 +1,7 @@
 #include "config/fmu_settings.hpp"
 
+#include "config/fmu.pb.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -125,7 +127,9 @@ ConfigErrors check_fmus(const google::protobuf::RepeatedPtrField<Fmu>& fmus,
       check.fail(at + ".every_ticks",
                  fmt::format("{}: expected 1..{}", f.every_ticks(), kMaxEveryTicks));
     }
-    s.thread = f.thread();
+    s.thread = f.thread() == Fmu::WORKER      ? FmuThread::worker
+               : f.thread() == Fmu::RT_THREAD ? FmuThread::rt_thread
+                                              : FmuThread::automatic;
     if (f.path().empty()) {
       check.fail(at, "no path; expected path: \"<file>.fmu\"");
       continue;

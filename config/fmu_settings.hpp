@@ -11,18 +11,31 @@
 #include <string>
 #include <vector>
 
-#include "config/fmu.pb.h"
 #include "config/text/config_error.hpp"
 #include "config/text/source_map.hpp"
 #include "rt_core/channel_table.hpp"
 
+namespace google::protobuf {
+template <typename Element>
+class RepeatedPtrField;
+}  // namespace google::protobuf
+
 namespace hil::config {
+
+class Fmu;  // config/fmu.proto
+
+/// Where an FMU steps (config/fmu.proto `thread`).
+enum class FmuThread : std::uint8_t {
+  automatic,  ///< the RT thread if its probe finds it real-time safe, else a worker
+  rt_thread,
+  worker,
+};
 
 struct FmuSettings {
   std::filesystem::path path;  ///< absolute
   std::string instance;
   std::uint32_t every_ticks = 1;
-  Fmu::Thread thread = Fmu::AUTO;  ///< where it steps (FmuTask decides AUTO by its probe)
+  FmuThread thread = FmuThread::automatic;  ///< where it steps (FmuStage decides automatic)
   struct Parameter {
     std::string name;
     std::uint32_t value_reference = 0;

@@ -1,5 +1,7 @@
 #include "config/loader.hpp"
 
+#include "config/rig_layers.hpp"
+
 #include <iterator>
 #include <utility>
 
@@ -11,10 +13,14 @@
 #include "config/terrain/terrain_settings.hpp"
 #include "config/text/source_map.hpp"
 #include "config/text/text_file.hpp"
+#include "config/text/text_layer.hpp"
 #include "config/validate.hpp"
 #include "config/vehicle_settings.hpp"
 
 namespace hil::config {
+
+/// The merged file kept with its settings (config/rig_document.cpp).
+std::shared_ptr<const RigDocument> keep_document(RigConfig merged);
 
 namespace {
 
@@ -105,7 +111,8 @@ struct RigLayerRef {
   if (!terrain.dem_surfaces.empty()) {
     merged.mutable_terrain()->mutable_dem()->set_surfaces(terrain.dem_surfaces.string());
   }
-  settings.message = std::move(merged);
+  settings.default_scenario = merged.default_scenario();
+  settings.document = keep_document(std::move(merged));
   for (const RigLayerRef& layer : layers) settings.sources.push_back(layer.source.layer->name());
   return LoadResult{std::move(settings), {}};
 }

@@ -14,10 +14,8 @@
 #include "config/fmu_settings.hpp"
 #include "config/host_facts.hpp"
 #include "config/recording_settings.hpp"
-#include "config/rig.pb.h"
 #include "config/text/config_error.hpp"
-#include "config/text/source_map.hpp"
-#include "config/text/text_layer.hpp"
+#include "config/text/config_text.hpp"
 #include "io/bus/bus_spec.hpp"
 #include "io/can/mapping/can_bus_spec.hpp"
 #include "models/terrain/terrain.hpp"
@@ -27,7 +25,9 @@
 
 namespace hil::config {
 
-/// A valid configuration, ready for rt_core.
+struct RigDocument;  // config/rig_document.hpp
+
+/// A valid configuration, ready for runtime/.
 struct RigSettings {
   rt::ExecutiveConfig executive;
   rt::RtOptions rt;
@@ -46,8 +46,11 @@ struct RigSettings {
   RecordingSettings recording;
   /// The FMUs co-simulated in the loop, every name checked (config/fmu_settings.hpp).
   std::vector<FmuSettings> fmus;
-  /// Overlays applied, defaults not filled in, file paths (DBC, DEM) made absolute.
-  RigConfig message;
+  /// The scenario a run drives when none is named ("" none given; "none": none).
+  std::string default_scenario;
+  /// The file as loaded (overlays applied, defaults not filled in, file paths made absolute):
+  /// what config/rig_document.hpp prints and writes into a run directory.
+  std::shared_ptr<const RigDocument> document;
   std::vector<std::string> sources;  ///< the files, base first, as the caller named them
 };
 
@@ -64,21 +67,6 @@ struct LoadResult {
 /// and the OS reason. Thread-safe.
 [[nodiscard]] LoadResult load_rig_config(const std::filesystem::path& base,
                                          std::span<const std::filesystem::path> overlays = {},
-                                         const Machine& machine = this_machine());
-
-/// A rig layer inside a file that holds more (a scenario's `rig` block,
-/// tools/scenario/scenario.proto): the block, and the file's parsed layer with the block's path
-/// (errors point into it).
-struct EmbeddedRigLayer {
-  const RigConfig* config = nullptr;
-  SourceLayer source;
-};
-
-/// load_rig_config(base, overlays), then the `embedded` layers applied on top, in order.
-/// Thread-safe; the embedded layers must outlive the call.
-[[nodiscard]] LoadResult load_rig_config(const std::filesystem::path& base,
-                                         std::span<const std::filesystem::path> overlays,
-                                         std::span<const EmbeddedRigLayer> embedded,
                                          const Machine& machine = this_machine());
 
 /// The same for texts already in memory, base first (each named as errors should call it).

@@ -1,5 +1,7 @@
 #include "config/recording_settings.hpp"
 
+#include "config/recording.pb.h"
+
 #include <fmt/format.h>
 
 #include <cmath>

@@ -9,12 +9,13 @@
 #include <utility>
 #include <vector>
 
-#include "config/recording.pb.h"
 #include "config/text/config_error.hpp"
 #include "config/text/source_map.hpp"
 #include "io/record/mcap/chunk_compression.hpp"
 
 namespace hil::config {
+
+class Recording;  // config/recording.proto
 
 struct RecordingSettings {
   std::vector<std::pair<std::string, double>> rates_hz;  ///< group pattern → rate, in order

@@ -1,5 +1,5 @@
 #pragma once
-// From a parsed scenario (tools/scenario/scenario.proto) and its loaded rig to ScenarioSettings:
+// From a parsed scenario (config/scenario/scenario.proto) and its loaded rig to ScenarioSettings:
 // every value checked, each problem located through the scenario file's SourceMap. Used by
 // load_scenario (config/scenario/scenario_settings.hpp); setup phase; thread-safe.
 

@@ -1,5 +1,8 @@
 #include "config/scenario/scenario_settings.hpp"
 
+#include "config/rig_layers.hpp"
+#include "config/text/text_layer.hpp"
+
 #include <google/protobuf/io/tokenizer.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 #include <google/protobuf/text_format.h>

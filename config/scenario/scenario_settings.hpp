@@ -1,5 +1,5 @@
 #pragma once
-// Loads a scenario file (tools/scenario/scenario.proto, hil_rigs/scenarios/*.pbtxt) for a rig: the
+// Loads a scenario file (config/scenario/scenario.proto, hil_rigs/scenarios/*.pbtxt) for a rig: the
 // rig file and its overlays, then the scenario's `rig` block on top (config's overlay rules),
 // then the scenario itself, converted to plain settings: the path and speed plan the virtual
 // ECU drives, the timed events, the gates (the ISO 3888-1 course generated), the footprint
@@ -17,7 +17,7 @@
 #include "config/loader.hpp"
 #include "config/scenario/iso3888_course.hpp"
 #include "config/text/config_error.hpp"
-#include "config/text/text_layer.hpp"
+#include "config/text/config_text.hpp"
 
 namespace hil::config {
 

@@ -1,10 +1,10 @@
-#include "tools/sweep/rig_field.hpp"
+#include "config/sweep/rig_field.hpp"
 
 #include <fmt/format.h>
 
 #include "config/text/field_path.hpp"
 
-namespace hil::sweep {
+namespace hil::config {
 namespace {
 
 namespace pb = google::protobuf;
@@ -139,4 +139,4 @@ std::optional<std::string> set_field(pb::Message& root, std::string_view path,
   return std::nullopt;
 }
 
-}  // namespace hil::sweep
+}  // namespace hil::config

@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-namespace hil::sweep {
+namespace hil::config {
 
 /// A number as the overlay and the CSV write it: the fewest digits that read back the same.
 [[nodiscard]] std::string number_text(double v);
@@ -27,4 +27,4 @@ namespace hil::sweep {
                                                    const std::optional<double>& number,
                                                    const std::string& text);
 
-}  // namespace hil::sweep
+}  // namespace hil::config

@@ -1,4 +1,6 @@
-#include "tools/sweep/sweep_plan.hpp"
+#include "config/sweep/sweep_plan.hpp"
+
+#include "config/sweep/sweep.pb.h"
 
 #include <fmt/format.h>
 #include <google/protobuf/text_format.h>
@@ -8,16 +10,17 @@
 #include <random>
 
 #include "config/loader.hpp"
+#include "config/rig.pb.h"
+#include "config/rig_locator.hpp"
 #include "config/scenario/scenario_settings.hpp"
+#include "config/sweep/rig_field.hpp"
 #include "config/text/source_map.hpp"
 #include "config/text/suggest.hpp"
 #include "config/text/text_file.hpp"
 #include "config/text/text_layer.hpp"
 #include "models/sensors/sensor_noise.hpp"
-#include "tools/session/rig_locator.hpp"
-#include "tools/sweep/rig_field.hpp"
 
-namespace hil::sweep {
+namespace hil::config {
 namespace {
 
 namespace pb = google::protobuf;
@@ -55,9 +58,9 @@ double draw(const RandomDimension& r, std::uint64_t seed, std::size_t index) {
 
 class Checker {
  public:
-  Checker(const config::SourceMap& sources, config::ConfigErrors& errors)
+  Checker(const config::SourceMap& sources, ConfigErrors& errors)
       : sources_(sources), errors_(errors) {
-    known_ = scalar_field_paths(*config::RigConfig::descriptor());
+    known_ = scalar_field_paths(*RigConfig::descriptor());
   }
 
   void error(const std::string& at, std::string message) {
@@ -70,7 +73,7 @@ class Checker {
       error(at, "no field; expected the rig field to vary, e.g. field: \"vehicle.sprung.mass\"");
       return false;
     }
-    config::RigConfig probe;
+    RigConfig probe;
     if (const auto problem = set_field(probe, path, 0.0, "")) {
       if (problem->starts_with("no field")) {
         const auto near = config::closest_name(path, known_);
@@ -89,7 +92,7 @@ class Checker {
   /// The rig with `field` set to the value loads; else the loader's complaint, located at `at`.
   void value(const std::string& at, const std::filesystem::path& rig, const std::string& path,
              const std::optional<double>& number, const std::string& text) {
-    config::RigConfig overlay;
+    RigConfig overlay;
     if (const auto problem = set_field(overlay, path, number, text)) {
       error(at, fmt::format("{}: {}", path, *problem));
       return;
@@ -109,7 +112,7 @@ class Checker {
 
  private:
   const config::SourceMap& sources_;
-  config::ConfigErrors& errors_;
+  ConfigErrors& errors_;
   std::vector<std::string> known_;
 };
 
@@ -130,8 +133,9 @@ SweepLoad load_sweep(const std::filesystem::path& file) {
   SweepPlan plan;
   plan.file_ = file;
   plan.name_ = file.stem().string();
-  plan.message_ = static_cast<const Sweep&>(layer.message());
-  const Sweep& m = plan.message_;
+  plan.message_ = std::make_shared<const Sweep>(static_cast<const Sweep&>(layer.message()));
+  const Sweep& m = *plan.message_;
+  if (m.has_duration_s()) plan.duration_s_ = m.duration_s();
   const std::filesystem::path dir = std::filesystem::absolute(file).parent_path();
 
   // The rig and the scenarios
@@ -141,7 +145,7 @@ SweepLoad load_sweep(const std::filesystem::path& file) {
   } else {
     plan.rig_ = resolve(m.rig(), dir);
     try {
-      rig_file = session::locate_rig(plan.rig_);
+      rig_file = config::locate_rig(plan.rig_);
     } catch (const std::exception& e) {
       check.error("rig", e.what());
     }
@@ -158,8 +162,8 @@ SweepLoad load_sweep(const std::filesystem::path& file) {
     const std::string at = fmt::format("scenarios[{}]", i);
     try {
       config::ScenarioLoadResult s =
-          config::load_scenario(session::locate_scenario(plan.scenarios_.back()), rig_file);
-      config::require_rig(s, session::rig_name(m.rig()));
+          config::load_scenario(config::locate_scenario(plan.scenarios_.back()), rig_file);
+      config::require_rig(s, config::rig_name(m.rig()));
       for (const config::ConfigError& e : s.errors) check.error(at, e.to_string());
     } catch (const std::exception& e) {
       check.error(at, e.what());
@@ -300,9 +304,9 @@ Variant SweepPlan::variant(std::size_t index) const {
   rest /= samples_;
   v.grid_point = rest % grid_points_;
   v.scenario = scenarios_[rest / grid_points_];
-  v.seed = models::derive_seed(message_.has_seed() ? message_.seed() : 1,
+  v.seed = models::derive_seed(message_->has_seed() ? message_->seed() : 1,
                                fmt::format("variant {}", index));
-  config::RigConfig overlay;
+  RigConfig overlay;
   std::size_t point = v.grid_point;
   std::vector<std::size_t> digits(grid_values_.size());
   for (std::size_t d = grid_values_.size(); d-- > 0;) {  // the last dimension varies fastest
@@ -310,19 +314,19 @@ Variant SweepPlan::variant(std::size_t index) const {
     point /= grid_values_[d].size();
   }
   for (std::size_t d = 0; d < grid_values_.size(); ++d) {
-    const GridDimension& g = message_.grid(static_cast<int>(d));
+    const GridDimension& g = message_->grid(static_cast<int>(d));
     const std::string& value = grid_values_[d][digits[d]];
     const bool is_text = g.texts_size() > 0;
     (void)set_field(overlay, g.field(), is_text ? std::nullopt : std::optional(std::stod(value)),
                     is_text ? value : "");
     v.parameters.push_back({g.field(), value});
   }
-  for (const RandomDimension& r : message_.random()) {
-    const double x = draw(r, message_.has_seed() ? message_.seed() : 1, index);
+  for (const RandomDimension& r : message_->random()) {
+    const double x = draw(r, message_->has_seed() ? message_->seed() : 1, index);
     (void)set_field(overlay, r.field(), x, "");
     v.parameters.push_back({r.field(), number_text(x)});
   }
-  if (message_.noise_seeds()) {
+  if (message_->noise_seeds()) {
     overlay.mutable_vehicle()->set_seed(v.seed);
     v.parameters.push_back({"vehicle.seed", std::to_string(v.seed)});
   }
@@ -334,4 +338,4 @@ Variant SweepPlan::variant(std::size_t index) const {
   return v;
 }
 
-}  // namespace hil::sweep
+}  // namespace hil::config

@@ -1,5 +1,5 @@
 #pragma once
-// A sweep plan (tools/sweep/sweep.proto) read, checked and expanded into variants: scenarios ×
+// A sweep plan (config/sweep/sweep.proto) read, checked and expanded into variants: scenarios ×
 // grid points × Monte Carlo samples × repetitions. Variant i is computed from the plan and i
 // alone — its parameters, its draws and its seed — so any machine, engine or chunking runs the
 // same variant for the same index. Every varied field and value is checked against the rig at
@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -17,10 +18,10 @@
 #include <vector>
 
 #include "config/text/config_error.hpp"
-#include "tools/sweep/sweep.pb.h"
 
-namespace hil::sweep {
+namespace hil::config {
 
+class Sweep;  // config/sweep/sweep.proto
 struct SweepLoad;
 
 /// A varied field and its value in a variant: `value` as the overlay and the CSV write it.
@@ -47,7 +48,9 @@ class SweepPlan {
   [[nodiscard]] const std::string& name() const noexcept { return name_; }
   /// As `hilsim run --rig` takes it: a name, or an absolute file path.
   [[nodiscard]] const std::string& rig() const noexcept { return rig_; }
-  [[nodiscard]] const Sweep& message() const noexcept { return message_; }
+  /// Simulated time of every run [s]; nullopt: each scenario's duration.
+  [[nodiscard]] const std::optional<double>& duration_s() const noexcept { return duration_s_; }
+  [[nodiscard]] std::size_t repetitions() const noexcept { return repetitions_; }
   [[nodiscard]] std::size_t size() const noexcept { return size_; }
   [[nodiscard]] std::size_t per_task() const noexcept { return per_task_; }
   /// Array tasks of per_task() variants (the last may hold fewer).
@@ -64,7 +67,8 @@ class SweepPlan {
   std::filesystem::path file_;
   std::string name_;
   std::string rig_;
-  Sweep message_;
+  std::shared_ptr<const Sweep> message_;  // the plan file as parsed (grid, distributions)
+  std::optional<double> duration_s_;
   std::vector<std::string> scenarios_;                 // "" = the rig's default
   std::vector<std::vector<std::string>> grid_values_;  // per dimension, as text
   std::size_t grid_points_ = 1;
@@ -78,7 +82,7 @@ class SweepPlan {
 
 struct SweepLoad {
   std::optional<SweepPlan> plan;
-  config::ConfigErrors errors;
+  ConfigErrors errors;
   [[nodiscard]] bool ok() const noexcept { return plan.has_value(); }
 };
 
@@ -87,4 +91,4 @@ struct SweepLoad {
 /// it loads: ranges and rules), empty ranges, counts. Never throws for bad input.
 [[nodiscard]] SweepLoad load_sweep(const std::filesystem::path& file);
 
-}  // namespace hil::sweep
+}  // namespace hil::config

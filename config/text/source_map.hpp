@@ -21,7 +21,7 @@ struct SourceLocation {
 
 /// A layer and where the configuration sits in its message: "" when the file is the
 /// configuration (rig.pbtxt, an overlay), else the path of the block that holds it ("rig"
-/// in a scenario file, tools/scenario/scenario.proto).
+/// in a scenario file, config/scenario/scenario.proto).
 struct SourceLayer {
   const ParsedLayer* layer = nullptr;
   std::string prefix;

@@ -50,8 +50,8 @@ FmuStage::FmuStage(config::FmuSettings settings, rt::ChannelTable& table, double
     throw io::fmu::FmuError(fmt::format("{}: reading the outputs after initialisation failed",
                                         settings_.path.string()));
   }
-  if (settings_.thread == config::Fmu::WORKER ||
-      (settings_.thread == config::Fmu::AUTO && !realtime_safe())) {
+  if (settings_.thread == config::FmuThread::worker ||
+      (settings_.thread == config::FmuThread::automatic && !realtime_safe())) {
     worker_ = std::make_unique<FmuWorker>(std::move(fmu_), input_refs_, output_refs_,
                                           period_s_ * settings_.every_ticks);
   }

@@ -1,5 +1,5 @@
 #pragma once
-// The course frame of a scenario (tools/scenario/scenario.proto): origin at the start position, x
+// The course frame of a scenario (config/scenario/scenario.proto): origin at the start position, x
 // along the start heading, y to its left. World poses (x east, y north, yaw from east) map
 // into it by one rotation. Pure functions; RT-safe.
 

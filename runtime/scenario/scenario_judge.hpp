@@ -1,5 +1,5 @@
 #pragma once
-// The scenario's pass criteria (tools/scenario/scenario.proto "gates") evaluated on a stream of
+// The scenario's pass criteria (config/scenario/scenario.proto "gates") evaluated on a stream of
 // observations of the vehicle: each observe() updates every gate's running figures (worst
 // lane margin, longest time in the speed band, largest rollback…) without allocating; the
 // verdict is read when the run is over. The rig side feeds it the model's own pose and

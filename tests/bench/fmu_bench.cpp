@@ -19,7 +19,7 @@ void BM_FmuTaskStep(benchmark::State& state) {
   const config::FmuSettings s{
       .path = fmt::format("{}/first_order_fmi{}.fmu", HIL_FMU_DIR, state.range(0)),
       .instance = "lag",
-      .thread = state.range(1) != 0 ? config::Fmu::WORKER : config::Fmu::RT_THREAD,
+      .thread = state.range(1) != 0 ? config::FmuThread::worker : config::FmuThread::rt_thread,
       .inputs = {{.channel = "in.speed", .variable = "u", .value_reference = 3}},
       .outputs = {{.variable = "y",
                    .value_reference = 4,

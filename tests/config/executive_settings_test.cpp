@@ -2,6 +2,8 @@
 
 #include "config/executive_settings.hpp"
 
+#include "config/executive.pb.h"
+
 #include <gtest/gtest.h>
 
 namespace hil::config {

@@ -2,6 +2,7 @@
 // and what was expected.
 
 #include "config/loader.hpp"
+#include "config/rig_document.hpp"
 
 #include <gtest/gtest.h>
 
@@ -87,7 +88,7 @@ TEST_F(LoaderTest, OverlayChoosingAnotherOverrunPolicyReplacesThePolicy) {
   ASSERT_TRUE(result.ok()) << ::testing::PrintToString(messages(result));
   EXPECT_EQ(result.settings->executive.overrun.kind, rt::OverrunKind::catch_up);
   EXPECT_EQ(result.settings->executive.overrun.catch_up_max, 2U);
-  EXPECT_FALSE(result.settings->message.executive().has_stop_after());
+  EXPECT_EQ(rig_text(*result.settings).find("stop_after"), std::string::npos);  // replaced
 }
 
 TEST_F(LoaderTest, OverlayOfTheSamePolicyChangesOnlyWhatItSets) {

@@ -14,7 +14,7 @@
 namespace hil::config {
 namespace {
 
-class FmuStageBudget : public ::testing::TestWithParam<std::tuple<int, Fmu::Thread>> {};
+class FmuStageBudget : public ::testing::TestWithParam<std::tuple<int, FmuThread>> {};
 
 TEST_P(FmuStageBudget, UpdateAllocatesNothingAndFaultsNoPages) {
   const auto [version, thread] = GetParam();
@@ -34,7 +34,7 @@ TEST_P(FmuStageBudget, UpdateAllocatesNothingAndFaultsNoPages) {
                              .channel = "fmu.lag.y",
                              .drives = "in.wind"}}};
   runtime::FmuStage task(s, table, 0.00025);
-  ASSERT_EQ(task.on_worker(), thread == Fmu::WORKER);
+  ASSERT_EQ(task.on_worker(), thread == FmuThread::worker);
   table.freeze();
   const rt::ChannelId speed = table.resolve("in.speed");
   const rt::ChannelId y = table.resolve("fmu.lag.y");
@@ -56,18 +56,19 @@ TEST_P(FmuStageBudget, UpdateAllocatesNothingAndFaultsNoPages) {
   // On the worker the tick waits for it (not real time): the steps handed are all finished
   // but perhaps the last, whose outputs are due at the next step tick
   EXPECT_LE(task.steps(), 550U);
-  EXPECT_GE(task.steps(), thread == Fmu::WORKER ? 549U : 550U);
+  EXPECT_GE(task.steps(), thread == FmuThread::worker ? 549U : 550U);
   EXPECT_GT(table.get(y), 0.9);  // 1100 ticks = 0.275 s = 2.75 T: y ≈ 1 − e^−2.75
   EXPECT_EQ(table.get(table.resolve("in.wind")), table.get(y));
 }
 
 INSTANTIATE_TEST_SUITE_P(Fmi, FmuStageBudget,
                          ::testing::Combine(::testing::Values(2, 3),
-                                            ::testing::Values(Fmu::RT_THREAD, Fmu::WORKER)),
+                                            ::testing::Values(FmuThread::rt_thread,
+                                                              FmuThread::worker)),
                          [](const auto& p) {
                            return fmt::format(
                                "fmi{}_{}", std::get<0>(p.param),
-                               std::get<1>(p.param) == Fmu::WORKER ? "worker" : "rt_thread");
+                               std::get<1>(p.param) == FmuThread::worker ? "worker" : "rt_thread");
                          });
 
 }  // namespace

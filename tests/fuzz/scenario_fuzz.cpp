@@ -1,4 +1,4 @@
-// libFuzzer target for scenario files (tools/scenario/scenario.proto): arbitrary bytes as a
+// libFuzzer target for scenario files (config/scenario/scenario.proto): arbitrary bytes as a
 // scenario on a RAVON rig (no CAN bus: the rig file is written once), through parsing, the `rig`
 // overlay, validation and conversion, and then the virtual ECU's setup that consumes the
 // result (path, speed plan, judge). Besides crashes and sanitizer reports it traps when a

@@ -1,7 +1,6 @@
 #include "tools/cli/check_command.hpp"
 
 #include <fmt/format.h>
-#include <google/protobuf/text_format.h>
 
 #include <filesystem>
 #include <memory>
@@ -10,12 +9,13 @@
 
 #include "config/executive_settings.hpp"
 #include "config/loader.hpp"
+#include "config/rig_document.hpp"
+#include "config/rig_locator.hpp"
 #include "config/scenario/scenario_settings.hpp"
 #include "config/text/text_file.hpp"
 #include "io/can/transport/transport_factory.hpp"
 #include "runtime/rig.hpp"
 #include "tools/session/config_errors.hpp"
-#include "tools/session/rig_locator.hpp"
 
 namespace hil::cli {
 
@@ -55,9 +55,7 @@ void print_channels(const config::RigSettings& rig) {
 
 /// The rig in text format under a "# header" line, then its channels.
 void print_rig(const config::RigSettings& rig, const std::string& header) {
-  std::string text;
-  google::protobuf::TextFormat::PrintToString(rig.message, &text);
-  fmt::print("# {}\n{}\n", header, text);
+  fmt::print("# {}\n{}\n", header, config::rig_text(rig));
   print_channels(rig);
 }
 
@@ -65,7 +63,7 @@ void print_rig(const config::RigSettings& rig, const std::string& header) {
 int check_scenario(const std::filesystem::path& scenario, const std::filesystem::path& rig,
                    const std::vector<std::filesystem::path>& overlays, bool print) {
   config::ScenarioLoadResult result = config::load_scenario(scenario, rig, overlays);
-  config::require_rig(result, session::rig_name(rig.string()));
+  config::require_rig(result, config::rig_name(rig.string()));
   if (!result.ok()) {
     session::print_config_errors(result.errors,
                                  fmt::format("{} on {}", scenario.string(), rig.string()));
@@ -84,9 +82,9 @@ int check_scenario(const std::filesystem::path& scenario, const std::filesystem:
 int run_check(const CheckOptions& o) {
   const std::vector<std::filesystem::path> overlays(o.overlays.begin(), o.overlays.end());
   if (!o.scenario.empty())
-    return check_scenario(session::locate_scenario(o.scenario), o.file, overlays, o.print);
+    return check_scenario(config::locate_scenario(o.scenario), o.file, overlays, o.print);
   if (config::looks_like_scenario(config::read_text_file(o.file, config::kMaxConfigBytes).text)) {
-    return check_scenario(o.file, session::locate_rig(o.rig), overlays, o.print);
+    return check_scenario(o.file, config::locate_rig(o.rig), overlays, o.print);
   }
   const config::LoadResult result = config::load_rig_config(o.file, overlays);
   if (!result.ok()) {
@@ -118,11 +116,11 @@ int run_check(const CheckOptions& o) {
 
   if (!rig.faults.empty()) fmt::print("  faults: {}\n", rig.faults.size());
   // The scenario `hilsim run` drives by default must load on this rig too
-  const std::string& scenario = rig.message.default_scenario();
+  const std::string& scenario = rig.default_scenario;
   if (scenario.empty() || scenario == "none") return 0;
   std::filesystem::path scenario_file;
   try {
-    scenario_file = session::locate_scenario(scenario, o.file);
+    scenario_file = config::locate_scenario(scenario, o.file);
   } catch (const std::runtime_error& e) {  // not found: where it looked, what there is
     fmt::print(stderr, "{}: default_scenario: {}\n", o.file, e.what());
     return 1;
@@ -149,7 +147,8 @@ void add_check_command(CLI::App& app) {
       "Every error is printed to stderr, one per line, as FILE:LINE:COLUMN: FIELD: PROBLEM:\n"
       "  rig.pbtxt:3:14: executive.period_us: 20 is out of range; expected 50..100000 "
       "(microseconds)\n"
-      "A scenario (tools/scenario/scenario.proto) is checked on a rig: hilsim check RIG --scenario "
+      "A scenario (config/scenario/scenario.proto) is checked on a rig: hilsim check RIG "
+      "--scenario "
       "FILE,\n"
       "or hilsim check SCENARIO [--rig NAME] (a FILE that is a scenario is recognised).\n"
       "Exit status: 0 when valid (a summary of the effective settings is printed), 1 otherwise.\n"

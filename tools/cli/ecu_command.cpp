@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "config/rig_locator.hpp"
 #include "config/scenario/scenario_settings.hpp"
 #include "runtime/tick_plan.hpp"
 #include "tools/cli/cli_validators.hpp"
@@ -15,7 +16,6 @@
 #include "tools/session/config_errors.hpp"
 #include "tools/session/ecu_report.hpp"
 #include "tools/session/harness.hpp"
-#include "tools/session/rig_locator.hpp"
 
 namespace hil::cli {
 
@@ -35,11 +35,11 @@ struct EcuOptions {
 
 /// The scenario and the rig it runs on; prints located errors and fails with status 2.
 config::ScenarioLoadResult load(const EcuOptions& o) {
-  const std::filesystem::path rig_file = session::locate_rig(o.rig);
+  const std::filesystem::path rig_file = config::locate_rig(o.rig);
   if (!o.scenario.empty()) {
     config::ScenarioLoadResult loaded =
-        config::load_scenario(session::locate_scenario(o.scenario), rig_file);
-    config::require_rig(loaded, session::rig_name(o.rig));
+        config::load_scenario(config::locate_scenario(o.scenario), rig_file);
+    config::require_rig(loaded, config::rig_name(o.rig));
     if (!loaded.ok()) {
       session::print_config_errors(loaded.errors, o.scenario);
       throw CLI::RuntimeError(2);

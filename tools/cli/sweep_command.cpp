@@ -12,10 +12,10 @@
 #include <thread>
 #include <vector>
 
+#include "config/sweep/sweep_plan.hpp"
 #include "tools/session/config_errors.hpp"
 #include "tools/sweep/slurm_submit.hpp"
 #include "tools/sweep/sweep_collect.hpp"
-#include "tools/sweep/sweep_plan.hpp"
 #include "tools/sweep/sweep_runner.hpp"
 
 namespace hil::cli {
@@ -39,8 +39,8 @@ struct SweepOptions {
   std::string csv;
 };
 
-sweep::SweepPlan load(const std::string& file) {
-  sweep::SweepLoad loaded = sweep::load_sweep(file);
+config::SweepPlan load(const std::string& file) {
+  config::SweepLoad loaded = config::load_sweep(file);
   if (!loaded.ok()) {
     session::print_config_errors(loaded.errors, file);
     throw CLI::RuntimeError(2);
@@ -48,7 +48,7 @@ sweep::SweepPlan load(const std::string& file) {
   return std::move(*loaded.plan);
 }
 
-fs::path out_dir(const SweepOptions& o, const sweep::SweepPlan& plan) {
+fs::path out_dir(const SweepOptions& o, const config::SweepPlan& plan) {
   return fs::absolute(o.out.empty() ? fs::path("sweeps") / plan.name() : fs::path(o.out))
       .lexically_normal();
 }
@@ -104,13 +104,13 @@ long task_from_environment() {
 }
 
 void run_plan(const SweepOptions& o) {
-  const sweep::SweepPlan plan = load(o.plan);
+  const config::SweepPlan plan = load(o.plan);
   if (o.json) {
     nlohmann::json variants = nlohmann::json::array();
     for (std::size_t i = 0; i < plan.size(); ++i) {
-      const sweep::Variant v = plan.variant(i);
+      const config::Variant v = plan.variant(i);
       nlohmann::json p = nlohmann::json::object();
-      for (const sweep::Parameter& x : v.parameters) p[x.field] = x.value;
+      for (const config::Parameter& x : v.parameters) p[x.field] = x.value;
       variants.push_back({{"index", i},
                           {"scenario", v.scenario},
                           {"repetition", v.repetition},
@@ -124,18 +124,17 @@ void run_plan(const SweepOptions& o) {
   fmt::print("sweep {}: {} variants on rig {} ({} array tasks of {}; timeout {} s each)\n",
              plan.name(), plan.size(), plan.rig(), plan.tasks(), plan.per_task(), plan.timeout_s());
   for (std::size_t i = 0; i < plan.size(); ++i) {
-    const sweep::Variant v = plan.variant(i);
+    const config::Variant v = plan.variant(i);
     std::string params;
-    for (const sweep::Parameter& p : v.parameters)
+    for (const config::Parameter& p : v.parameters)
       params += fmt::format("  {}={}", p.field, p.value);
     fmt::print("{:6}  {}{}{}\n", i, v.scenario.empty() ? "(default scenario)" : v.scenario,
-               plan.message().repetitions() > 1 ? fmt::format(" rep {}", v.repetition) : "",
-               params);
+               plan.repetitions() > 1 ? fmt::format(" rep {}", v.repetition) : "", params);
   }
 }
 
 void run_run(const SweepOptions& o) {
-  const sweep::SweepPlan plan = load(o.plan);
+  const config::SweepPlan plan = load(o.plan);
   std::vector<std::size_t> indices;
   long task = o.task;
   if (!o.index.empty()) {
@@ -192,7 +191,7 @@ void run_submit(const SweepOptions& o) {
                                "--slurm is the engine submit knows (docs/sweeps.md "
                                "has a Kubernetes Indexed Job manifest)");
   }
-  const sweep::SweepPlan plan = load(o.plan);
+  const config::SweepPlan plan = load(o.plan);
   const fs::path out = out_dir(o, plan);
   const sweep::SlurmJobs jobs = sweep::submit_slurm(plan, out, self(), o.sbatch, o.wait);
   fmt::print(
@@ -223,7 +222,7 @@ void add_sweep_command(CLI::App& app) {
       "sweep", "Run a scenario × parameter sweep at --speed max, here or on Slurm");
   cmd->require_subcommand(1);
   cmd->footer(
-      "A plan (Protobuf text, tools/sweep/sweep.proto) names a rig, scenarios, grid dimensions\n"
+      "A plan (Protobuf text, config/sweep/sweep.proto) names a rig, scenarios, grid dimensions\n"
       "(a rig field and its values), Monte Carlo dimensions (a distribution per field, samples,\n"
       "a master seed) and repetitions. Variant i depends only on the plan and i.\n"
       "\nExamples:\n"

@@ -8,12 +8,12 @@
 #include <fstream>
 
 #include "config/loader.hpp"
+#include "config/rig_locator.hpp"
 #include "rt_core/executive.hpp"
 #include "tools/cli/cli_validators.hpp"
 #include "tools/session/config_errors.hpp"
 #include "tools/session/console_feed.hpp"
 #include "tools/session/harness.hpp"
-#include "tools/session/rig_locator.hpp"
 #include "tools/session/rig_setup.hpp"
 #include "tools/session/timing/cyclictest.hpp"
 #include "tools/session/timing/timing_report.hpp"
@@ -66,7 +66,7 @@ rt::OverrunKind policy_named(std::string_view name) {
 /// Executive and RT settings: defaults, then the rig file and its overlays, then the flags
 /// given on the command line. Prints every config error and fails with exit status 1.
 void resolve_settings(const TimingOptions& o, const CLI::App& cmd, session::TimingReport& report) {
-  const std::string rig_file = o.rig.empty() ? o.config_path : session::locate_rig(o.rig).string();
+  const std::string rig_file = o.rig.empty() ? o.config_path : config::locate_rig(o.rig).string();
   if (!rig_file.empty()) {
     const config::LoadResult loaded = config::load_rig_config(rig_file, o.overlays);
     if (!loaded.ok()) {

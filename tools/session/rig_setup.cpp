@@ -5,8 +5,8 @@
 
 #include <stdexcept>
 
+#include "config/rig_locator.hpp"
 #include "tools/session/config_errors.hpp"
-#include "tools/session/rig_locator.hpp"
 
 namespace hil::session {
 
@@ -17,11 +17,11 @@ std::optional<std::filesystem::path> scenario_file(const RigSelection& s,
                                                    const config::RigSettings& rig,
                                                    const std::filesystem::path& rig_file) {
   if (!s.scenario.empty()) {
-    return s.scenario == "none" ? std::nullopt : std::optional(locate_scenario(s.scenario));
+    return s.scenario == "none" ? std::nullopt : std::optional(config::locate_scenario(s.scenario));
   }
-  const std::string& name = rig.message.default_scenario();
+  const std::string& name = rig.default_scenario;
   if (name.empty() || name == "none") return std::nullopt;
-  return locate_scenario(name, rig_file);  // a path in the rig file is relative to it
+  return config::locate_scenario(name, rig_file);  // a path in the rig file is relative to it
 }
 
 }  // namespace
@@ -46,8 +46,8 @@ runtime::FaultTargets fault_targets(runtime::Rig& rig) {
 
 std::unique_ptr<RigSetup> set_up_rig(const RigSelection& s) {
   auto setup = std::make_unique<RigSetup>();
-  setup->rig = rig_name(s.rig);
-  setup->rig_file = locate_rig(s.rig);
+  setup->rig = config::rig_name(s.rig);
+  setup->rig_file = config::locate_rig(s.rig);
   const std::vector<std::filesystem::path> overlays(s.overlays.begin(), s.overlays.end());
   config::LoadResult loaded = config::load_rig_config(setup->rig_file, overlays);
   if (!loaded.ok()) {
@@ -78,8 +78,7 @@ std::unique_ptr<RigSetup> set_up_rig(const RigSelection& s) {
       !s.can_uri && s.ecu == "virtual" && setup->settings.vehicle && !setup->settings.can.empty();
   const bool virtual_ecu = wants_virtual && setup->scenario.has_value();
   const bool no_scenario_wanted =
-      s.scenario == "none" ||
-      (s.scenario.empty() && setup->settings.message.default_scenario() == "none");
+      s.scenario == "none" || (s.scenario.empty() && setup->settings.default_scenario == "none");
   if (wants_virtual && !setup->scenario && !no_scenario_wanted) {
     spdlog::warn(
         "no scenario (--scenario NAME): the built-in ECU needs one to drive, so it is "

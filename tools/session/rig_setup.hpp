@@ -20,7 +20,7 @@
 namespace hil::session {
 
 struct RigSelection {
-  std::string rig = "ravon";           ///< name or path (tools/session/rig_locator.hpp)
+  std::string rig = "ravon";           ///< name or path (config/rig_locator.hpp)
   std::vector<std::string> overlays;   ///< applied on the rig file, in order
   std::string scenario;                ///< name or path; "" = the rig's default; "none"
   std::optional<std::string> can_uri;  ///< a real ECU on this transport

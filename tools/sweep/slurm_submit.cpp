@@ -54,7 +54,8 @@ std::string job_id(const Captured& c) {
 
 }  // namespace
 
-std::string sbatch_script(const SweepPlan& plan, const fs::path& out, const fs::path& hilsim) {
+std::string sbatch_script(const config::SweepPlan& plan, const fs::path& out,
+                          const fs::path& hilsim) {
   const std::size_t tasks = plan.tasks();
   if (tasks > kSlurmMaxArrayTasks) {
     const std::size_t fits = (plan.size() + kSlurmMaxArrayTasks - 1) / kSlurmMaxArrayTasks;
@@ -83,7 +84,7 @@ std::string sbatch_script(const SweepPlan& plan, const fs::path& out, const fs::
       fmt::arg("qout", quoted(out.string())));
 }
 
-SlurmJobs submit_slurm(const SweepPlan& plan, const fs::path& out, const fs::path& hilsim,
+SlurmJobs submit_slurm(const config::SweepPlan& plan, const fs::path& out, const fs::path& hilsim,
                        const std::vector<std::string>& sbatch_options, bool wait) {
   SlurmJobs jobs;
   fs::create_directories(out / "slurm");

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "tools/sweep/sweep_plan.hpp"
+#include "config/sweep/sweep_plan.hpp"
 
 namespace hil::sweep {
 
@@ -18,7 +18,8 @@ inline constexpr std::size_t kSlurmMaxArrayTasks = 1001;
 
 /// The job script's text (exposed for tests). Throws std::runtime_error when the plan needs
 /// more array tasks than kSlurmMaxArrayTasks (with the per_task that would fit).
-[[nodiscard]] std::string sbatch_script(const SweepPlan& plan, const std::filesystem::path& out,
+[[nodiscard]] std::string sbatch_script(const config::SweepPlan& plan,
+                                        const std::filesystem::path& out,
                                         const std::filesystem::path& hilsim);
 
 struct SlurmJobs {
@@ -31,7 +32,8 @@ struct SlurmJobs {
 /// Writes OUT/sweep.sbatch and OUT/plan.json, submits the array and the collect job with
 /// `sbatch_options` added to both (e.g. "--partition=sim"); with `wait`, returns when the
 /// collect job ended. Throws std::runtime_error with sbatch's message when it refuses.
-[[nodiscard]] SlurmJobs submit_slurm(const SweepPlan& plan, const std::filesystem::path& out,
+[[nodiscard]] SlurmJobs submit_slurm(const config::SweepPlan& plan,
+                                     const std::filesystem::path& out,
                                      const std::filesystem::path& hilsim,
                                      const std::vector<std::string>& sbatch_options, bool wait);
 

@@ -33,10 +33,10 @@ void on_sweep_stop_signal(int signal) { g_stop_signal.store(signal); }
 
 /// What identifies a variant's run: its parameters, scenario, rig and duration (not where
 /// the plan was read from).
-std::string variant_hash(const SweepPlan& plan, const Variant& v) {
+std::string variant_hash(const config::SweepPlan& plan, const config::Variant& v) {
   std::string key =
-      fmt::format("{}\n{}\n{}\n", v.scenario, plan.rig(), plan.message().duration_s());
-  for (const Parameter& p : v.parameters) key += fmt::format("{}={}\n", p.field, p.value);
+      fmt::format("{}\n{}\n{}\n", v.scenario, plan.rig(), plan.duration_s().value_or(0.0));
+  for (const config::Parameter& p : v.parameters) key += fmt::format("{}={}\n", p.field, p.value);
   return session::config_hash(key);
 }
 
@@ -59,7 +59,7 @@ bool already_done(const fs::path& dir, const std::string& hash, VariantOutcome& 
 
 struct Child {
   pid_t pid = -1;
-  Variant variant;
+  config::Variant variant;
   std::string hash;
   fs::path tmp;
   fs::path log;
@@ -69,7 +69,7 @@ struct Child {
   Clock::time_point term_sent;
 };
 
-std::vector<std::string> child_arguments(const SweepPlan& plan, const Variant& v,
+std::vector<std::string> child_arguments(const config::SweepPlan& plan, const config::Variant& v,
                                          const fs::path& overlay, const fs::path& record,
                                          const fs::path& hilsim) {
   std::vector<std::string> args{
@@ -79,9 +79,9 @@ std::vector<std::string> child_arguments(const SweepPlan& plan, const Variant& v
     args.emplace_back("--scenario");
     args.push_back(v.scenario);
   }
-  if (plan.message().has_duration_s()) {
+  if (plan.duration_s()) {
     args.emplace_back("--duration");
-    args.push_back(fmt::format("{}s", plan.message().duration_s()));
+    args.push_back(fmt::format("{}s", *plan.duration_s()));
   }
   return args;
 }
@@ -111,7 +111,7 @@ pid_t spawn(const std::vector<std::string>& args, const fs::path& log) {
 
 class Progress {
  public:
-  Progress(const SweepPlan& plan, std::size_t total, bool enabled)
+  Progress(const config::SweepPlan& plan, std::size_t total, bool enabled)
       : plan_(plan), total_(total), enabled_(enabled) {}
 
   void count(const VariantOutcome& o) { ++by_status_[static_cast<std::size_t>(o.status)]; }
@@ -138,7 +138,7 @@ class Progress {
   }
 
  private:
-  const SweepPlan& plan_;
+  const config::SweepPlan& plan_;
   std::size_t total_;
   bool enabled_;
   std::array<std::size_t, 6> by_status_{};
@@ -146,7 +146,8 @@ class Progress {
   Clock::time_point last_ = started_;
 };
 
-VariantOutcome finish(const SweepPlan& plan, const RunnerOptions& o, Child& c, int wait_status) {
+VariantOutcome finish(const config::SweepPlan& plan, const RunnerOptions& o, Child& c,
+                      int wait_status) {
   VariantOutcome out{.index = c.variant.index};
   out.wall_s = std::chrono::duration<double>(Clock::now() - c.started).count();
   if (WIFEXITED(wait_status)) out.exit_status = WEXITSTATUS(wait_status);
@@ -178,7 +179,7 @@ VariantOutcome finish(const SweepPlan& plan, const RunnerOptions& o, Child& c, i
   }
   fs::rename(c.log, dir / "run.log");
   nlohmann::json parameters = nlohmann::json::object();
-  for (const Parameter& p : c.variant.parameters) parameters[p.field] = p.value;
+  for (const config::Parameter& p : c.variant.parameters) parameters[p.field] = p.value;
   session::write_json(dir, "sweep.json",
                       {{"sweep", plan.name()},
                        {"plan", fs::absolute(plan.file()).string()},
@@ -227,12 +228,12 @@ fs::path run_directory(const fs::path& out, std::size_t index) {
   return out / "runs" / index_name(index);
 }
 
-void write_plan_json(const SweepPlan& plan, const fs::path& out) {
+void write_plan_json(const config::SweepPlan& plan, const fs::path& out) {
   nlohmann::json variants = nlohmann::json::array();
   for (std::size_t i = 0; i < plan.size(); ++i) {
-    const Variant v = plan.variant(i);
+    const config::Variant v = plan.variant(i);
     nlohmann::json parameters = nlohmann::json::object();
-    for (const Parameter& p : v.parameters) parameters[p.field] = p.value;
+    for (const config::Parameter& p : v.parameters) parameters[p.field] = p.value;
     variants.push_back({{"index", i},
                         {"scenario", v.scenario},
                         {"grid_point", v.grid_point},
@@ -254,7 +255,7 @@ void write_plan_json(const SweepPlan& plan, const fs::path& out) {
   session::write_json(out, "plan.json", j);
 }
 
-std::vector<VariantOutcome> run_variants(const SweepPlan& plan,
+std::vector<VariantOutcome> run_variants(const config::SweepPlan& plan,
                                          std::span<const std::size_t> indices,
                                          const RunnerOptions& o) {
   fs::create_directories(o.out / "runs");

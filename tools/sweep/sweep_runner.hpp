@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "tools/sweep/sweep_plan.hpp"
+#include "config/sweep/sweep_plan.hpp"
 
 namespace hil::sweep {
 
@@ -53,11 +53,11 @@ struct RunnerOptions {
 
 /// Writes OUT/plan.json (the plan file, rig, fields and every variant's parameters) for
 /// collect; atomic, and the same bytes for the same plan.
-void write_plan_json(const SweepPlan& plan, const std::filesystem::path& out);
+void write_plan_json(const config::SweepPlan& plan, const std::filesystem::path& out);
 
 /// Runs `indices` (each < plan.size()), `jobs` at a time, in index order of start. SIGINT or
 /// SIGTERM stops the children and returns what ended (the rest missing).
-[[nodiscard]] std::vector<VariantOutcome> run_variants(const SweepPlan& plan,
+[[nodiscard]] std::vector<VariantOutcome> run_variants(const config::SweepPlan& plan,
                                                        std::span<const std::size_t> indices,
                                                        const RunnerOptions& options);
 

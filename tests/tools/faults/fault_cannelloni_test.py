@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Faults across processes: the rig (`hilsim run`) and `hilsim ecu` talk cannelloni on
 127.0.0.1; the ECU counts exactly the faulted frames (7 repeated counters, 5 bad CRCs, as the
-in-process ECU does: tests/tools/faults/fault_run_test.cpp), and python-can reads the frames as
+in-process ECU does: tests/runtime/faults/fault_run_test.cpp), and python-can reads the frames as
 sent in the run's can.log, corrupted ones included."""
 import json
 import os

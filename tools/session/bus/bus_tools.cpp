@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "config/loader.hpp"
+#include "config/rig_locator.hpp"
 #include "io/bus/bus_image.hpp"
 #include "io/bus/client/bus_client.hpp"
 #include "io/bus/endpoint.hpp"
@@ -20,7 +21,6 @@
 #include "rt_core/time.hpp"
 #include "runtime/rig.hpp"
 #include "tools/session/config_errors.hpp"
-#include "tools/session/rig_locator.hpp"
 
 namespace hil::session {
 
@@ -338,7 +338,7 @@ int bus_write(const BusWriteOptions& o) {
 }
 
 int bus_mirror(const BusMirrorOptions& o) {
-  const std::filesystem::path rig_file = locate_rig(o.rig);
+  const std::filesystem::path rig_file = config::locate_rig(o.rig);
   const std::vector<std::filesystem::path> overlays(o.overlays.begin(), o.overlays.end());
   config::LoadResult loaded = config::load_rig_config(rig_file, overlays);
   if (!loaded.ok()) {
@@ -357,7 +357,7 @@ int bus_mirror(const BusMirrorOptions& o) {
     return 2;
   }
   // The same schema as the rig's: the same files give the same channels and units
-  runtime::Rig rig(settings, {.bus_name = rig_name(o.rig), .live_bus = false});
+  runtime::Rig rig(settings, {.bus_name = config::rig_name(o.rig), .live_bus = false});
   const bus::BusSchema& schema = rig.bus()->schema();
   bus::LiveBus live(schema, {.endpoint = bus::endpoint_for(schema.name),
                              .mirror = settings.bus->mirror,

@@ -7,6 +7,7 @@
 
 #include <chrono>
 
+#include "config/rig_locator.hpp"
 #include "io/can/transport/replay_transport.hpp"
 #include "runtime/record/recording.hpp"
 #include "runtime/rig.hpp"
@@ -14,20 +15,19 @@
 #include "tools/session/console_feed.hpp"
 #include "tools/session/harness.hpp"
 #include "tools/session/replay/replay_compare.hpp"
-#include "tools/session/rig_locator.hpp"
 #include "tools/session/run/run_directory.hpp"
 
 namespace hil::session {
 
 int replay_external_log(const ReplayOptions& o) {
-  const std::filesystem::path rig_file = locate_rig(*o.rig);
+  const std::filesystem::path rig_file = config::locate_rig(*o.rig);
   const config::LoadResult loaded = config::load_rig_config(rig_file);
   if (!loaded.ok()) {
     print_config_errors(loaded.errors, rig_file.string());
     return 2;
   }
   const config::RigSettings& settings = *loaded.settings;
-  const RunRecord run{.period_ns = settings.executive.period, .rig = rig_name(*o.rig)};
+  const RunRecord run{.period_ns = settings.executive.period, .rig = config::rig_name(*o.rig)};
   CanRecording log;
   try {
     log = read_external_log(o.source, run.period_ns, o.lenient);

@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "config/rig_locator.hpp"
 #include "config/scenario/scenario_settings.hpp"
 #include "io/bus/bus_log.hpp"
 #include "io/can/trace/candump_frame.hpp"
@@ -29,7 +30,6 @@
 #include "tools/session/harness.hpp"
 #include "tools/session/replay/replay_compare.hpp"
 #include "tools/session/replay/telemetry_prefetch.hpp"
-#include "tools/session/rig_locator.hpp"
 #include "tools/session/rig_setup.hpp"
 #include "tools/session/scenario_run.hpp"
 

@@ -3,7 +3,6 @@
 #include <fcntl.h>
 #include <fmt/chrono.h>
 #include <fmt/format.h>
-#include <google/protobuf/text_format.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -13,6 +12,7 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "config/rig_document.hpp"
 #include "io/can/trace/candump_frame.hpp"
 #include "io/can/trace/candump_reader.hpp"
 #include "io/can/trace/trace_loader.hpp"
@@ -45,52 +45,13 @@ std::filesystem::path make_run_directory(const std::optional<std::filesystem::pa
   return dir;
 }
 
-namespace {
-
-/// Copies `file` into `dir` (once per name) and returns the name the copy has there.
-/// Copies `file` into `dir`, appends its bytes to `contents` (for the config hash) and
-/// returns the name the copy has there.
-std::string copy_into(const std::filesystem::path& file, const std::filesystem::path& dir,
-                      std::string& contents) {
-  const std::filesystem::path target = dir / file.filename();
-  std::error_code ec;
-  std::filesystem::copy_file(file, target, std::filesystem::copy_options::overwrite_existing, ec);
-  if (ec) {
-    throw std::runtime_error(
-        fmt::format("cannot copy {} into the run directory: {}", file.string(), ec.message()));
-  }
-  std::ifstream in(target, std::ios::binary);
-  contents.append(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  return file.filename().string();
-}
-
-}  // namespace
-
 std::string save_rig(const config::RigSettings& settings, const std::filesystem::path& dir,
                      const runtime::Rig& runtime) {
-  config::RigConfig rig = settings.message;
-  const auto fmus = std::min(runtime.fmus().size(), static_cast<std::size_t>(rig.fmus_size()));
-  for (std::size_t i = 0; i < fmus; ++i) {
-    rig.mutable_fmus(static_cast<int>(i))
-        ->set_thread(runtime.fmus()[i]->on_worker() ? config::Fmu::WORKER : config::Fmu::RT_THREAD);
+  std::vector<config::FmuThread> threads;
+  for (const auto& fmu : runtime.fmus()) {
+    threads.push_back(fmu->on_worker() ? config::FmuThread::worker : config::FmuThread::rt_thread);
   }
-  std::string files;  // the copied files' bytes: part of what the hash covers
-  for (config::CanBus& bus : *rig.mutable_can()->mutable_buses()) {
-    if (bus.has_dbc()) bus.set_dbc(copy_into(bus.dbc(), dir, files));
-  }
-  if (rig.terrain().has_dem()) {
-    config::Terrain::Dem& dem = *rig.mutable_terrain()->mutable_dem();
-    if (dem.has_heights()) dem.set_heights(copy_into(dem.heights(), dir, files));
-    if (dem.has_surfaces()) dem.set_surfaces(copy_into(dem.surfaces(), dir, files));
-  }
-  std::string text;
-  google::protobuf::TextFormat::PrintToString(rig, &text);
-  text = "# The rig as this run ran it (overlays applied); hilsim replay rebuilds it from here.\n" +
-         text;
-  std::ofstream out(dir / "rig.pbtxt");
-  out << text;
-  if (!out) throw std::runtime_error(fmt::format("cannot write {}", (dir / "rig.pbtxt").string()));
-  return text + files;
+  return config::write_run_rig(settings, dir, threads);
 }
 
 std::string copy_scenario(const std::filesystem::path& scenario, const std::filesystem::path& dir) {

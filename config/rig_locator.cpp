@@ -1,4 +1,4 @@
-#include "tools/session/rig_locator.hpp"
+#include "config/rig_locator.hpp"
 
 #include <fmt/format.h>
 
@@ -6,7 +6,7 @@
 #include <set>
 #include <stdexcept>
 
-namespace hil::session {
+namespace hil::config {
 
 namespace {
 
@@ -91,4 +91,4 @@ std::string rig_name(std::string_view rig) {
   return p.filename() == "rig.pbtxt" ? p.parent_path().filename().string() : p.stem().string();
 }
 
-}  // namespace hil::session
+}  // namespace hil::config

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-namespace hil::session {
+namespace hil::config {
 
 /// The directories searched, in order (those that exist).
 [[nodiscard]] std::vector<std::filesystem::path> rig_search_path();
@@ -26,4 +26,4 @@ namespace hil::session {
 /// The rig's short name for run directories: the NAME, or the file's directory name.
 [[nodiscard]] std::string rig_name(std::string_view rig);
 
-}  // namespace hil::session
+}  // namespace hil::config
