@@ -1,5 +1,5 @@
 #pragma once
-// The loop's progress for the service watchdog (tools/session/sd_notify.hpp): a stage that
+// The loop's progress for the service watchdog (tools/session/loop/sd_notify.hpp): a stage that
 // counts the ticks the executive has completed.
 
 #include <atomic>

@@ -19,7 +19,7 @@
 #include "runtime/rig.hpp"
 #include "tests/support/console_client.hpp"
 #include "tools/session/console_feed.hpp"
-#include "tools/session/harness.hpp"
+#include "tools/session/loop/harness.hpp"
 
 namespace {
 

@@ -8,13 +8,15 @@
 
 #include <algorithm>
 #include <iterator>
+#include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "config/scenario/scenario_settings.hpp"
 #include "runtime/rig.hpp"
 #include "runtime/tick_plan.hpp"
-#include "tools/session/scenario_run.hpp"
+#include "tools/session/run_builder.hpp"
 
 namespace hil::ecu {
 namespace {
@@ -61,23 +63,36 @@ void BM_RigAloneTick(benchmark::State& state) {
 }
 BENCHMARK(BM_RigAloneTick);
 
+/// The scenario's run as `hilsim run` builds it (tools/session/run_builder.hpp), unrecorded.
+std::unique_ptr<session::Run> scenario_run(config::ScenarioLoadResult loaded) {
+  return session::RunBuilder({.loaded = session::LoadedRig{.name = "ravon",
+                                                           .settings = std::move(*loaded.rig),
+                                                           .scenario = std::move(loaded.scenario)},
+                              .clock = {.speed = {.mode = session::Speed::Mode::max}},
+                              .quiet = true})
+      .build();
+}
+
+/// The stages of a built run, as its executive runs them.
+std::vector<rt::StageEntry> stages_of(const session::Run& run) {
+  const std::span<const rt::StageEntry> s = run.harness->executive().stages();
+  return {s.begin(), s.end()};
+}
+
 void BM_ScenarioRunTick(benchmark::State& state) {
-  config::ScenarioLoadResult loaded = load("double_lane_change", "bench_scenario");
-  runtime::Rig rig(*loaded.rig);
-  session::ScenarioRun run(rig, *loaded.scenario);
-  run_ticks(state, tick_of(run));
+  const std::unique_ptr<session::Run> run =
+      scenario_run(load("double_lane_change", "bench_scenario"));
+  run_ticks(state, stages_of(*run));
 }
 BENCHMARK(BM_ScenarioRunTick);
 
 void BM_VirtualEcuTick(benchmark::State& state) {
-  config::ScenarioLoadResult loaded = load("double_lane_change", "bench_ecu");
-  runtime::Rig rig(*loaded.rig);
-  session::ScenarioRun run(rig, *loaded.scenario);
-  const std::vector<rt::StageEntry> all = tick_of(run);
+  const std::unique_ptr<session::Run> run = scenario_run(load("double_lane_change", "bench_ecu"));
+  const std::vector<rt::StageEntry> all = stages_of(*run);
   for (std::int64_t k = 0; k < 8'000; ++k) tick(all, k);
   std::vector<rt::StageEntry> ecu;  // the ECU alone, its peer now quiet
   std::copy_if(all.begin(), all.end(), std::back_inserter(ecu), [&](const rt::StageEntry& t) {
-    ecu::VirtualEcu& e = *run.ecu();
+    ecu::VirtualEcu& e = *run->ecu;
     return t.stage == &e.receive_stage() || t.stage == &e.drive_stage() ||
            t.stage == &e.send_stage();
   });

@@ -19,7 +19,7 @@
 #include "io/fmu/model_description.hpp"
 #include "tests/support/run_command.hpp"
 #include "tests/support/temp_dir.hpp"
-#include "tools/session/fmu_simulate.hpp"
+#include "tools/session/fmu/fmu_simulate.hpp"
 
 namespace hil::io::fmu {
 namespace {

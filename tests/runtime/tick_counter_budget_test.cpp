@@ -13,7 +13,7 @@
 #include "tests/rt_core/simulated_clock.hpp"
 #include "tests/support/allocation_counter.hpp"
 #include "tests/tools/session/notify_socket.hpp"
-#include "tools/session/sd_notify.hpp"
+#include "tools/session/loop/sd_notify.hpp"
 
 namespace hil::tools {
 namespace {

@@ -5,7 +5,7 @@
 
 #include "io/console/console_options.hpp"
 #include "rt_core/time.hpp"
-#include "tools/session/speed.hpp"
+#include "tools/session/loop/speed.hpp"
 
 namespace hil::cli {
 

@@ -16,8 +16,8 @@
 #include "io/record/mapped_file.hpp"
 #include "io/record/telemetry_reader.hpp"
 #include "io/record/telemetry_schema.hpp"
-#include "tools/session/blf_export.hpp"
-#include "tools/session/csv.hpp"
+#include "tools/session/export/blf_export.hpp"
+#include "tools/session/export/csv.hpp"
 
 namespace hil::cli {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "tools/session/fmu_simulate.hpp"
+#include "tools/session/fmu/fmu_simulate.hpp"
 
 namespace hil::cli {
 namespace {

@@ -1,5 +1,5 @@
 #pragma once
-// `hilsim fmu info|simulate`. See io/fmu/fmu.hpp and tools/session/fmu_simulate.hpp.
+// `hilsim fmu info|simulate`. See io/fmu/fmu.hpp and tools/session/fmu/fmu_simulate.hpp.
 
 #include <CLI/CLI.hpp>
 

@@ -37,23 +37,21 @@ void add_run_command(CLI::App& app) {
       "its recording stopped early (disk full, I/O error: manifest.json says at which tick).\n"
       "Telemetry is zstd-compressed; below the disk's free-space watermark it stops and the run\n"
       "goes on (docs/recording.md).\n");
-  cmd->add_option("--rig", o->selection.rig, "Rig name or rig file (default ravon)")
-      ->type_name("NAME");
-  cmd->add_option("--overlay", o->selection.overlays,
-                  "Overlay on the rig file, in order; repeatable")
+  cmd->add_option("--rig", o->rig.rig, "Rig name or rig file (default ravon)")->type_name("NAME");
+  cmd->add_option("--overlay", o->rig.overlays, "Overlay on the rig file, in order; repeatable")
       ->type_name("FILE")
       ->allow_extra_args(false);
-  cmd->add_option("--scenario", o->selection.scenario,
+  cmd->add_option("--scenario", o->rig.scenario,
                   "Scenario name or file (default: the rig's default_scenario; none: no scenario)")
       ->type_name("NAME");
   cmd->add_option("--duration", o->duration,
                   "Simulated time to run (default: the scenario's, else until Ctrl-C)")
       ->check(duration_in(rt::kMillisecond, rt::kSecond * 7 * 24 * 3600));
-  cmd->add_option("--can", o->selection.can_uri,
+  cmd->add_option("--can", o->can_uri,
                   "A real ECU on this CAN transport instead of the rig's bus URI "
                   "(cannelloni://, slcan:, socketcan:, virtual:)")
       ->type_name("URI");
-  cmd->add_option("--ecu", o->selection.ecu, "virtual: the built-in ECU in process; none: no ECU")
+  cmd->add_option("--ecu", o->ecu, "virtual: the built-in ECU in process; none: no ECU")
       ->check(CLI::IsMember({"virtual", "none"}));
   cmd->add_option("--record", o->record_dir, "Write the recording to this run directory")
       ->type_name("DIR");
@@ -89,7 +87,7 @@ void add_run_command(CLI::App& app) {
     if (o->paused && !o->console.enabled) {
       throw CLI::ValidationError("--paused", "needs the console (--console): it is what steps");
     }
-    if (cmd->count("--can") > 0 && cmd->count("--ecu") == 0) o->selection.ecu = "none";
+    if (cmd->count("--can") > 0 && cmd->count("--ecu") == 0) o->ecu = "none";
     const int code = session::run_rig(*o);
     if (code != 0) throw CLI::RuntimeError(code);
   });

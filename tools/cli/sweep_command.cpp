@@ -163,8 +163,8 @@ void run_run(const SweepOptions& o) {
   sweep::write_plan_json(plan, out);
   const unsigned jobs =
       o.jobs != 0 ? o.jobs : (o.local ? std::max(1U, std::thread::hardware_concurrency()) : 1U);
-  const std::vector<sweep::VariantOutcome> outcomes = sweep::run_variants(
-      plan, indices, {.out = out, .hilsim = self(), .jobs = jobs, .progress = !o.quiet});
+  const std::vector<sweep::VariantOutcome> outcomes =
+      sweep::run_variants(plan, indices, {.out = out, .jobs = jobs, .progress = !o.quiet});
   std::size_t skipped = 0;
   std::vector<std::string> lines;
   for (const sweep::VariantOutcome& r : outcomes) {

@@ -15,7 +15,7 @@
 #include "runtime/record/recording.hpp"
 #include "runtime/rig.hpp"
 #include "runtime/scenario/scenario_judge.hpp"
-#include "tools/session/speed.hpp"
+#include "tools/session/loop/speed.hpp"
 
 namespace hil::session {
 

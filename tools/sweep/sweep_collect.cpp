@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "tools/session/csv.hpp"
+#include "tools/session/export/csv.hpp"
 #include "tools/sweep/sweep_runner.hpp"
 
 namespace hil::sweep {

@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "tools/session/run/run_directory.hpp"
+#include "tools/session/run/run_session.hpp"
 
 namespace hil::sweep {
 namespace {
@@ -69,28 +70,27 @@ struct Child {
   Clock::time_point term_sent;
 };
 
-std::vector<std::string> child_arguments(const config::SweepPlan& plan, const config::Variant& v,
-                                         const fs::path& overlay, const fs::path& record,
-                                         const fs::path& hilsim) {
-  std::vector<std::string> args{
-      hilsim.string(), "run",     "--rig",     plan.rig(), "--overlay", overlay.string(), "--speed",
-      "max",           "--no-rt", "--console", "off",      "--record",  record.string(),  "-q"};
-  if (!v.scenario.empty()) {
-    args.emplace_back("--scenario");
-    args.push_back(v.scenario);
-  }
-  if (plan.duration_s()) {
-    args.emplace_back("--duration");
-    args.push_back(fmt::format("{}s", *plan.duration_s()));
-  }
-  return args;
+/// What the variant runs: `hilsim run`'s recipe with the variant's overlay, as fast as
+/// possible, without RT privileges or a console, recorded into `record`, quiet.
+session::RunOptions variant_run(const config::SweepPlan& plan, const config::Variant& v,
+                                const fs::path& overlay, const fs::path& record) {
+  session::RunOptions o{
+      .rig = {.rig = plan.rig(), .overlays = {overlay.string()}, .scenario = v.scenario},
+      .record_dir = record.string(),
+      .no_rt = true,
+      .speed = {.mode = session::Speed::Mode::max},
+      .quiet = true,
+      .console = {.enabled = false}};
+  if (plan.duration_s()) o.duration = fmt::format("{}s", *plan.duration_s());
+  return o;
 }
 
-pid_t spawn(const std::vector<std::string>& args, const fs::path& log) {
-  std::vector<char*> argv;
-  argv.reserve(args.size() + 1);
-  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
+/// A child process of its own that runs `run` and exits with its status, its output in `log`:
+/// a variant that crashes or hangs is reported and the others go on. Forked after the plan is
+/// loaded, from the runner's only thread; the child builds and runs its run from there.
+pid_t spawn(const std::function<int(const session::RunOptions&)>& run_variant,
+            const session::RunOptions& run, const fs::path& log) {
+  std::fflush(nullptr);  // nothing buffered goes out twice
   const pid_t pid = fork();
   if (pid < 0) throw std::runtime_error("fork failed");
   if (pid == 0) {
@@ -102,8 +102,14 @@ pid_t spawn(const std::vector<std::string>& args, const fs::path& log) {
     }
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
-    execv(argv[0], argv.data());
-    _exit(127);
+    int status = 1;
+    try {
+      status = run_variant(run);
+    } catch (const std::exception& e) {  // as `hilsim run` says it
+      fmt::print(stderr, "error: {}\n", e.what());
+    }
+    std::fflush(nullptr);
+    _exit(status);
   }
   setpgid(pid, pid);
   return pid;
@@ -303,7 +309,7 @@ std::vector<VariantOutcome> run_variants(const config::SweepPlan& plan,
       c.log = o.out / "runs" / fmt::format(".{}.{}.log", index_name(c.variant.index), getpid());
       fs::remove_all(c.tmp);
       c.started = Clock::now();
-      c.pid = spawn(child_arguments(plan, c.variant, overlay, c.tmp, o.hilsim), c.log);
+      c.pid = spawn(o.run_variant, variant_run(plan, c.variant, overlay, c.tmp), c.log);
       running.emplace(c.pid, std::move(c));
     }
     int wait_status = 0;

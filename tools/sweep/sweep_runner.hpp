@@ -1,7 +1,8 @@
 #pragma once
-// Runs sweep variants (sweep_plan.hpp): each one `hilsim run --speed max --no-rt --console off
-// --overlay OUT/variants/NNNNNN.pbtxt` in a child process of its own — a variant that crashes,
-// hangs or fails to set up is reported and the others go on — into OUT/runs/NNNNNN/, with
+// Runs sweep variants (config/sweep/sweep_plan.hpp): each one the recipe of `hilsim run
+// --speed max --no-rt --console off --overlay OUT/variants/NNNNNN.pbtxt`, run in a child
+// process of its own (forked, not a new program) — a variant that crashes, hangs or fails to
+// set up is reported and the others go on — into OUT/runs/NNNNNN/, with
 // sweep.json (what ran and how it ended) and run.log (its output) next to the run's files.
 // A run is recorded under a temporary name and renamed when it ends, so a directory
 // OUT/runs/NNNNNN never holds half a run; a variant whose directory says passed or failed for
@@ -10,11 +11,13 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "config/sweep/sweep_plan.hpp"
+#include "tools/session/run/run_session.hpp"
 
 namespace hil::sweep {
 
@@ -41,10 +44,11 @@ struct VariantOutcome {
 };
 
 struct RunnerOptions {
-  std::filesystem::path out;     ///< the sweep's directory
-  std::filesystem::path hilsim;  ///< the binary the children run
-  unsigned jobs = 1;             ///< variants at once
-  bool progress = true;          ///< a progress line on stderr every second
+  std::filesystem::path out;  ///< the sweep's directory
+  unsigned jobs = 1;          ///< variants at once
+  bool progress = true;       ///< a progress line on stderr every second
+  /// What a child runs for its variant: `hilsim run` (tests: a stand-in); its exit status.
+  std::function<int(const session::RunOptions&)> run_variant = session::run_rig;
 };
 
 /// OUT/runs/NNNNNN.

@@ -131,7 +131,7 @@ TEST(Commands, ThirtyTwoFileFaultsReplayIdentically) {
   const config::testing::TempDir tmp;
   const auto dir = tmp.path() / "run";
   RunOptions o = recorded_run(dir, "3s", {.mode = Speed::Mode::max});
-  o.selection.overlays = {HIL_SOURCE_DIR "/tests/bench/faults_32.pbtxt"};
+  o.rig.overlays = {HIL_SOURCE_DIR "/tests/bench/faults_32.pbtxt"};
   const int status = run_rig(o);
   ASSERT_TRUE(status == 0 || status == 4) << status;
   ReplayOptions r = replay_of(dir);

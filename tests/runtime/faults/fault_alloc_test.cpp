@@ -13,8 +13,7 @@
 #include "runtime/faults/fault_engine.hpp"
 #include "runtime/rig.hpp"
 #include "tests/support/budget_probe.hpp"
-#include "tools/session/rig_setup.hpp"
-#include "tools/session/scenario_run.hpp"
+#include "tools/session/run_builder.hpp"
 
 namespace hil::runtime {
 namespace {
@@ -63,27 +62,28 @@ drive { straight { speeds { at_s: 0 speed: 1 } } }
   for (const config::ConfigError& e : loaded.errors) ADD_FAILURE() << e.to_string();
   ASSERT_TRUE(loaded.ok());
   loaded.rig->can[0].uri = "virtual:fault_alloc";
-  std::vector<config::FaultSettings> all = session::run_faults(*loaded.rig, loaded.scenario);
-  ASSERT_EQ(all.size(), 32U);
-  runtime::Rig rig(*loaded.rig, {.extra_output_channels = FaultEngine::channels(all)});
-  session::ScenarioRun run(rig, *loaded.scenario);
-  FaultEngine engine(std::move(all), session::fault_targets(rig), 7);
-  TickPlan plan;
-  run.add_stages(plan);
-  engine.add_stages(plan);
-  hil::testing::BudgetProbe probe(kWarmUpTicks, run.ticks() - 1);
-  plan.add(runtime::Slot::tick_counter, "probe", probe);
-  rt::VirtualClock clock;
-  rt::Executive exec(loaded.rig->executive, plan.entries(), clock);
-  ASSERT_EQ(exec.run(run.ticks()).ticks, run.ticks());
+  ASSERT_EQ(loaded.rig->faults.size() + loaded.scenario->faults.size(), 32U);
+  const std::int64_t ticks = std::llround(loaded.scenario->duration_s * 4000);
+  hil::testing::BudgetProbe probe(kWarmUpTicks, ticks - 1);
+  const std::unique_ptr<session::Run> run =
+      session::RunBuilder(
+          {.loaded = session::LoadedRig{.name = "e2e",
+                                        .settings = std::move(*loaded.rig),
+                                        .scenario = std::move(loaded.scenario)},
+           .clock = {.speed = {.mode = session::Speed::Mode::max}, .no_rt = true},
+           .quiet = true,
+           .extra_stages = [&probe](TickPlan& plan,
+                                    Rig&) { plan.add(Slot::tick_counter, "probe", probe); }})
+          .build();
+  ASSERT_EQ(run->run_until(ticks).ticks, ticks);
 
   EXPECT_EQ(probe.after.allocations - probe.before.allocations, 0U);
   if (hil::testing::kPageFaultsAreMeaningful) {
     EXPECT_EQ(probe.after.faults - probe.before.faults, 0);
   }
   std::size_t on = 0;
-  for (const FaultReport& r : engine.report()) on += r.first_tick >= 0 ? 1 : 0;
-  EXPECT_GE(on, 31U) << format_faults(engine.report());
+  for (const FaultReport& r : run->faults->report()) on += r.first_tick >= 0 ? 1 : 0;
+  EXPECT_GE(on, 31U) << format_faults(run->faults->report());
 }
 
 }  // namespace

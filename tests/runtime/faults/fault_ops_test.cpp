@@ -46,7 +46,7 @@ TEST_F(MessageOps, DelayHoldsFramesAndGivesThemAllBack) {
   run.go();
   EXPECT_EQ(frames(run, "HIL_WheelSpeeds"), frames(*clean_, "HIL_WheelSpeeds"));
   EXPECT_EQ(FaultRun::get(run.ecu("HIL_WheelSpeeds").timeouts), 1U);  // a 45 ms gap > 30 ms
-  EXPECT_EQ(run.engine->report().at(0).count, 10U);
+  EXPECT_EQ(run.engine().report().at(0).count, 10U);
 }
 
 TEST_F(MessageOps, DuplicateLengthBitsAndSignal) {
@@ -69,7 +69,7 @@ TEST_F(MessageOps, DuplicateLengthBitsAndSignal) {
   signal.go();  // before the CRC: valid frames with a wrong value
   EXPECT_EQ(FaultRun::get(signal.ecu("HIL_SteerFeedback").errors), 0U);
   EXPECT_EQ(frames(signal, "HIL_SteerFeedback"), frames(*clean_, "HIL_SteerFeedback"));
-  EXPECT_EQ(signal.engine->report().at(0).count, 3U);
+  EXPECT_EQ(signal.engine().report().at(0).count, 3U);
 }
 
 TEST_F(MessageOps, SilenceAndWhatTheRigReceives) {
@@ -78,7 +78,7 @@ TEST_F(MessageOps, SilenceAndWhatTheRigReceives) {
   silent.go();  // 10 ms: one frame of each 10 ms message, one of the 20 ms ones due at 1 s
   EXPECT_EQ(frames(*clean_, "HIL_WheelSpeeds") - frames(silent, "HIL_WheelSpeeds"), 1U);
   EXPECT_EQ(frames(*clean_, "HIL_SteerFeedback") - frames(silent, "HIL_SteerFeedback"), 1U);
-  EXPECT_EQ(silent.engine->report().at(0).count, 40U);
+  EXPECT_EQ(silent.engine().report().at(0).count, 40U);
 
   FaultRun lost(message_fault("ECU_Steer", "drop {}", "count: 5"));
   lost.go();
@@ -92,8 +92,8 @@ struct ChannelRun {
   explicit ChannelRun(const std::string& op, const std::string& extra = "")
       : run(R"(faults { name: "c" start { at_s: 1 } stop { duration_s: 0.5 } )" + extra +
             R"( channel { name: "vehicle.imu.gyro.z" )" + op + " } }"),
-        probe(run.runtime->table(), "vehicle.imu.gyro.z", "fault.c.original") {
-    run.plan.add(runtime::Slot::peer_tx, "probe", probe);
+        probe(run.rig().table(), "vehicle.imu.gyro.z", "fault.c.original") {
+    run.add(Slot::peer_tx, probe);
   }
   FaultRun run;
   Probe probe;
@@ -139,8 +139,8 @@ TEST(ChannelOps, DriftGrowsFromTheOnsetAndDelayIsThePast) {
     const rt::ChannelTable& table;
     std::int64_t tick;
     double original = NAN, faulted = NAN;
-  } capture(delay.run.runtime->table(), 4600);
-  delay.run.plan.add(runtime::Slot::peer_tx, "capture", capture);
+  } capture(delay.run.rig().table(), 4600);
+  delay.run.add(Slot::peer_tx, capture);
   delay.run.go();
   EXPECT_EQ(capture.faulted, capture.original);
 }
@@ -158,7 +158,7 @@ TEST(ChannelOps, NoiseIsSeededAndAPulseIsOnAndOff) {
 
   ChannelRun pulse("offset { value: 1 }", "pulse { on_s: 0.01 off_s: 0.04 }");
   pulse.run.go();  // 0.5 s of 50 ms periods, 10 ms on: 10 × 40 ticks
-  EXPECT_EQ(pulse.run.engine->report().at(0).count, 400U);
+  EXPECT_EQ(pulse.run.engine().report().at(0).count, 400U);
 }
 
 }  // namespace

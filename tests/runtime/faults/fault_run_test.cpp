@@ -29,7 +29,7 @@ TEST(FaultsInTheLoop, ADroppedMessageIsExactlyItsFramesAndOneTimeout) {
   EXPECT_EQ(FaultRun::get(clean.ecu("HIL_WheelSpeeds").frames) - FaultRun::get(c.frames), 10U);
   EXPECT_EQ(FaultRun::get(c.timeouts), 1U);
   EXPECT_EQ(FaultRun::get(clean.ecu("HIL_WheelSpeeds").timeouts), 0U);
-  const FaultReport r = run.engine->report().at(0);
+  const FaultReport r = run.engine().report().at(0);
   EXPECT_EQ(r.count, 10U);
   EXPECT_EQ(r.first_tick, 4000);  // 1 s at 250 µs
   EXPECT_EQ(r.last_tick, 4399);   // 100 ms
@@ -49,7 +49,7 @@ TEST(FaultsInTheLoop, AFrozenCounterIsCounterErrorsOnly) {
   EXPECT_EQ(FaultRun::get(c.crc_errors), 0U);
   EXPECT_EQ(FaultRun::get(c.length_errors), 0U);
   EXPECT_EQ(FaultRun::get(c.counter_jumps), 1U);  // after it: the correct count again, 7 ahead
-  EXPECT_EQ(run.engine->report().at(0).count, 7U);
+  EXPECT_EQ(run.engine().report().at(0).count, 7U);
 }
 
 TEST(FaultsInTheLoop, ABadCrcIsCrcErrorsOnly) {
@@ -88,9 +88,9 @@ TEST(FaultsInTheLoop, TheShippedLaneChangeWithLostWheelSpeeds) {
                HIL_SOURCE_DIR "/hil_rigs/ravon/rig.pbtxt");
   run.go();
   EXPECT_EQ(FaultRun::get(run.ecu("HIL_WheelSpeeds").timeouts), 1U);
-  EXPECT_EQ(run.engine->report().at(0).count, 50U);  // 0.5 s of a 10 ms message
-  EXPECT_GT(run.scenario->ecu()->holding_cycles(), 1U);
-  const runtime::ScenarioVerdict v = run.scenario->verdict();
+  EXPECT_EQ(run.engine().report().at(0).count, 50U);  // 0.5 s of a 10 ms message
+  EXPECT_GT(run.builtin_ecu().holding_cycles(), 1U);
+  const runtime::ScenarioVerdict v = run.judge().verdict();
   for (const runtime::GateResult& g : v.gates) EXPECT_TRUE(g.passed) << g.name << ": " << g.detail;
 }
 
@@ -128,11 +128,11 @@ faults {
   stop { duration_s: 0.5 }
   channel { name: "vehicle.imu.gyro.z" offset { value: 1 } }
 })");
-  Probe speed(run.runtime->table(), "vehicle.body.forward_speed", "");
+  Probe speed(run.rig().table(), "vehicle.body.forward_speed", "");
   speed.threshold = 0.5;
-  run.plan.add(runtime::Slot::judge, "probe", speed);
+  run.add(Slot::judge, speed);
   run.go();
-  const std::vector<FaultReport> r = run.engine->report();
+  const std::vector<FaultReport> r = run.engine().report();
   EXPECT_EQ(r.at(0).first_tick, 4001);  // ceil(1.0001 s / 250 µs) = ceil(4000.4)
   EXPECT_EQ(r.at(0).last_tick, 4001);
   ASSERT_GT(speed.first_above, 0);
@@ -147,13 +147,13 @@ TEST(FaultsInTheLoop, AChannelFaultKeepsTheTruthAndGivesItBack) {
   stop { duration_s: 0.5 }
   channel { name: "vehicle.imu.gyro.z" offset { value: 0.25 } }
 })");
-  Probe during(run.runtime->table(), "vehicle.imu.gyro.z", "fault.gyro_offset.original");
+  Probe during(run.rig().table(), "vehicle.imu.gyro.z", "fault.gyro_offset.original");
   during.at_tick = 5000;
-  run.plan.add(runtime::Slot::peer_tx, "during", during);
+  run.add(Slot::peer_tx, during);
   run.go();
   EXPECT_NEAR(during.value_at - during.truth_at, 0.25, 1e-12);
   EXPECT_NEAR(during.max_difference, 0.25, 1e-12);  // never more, never accumulated
-  EXPECT_EQ(run.engine->report().at(0).count, 2000U);
+  EXPECT_EQ(run.engine().report().at(0).count, 2000U);
 }
 
 TEST(FaultsInTheLoop, TheFileIsCheckedWithLocatedErrors) {

@@ -11,7 +11,7 @@
 #include "rt_core/executive.hpp"
 #include "runtime/rig.hpp"
 #include "tests/support/budget_probe.hpp"
-#include "tools/session/scenario_run.hpp"
+#include "tools/session/run_builder.hpp"
 
 namespace hil::ecu {
 namespace {
@@ -25,27 +25,33 @@ void expect_no_allocation(const std::string& scenario_name, double seconds = 0.0
                             HIL_SOURCE_DIR "/hil_rigs/ravon/rig.pbtxt");
   ASSERT_TRUE(loaded.ok());
   loaded.rig->can[0].uri = "virtual:ecu_alloc_" + scenario_name;
-  runtime::Rig rig(*loaded.rig, {.extra_input_channels = loaded.scenario->marker_channels});
-  session::ScenarioRun run(rig, *loaded.scenario);
-  const std::int64_t ticks =
-      seconds > 0.0 ? static_cast<std::int64_t>(seconds * 4000) : run.ticks();
+  const std::int64_t ticks = seconds > 0.0 ? static_cast<std::int64_t>(seconds * 4000)
+                                           : std::llround(loaded.scenario->duration_s * 4000);
   hil::testing::BudgetProbe probe(kWarmUpTicks, ticks - 1);
-  runtime::TickPlan plan;
-  run.add_stages(plan);
-  plan.add(runtime::Slot::fmu, "probe", probe);  // the last of the update phase
-  rt::VirtualClock clock;
-  rt::Executive exec(loaded.rig->executive, plan.entries(), clock);
+  const bool has_events = !loaded.scenario->events.empty();
+  const std::unique_ptr<session::Run> run =
+      session::RunBuilder({.loaded = session::LoadedRig{.name = "ravon",
+                                                        .settings = std::move(*loaded.rig),
+                                                        .scenario = std::move(loaded.scenario)},
+                           .clock = {.speed = {.mode = session::Speed::Mode::max}, .no_rt = true},
+                           .quiet = true,
+                           .extra_stages =
+                               [&probe](runtime::TickPlan& plan, runtime::Rig&) {
+                                 plan.add(runtime::Slot::fmu, "probe",
+                                          probe);  // the last of the update phase
+                               }})
+          .build();
 
-  ASSERT_EQ(exec.run(ticks).ticks, ticks);
+  ASSERT_EQ(run->run_until(ticks).ticks, ticks);
 
   EXPECT_EQ(probe.after.allocations - probe.before.allocations, 0U) << scenario_name;
   if (hil::testing::kPageFaultsAreMeaningful) {
     EXPECT_EQ(probe.after.faults - probe.before.faults, 0) << scenario_name;
   }
-  if (!loaded.scenario->events.empty()) {
-    EXPECT_GT(run.events().started(), 0U);
+  if (has_events) {
+    EXPECT_GT(run->events->started(), 0U);
   }
-  EXPECT_GT(run.ecu()->cycles(), 1000U);
+  EXPECT_GT(run->ecu->cycles(), 1000U);
 }
 
 TEST(ScenarioBudget, IceAndGustRunAllocatesNothing) { expect_no_allocation("ice_crosswind"); }

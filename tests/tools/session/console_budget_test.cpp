@@ -13,7 +13,7 @@
 #include "tests/support/budget_probe.hpp"
 #include "tests/support/console_client.hpp"
 #include "tools/session/console_feed.hpp"
-#include "tools/session/harness.hpp"
+#include "tools/session/loop/harness.hpp"
 
 namespace hil::session {
 namespace {

@@ -66,7 +66,7 @@ int replay_dir(const std::filesystem::path& dir,
   ReplayOptions r;
   r.source = dir.string();
   r.quiet = true;
-  r.extra_tasks = std::move(extra);
+  r.extra_stages = std::move(extra);
   return replay(r);
 }
 
@@ -90,7 +90,7 @@ TEST(HarnessRun, ADecimatedTaskWithAnOffsetReplaysIdentically) {
   const auto dir = tmp.path() / "run";
   GustTask in_run{.decimation = 4, .offset = 1};
   RunOptions o = short_run(dir, kMax);
-  o.extra_tasks = in_run.adder();
+  o.extra_stages = in_run.adder();
   const int status = run_rig(o);
   ASSERT_TRUE(status == 0 || status == 4) << status;
 
@@ -157,7 +157,7 @@ TEST(HarnessRun, ANonFiniteStateLatchesTheSafeStateAndNoNanLeaves) {
   std::unique_ptr<NanWatch> watch;
   runtime::Rig* runtime = nullptr;
   RunOptions o = short_run(dir, kMax);
-  o.extra_tasks = [&](runtime::TickPlan& plan, runtime::Rig& rig) {
+  o.extra_stages = [&](runtime::TickPlan& plan, runtime::Rig& rig) {
     runtime = &rig;
     breaker = std::make_unique<Breaker>(rig, 4000);  // at 1 s
     watch = std::make_unique<NanWatch>(rig.table());

@@ -1,7 +1,7 @@
 // The figures `hilsim play` reports: transport drops after send told apart from the refusals
 // the player already counted, the summary lines and the JSON keys.
 
-#include "tools/session/play_report.hpp"
+#include "tools/session/play/play_report.hpp"
 
 #include <gtest/gtest.h>
 

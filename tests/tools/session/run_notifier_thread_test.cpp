@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "tests/tools/session/notify_socket.hpp"
-#include "tools/session/sd_notify.hpp"
+#include "tools/session/loop/sd_notify.hpp"
 
 namespace hil::tools {
 namespace {

@@ -13,7 +13,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <memory>
 #include <numbers>
+#include <optional>
 #include <ostream>
 #include <sstream>
 #include <string>
@@ -24,7 +27,7 @@
 #include "rt_core/clock.hpp"
 #include "rt_core/executive.hpp"
 #include "runtime/rig.hpp"
-#include "tools/session/scenario_run.hpp"
+#include "tools/session/run_builder.hpp"
 
 namespace hil::ecu {
 namespace {
@@ -57,11 +60,11 @@ void print(const std::string& what, const runtime::ScenarioVerdict& v) {
 /// With ECU_TRACE set: one line per second of what the ECU does and what the vehicle does.
 class Trace final : public rt::Stage {
  public:
-  Trace(runtime::Rig& rig, VirtualEcu& ecu) : rig_(rig), ecu_(ecu) {}
+  Trace(runtime::Rig& rig, const VirtualEcu*& ecu) : rig_(rig), ecu_(ecu) {}
   void run(const rt::TickContext& c) noexcept override {
     if (c.tick % 2000 != 0) return;
     const models::VehicleOutputs& o = rig_.vehicle()->outputs();
-    const DriverStatus& d = ecu_.driver().status();
+    const DriverStatus& d = ecu_->driver().status();
     std::printf(
         "  t %5.1f  x %7.2f y %6.3f yaw %6.3f v %6.3f | target %5.2f ref %5.2f meas %5.2f "
         "kappa %7.4f e %6.3f park %d | w0 %6.2f ref %6.2f gear %d thr %4.2f\n",
@@ -73,8 +76,23 @@ class Trace final : public rt::Stage {
 
  private:
   runtime::Rig& rig_;
-  VirtualEcu& ecu_;
+  const VirtualEcu*& ecu_;  ///< set once the run is built
 };
+
+/// The scenario on its rig, built as every run is (tools/session/run_builder.hpp), with
+/// `stages` added to the tick; as fast as possible.
+std::unique_ptr<session::Run> built(
+    config::ScenarioLoadResult loaded, const std::string& rig,
+    std::function<void(runtime::TickPlan&, runtime::Rig&)> stages = {}) {
+  return session::RunBuilder(
+             {.loaded = session::LoadedRig{.name = rig,
+                                           .settings = std::move(*loaded.rig),
+                                           .scenario = std::move(loaded.scenario)},
+              .clock = {.speed = {.mode = session::Speed::Mode::max}, .no_rt = true},
+              .quiet = true,
+              .extra_stages = std::move(stages)})
+      .build();
+}
 
 /// Runs scenario `text` (named `name`) on `rig` to its end.
 Outcome run(const std::string& name, const std::string& text, const std::string& rig) {
@@ -83,22 +101,23 @@ Outcome run(const std::string& name, const std::string& text, const std::string&
   for (const config::ConfigError& e : loaded.errors) ADD_FAILURE() << e.to_string();
   if (!loaded.ok()) return {};
   loaded.rig->can[0].uri = "virtual:ecu_scenario_" + name + "_" + rig;
-  runtime::Rig runtime(*loaded.rig, {.extra_input_channels = loaded.scenario->marker_channels});
-  session::ScenarioRun scenario(runtime, *loaded.scenario);
-  rt::VirtualClock clock;
-  runtime::TickPlan plan;
-  scenario.add_stages(plan);
-  Trace trace(runtime, *scenario.ecu());
-  if (std::getenv("ECU_TRACE") != nullptr) plan.add(runtime::Slot::fmu, "trace", trace);
-  rt::Executive exec(loaded.rig->executive, plan.entries(), clock);
+  std::optional<Trace> trace;
+  const VirtualEcu* ecu = nullptr;
+  const std::unique_ptr<session::Run> scenario =
+      built(std::move(loaded), rig, [&](runtime::TickPlan& plan, runtime::Rig& r) {
+        if (std::getenv("ECU_TRACE") != nullptr) {
+          plan.add(runtime::Slot::fmu, "trace", trace.emplace(r, ecu));
+        }
+      });
+  ecu = scenario->ecu.get();
   const auto start = std::chrono::steady_clock::now();
   Outcome out;
-  out.ticks = exec.run(scenario.ticks()).ticks;
+  out.ticks = scenario->run_until(scenario->scenario_ticks).ticks;
   out.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  out.truth = scenario.verdict();
-  out.ecu_view = scenario.ecu()->verdict();
-  out.holding_cycles = scenario.ecu()->holding_cycles();
-  const models::VehicleOutputs& o = runtime.vehicle()->outputs();
+  out.truth = scenario->judge->judge().verdict();
+  out.ecu_view = ecu->verdict();
+  out.holding_cycles = ecu->holding_cycles();
+  const models::VehicleOutputs& o = scenario->rig->vehicle()->outputs();
   out.final_x = o.position.x();
   out.final_y = o.position.y();
   out.final_speed = o.velocity_body.x();
@@ -207,8 +226,6 @@ TEST(ScenarioInTheLoop, TheHmmwvsUndersteerGradientOnTheSteadyStateCircle) {
       kRigs + "scenarios/hmmwv_steady_state_circle.pbtxt", kRigs + "hmmwv/rig.pbtxt");
   ASSERT_TRUE(loaded.ok());
   loaded.rig->can[0].uri = "virtual:ecu_steady_state_circle";
-  runtime::Rig runtime(*loaded.rig, {.extra_input_channels = loaded.scenario->marker_channels});
-  session::ScenarioRun scenario(runtime, *loaded.scenario);
   const double radius = 40.0;
   std::vector<std::pair<double, double>> windows;
   double lap_start = 10.0;  // after the 20 m approach at 4 m/s (and its start)
@@ -217,18 +234,18 @@ TEST(ScenarioInTheLoop, TheHmmwvsUndersteerGradientOnTheSteadyStateCircle) {
     windows.emplace_back(lap_start + 0.5 * lap, lap_start + 0.95 * lap);
     lap_start += lap;
   }
-  SteadyStateSampler sampler(runtime, windows);
-  rt::VirtualClock clock;
-  runtime::TickPlan plan;
-  scenario.add_stages(plan);
-  plan.add(runtime::Slot::fmu, "sampler", sampler);  // the update phase, after the vehicle
-  rt::Executive exec(loaded.rig->executive, plan.entries(), clock);
-  (void)exec.run(scenario.ticks());
-  EXPECT_TRUE(scenario.verdict().passed);
+  std::optional<SteadyStateSampler> sampler;
+  const std::unique_ptr<session::Run> scenario =
+      built(std::move(loaded), "hmmwv", [&](runtime::TickPlan& plan, runtime::Rig& r) {
+        // the update phase, after the vehicle
+        plan.add(runtime::Slot::fmu, "sampler", sampler.emplace(r, windows));
+      });
+  (void)scenario->run_until(scenario->scenario_ticks);
+  EXPECT_TRUE(scenario->judge->judge().verdict().passed);
   // Least squares δ = δ0 + K·a_y over the four laps
   double mx = 0.0, my = 0.0;
   std::vector<std::pair<double, double>> points;
-  for (const SteadyStateSampler::Sum& s : sampler.sums()) {
+  for (const SteadyStateSampler::Sum& s : sampler->sums()) {
     ASSERT_GT(s.n, 0);
     points.emplace_back(s.lateral / s.n, s.delta / s.n);
     mx += points.back().first / 4.0;

@@ -1,7 +1,7 @@
 // tools/sd_notify: the exact datagrams systemd would receive, without systemd — a socket of
 // the test's own named by NOTIFY_SOCKET (tests/tools/session/notify_socket.hpp).
 
-#include "tools/session/sd_notify.hpp"
+#include "tools/session/loop/sd_notify.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

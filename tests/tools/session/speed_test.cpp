@@ -1,6 +1,6 @@
 // --speed as typed, and the clock each speed runs on.
 
-#include "tools/session/speed.hpp"
+#include "tools/session/loop/speed.hpp"
 
 #include <gtest/gtest.h>
 

@@ -9,10 +9,13 @@
 #include <fmt/format.h>
 #include <sys/stat.h>
 
+#include <chrono>
+#include <csignal>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "config/sweep/sweep_plan.hpp"
@@ -27,34 +30,38 @@ namespace {
 namespace fs = std::filesystem;
 using config::testing::TempDir;
 
-/// A stand-in for hilsim: reads --overlay and --record like `hilsim run`, and behaves as the
-/// variant's mass says: 101 passes, 102 fails its gates, 103 cannot set up, 104 crashes,
-/// 105 hangs.
-fs::path fake_hilsim(const TempDir& dir) {
-  const fs::path script = dir.write("fake-hilsim", R"(#!/bin/sh
-record=""; overlay=""
-while [ $# -gt 0 ]; do
-  case "$1" in --record) record=$2; shift;; --overlay) overlay=$2; shift;; esac
-  shift
-done
-mass=$(sed -n 's/.*mass: \([0-9]*\).*/\1/p' "$overlay")
-echo "fake run of mass $mass"
-case "$mass" in
-  103) echo "error: setup failed"; exit 1;;
-  104) mkdir -p "$record"; kill -SEGV $$;;
-  105) mkdir -p "$record"; trap 'exit 0' TERM; while :; do sleep 0.05; done;;
-esac
-mkdir -p "$record"
-gate=passed; code=0
-[ "$mass" = 102 ] && { gate=failed; code=4; }
-cat > "$record/manifest.json" <<EOF
-{"simulated_s": 14, "overruns": 0, "scenario_gates": [
- {"name": "reaches speed", "result": "$gate", "value": 3.5, "unit": "s", "detail": "d"}]}
-EOF
-exit $code
-)");
-  chmod(script.c_str(), 0755);
-  return script;
+/// A stand-in for `hilsim run` in the variant's child: reads its overlay and record directory
+/// and behaves as the variant's mass says: 101 passes, 102 fails its gates, 103 cannot set
+/// up, 104 crashes, 105 hangs.
+int fake_run(const session::RunOptions& o) {
+  std::ifstream overlay(o.rig.overlays.at(0));
+  std::stringstream text;
+  text << overlay.rdbuf();
+  const std::size_t at = text.str().find("mass: ");
+  const int mass = at == std::string::npos ? 0 : std::stoi(text.str().substr(at + 6));
+  fmt::print("fake run of mass {}\n", mass);
+  const fs::path record = *o.record_dir;
+  switch (mass) {
+    case 103:
+      fmt::print("error: setup failed\n");
+      return 1;
+    case 104:
+      fs::create_directories(record);
+      std::raise(SIGSEGV);
+      return 0;
+    case 105:
+      fs::create_directories(record);
+      for (;;) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    default:
+      break;
+  }
+  fs::create_directories(record);
+  const char* gate = mass == 102 ? "failed" : "passed";
+  std::ofstream(record / "manifest.json")
+      << fmt::format(R"({{"simulated_s": 14, "overruns": 0, "scenario_gates": [
+ {{"name": "reaches speed", "result": "{}", "value": 3.5, "unit": "s", "detail": "d"}}]}})",
+                     gate);
+  return mass == 102 ? 4 : 0;
 }
 
 TEST(SweepRunner, EveryOutcomeIsReportedAndNoneStopsTheOthers) {
@@ -68,7 +75,7 @@ timeout_s: 1
   const fs::path out = dir.path() / "out";
   write_plan_json(*load.plan, out);
   const std::vector<std::size_t> all{0, 1, 2, 3, 4, 5};
-  const RunnerOptions options{.out = out, .hilsim = fake_hilsim(dir), .jobs = 2, .progress = false};
+  const RunnerOptions options{.out = out, .jobs = 2, .progress = false, .run_variant = fake_run};
   const std::vector<VariantOutcome> first = run_variants(*load.plan, all, options);
   ASSERT_EQ(first.size(), 6U);
   EXPECT_EQ(first[0].status, Status::kPassed);

@@ -1,9 +1,9 @@
 #pragma once
-// `hilsim replay`: rebuilds a recorded run's rig from
-// its run directory, feeds the recorded received frames at their ticks, runs open loop (as
-// fast as possible, or paced) on the run harness with the rig's real tick, and compares every frame
-// the simulator sends and every recorded channel sample with the recording: "identical: N frames, M
-// samples", or the first divergence (tick, frame or channel, expected vs got) and a summary.
+// `hilsim replay`: a recorded run's recipe with its sources substituted (recipe.hpp
+// RecordedSources) — the rig and scenario from its run directory, every recorded input at its
+// tick — run open loop (as fast as possible, or paced) with the rig's real tick, and compared
+// frame by frame and sample by sample with the recording: "identical: N frames, M samples",
+// or the first divergence (tick, frame or channel, expected vs got) and a summary.
 // External logs (a candump -l log from a real vehicle) replay into a rig named with --rig:
 // frames apply at the tick their time falls into; the outputs are recorded for inspection.
 
@@ -11,11 +11,12 @@
 #include <optional>
 #include <string>
 #include <vector>
-#include "io/console/console_options.hpp"
 
+#include "io/console/console_options.hpp"
 #include "runtime/rig.hpp"
 #include "runtime/tick_plan.hpp"
-#include "tools/session/speed.hpp"
+#include "tools/session/loop/speed.hpp"
+#include "tools/session/recipe.hpp"
 
 namespace hil::session {
 
@@ -35,11 +36,14 @@ struct ReplayOptions {
   std::vector<std::string> ignore;
   /// Faults (of the rig, the scenario or commands.log) the replay leaves out: what-if.
   std::vector<std::string> without_faults;
-  /// Tests: more tasks for the replayed tick, as the run had them (e.g. a decimated one).
-  std::function<void(runtime::TickPlan&, runtime::Rig&)> extra_tasks;
+  /// Tests: more stages for the replayed tick, as the run had them (e.g. a decimated one).
+  std::function<void(runtime::TickPlan&, runtime::Rig&)> extra_stages;
   bool quiet = false;
   io::console::ConsoleOptions console;  ///< --console
 };
+
+/// What a replay with these options is made of.
+[[nodiscard]] Recipe replay_recipe(const ReplayOptions& options);
 
 /// Exit status: 0 identical, within the tolerance, or an external log replayed; 1 divergence;
 /// 2 bad input.

@@ -1,7 +1,8 @@
 #pragma once
-// `hilsim run`: a rig, its ECU (built-in virtual or a real one on --can), an
-// optional scenario, recording, the loop on the run harness (tools/session/harness.hpp) at the
-// chosen speed, progress and the summary. run_rig() returns the exit status.
+// `hilsim run`: a rig, its ECU (built-in virtual or a real one on --can), an optional
+// scenario, recording, at the chosen speed, with progress and the summary. Its recipe (live
+// sources, the built-in ECU, a run directory) goes to RunBuilder; run_rig() returns the exit
+// status. A sweep's variants are this recipe too (tools/sweep/sweep_runner.hpp).
 
 #include <functional>
 #include <optional>
@@ -10,13 +11,15 @@
 
 #include "io/console/console_options.hpp"
 #include "runtime/commands/command_queue.hpp"
-#include "tools/session/rig_setup.hpp"
-#include "tools/session/speed.hpp"
+#include "tools/session/loop/speed.hpp"
+#include "tools/session/recipe.hpp"
 
 namespace hil::session {
 
 struct RunOptions {
-  RigSelection selection;                 ///< rig, overlays, scenario, ECU
+  RigFiles rig;                           ///< rig, overlays, scenario
+  std::optional<std::string> can_uri;     ///< --can: a real ECU on this transport
+  std::string ecu = "virtual";            ///< "virtual" (in process) or "none"
   std::optional<std::string> duration;    ///< "30s"; default: the scenario's, else until ^C
   std::optional<std::string> record_dir;  ///< --record DIR: the run directory itself
   std::string runs_dir = "runs";          ///< parent of automatic run directories
@@ -30,11 +33,14 @@ struct RunOptions {
   io::console::ConsoleOptions console;  ///< --console
   /// --paused (with --speed max): the loop waits for step/resume from the console or the API.
   bool paused = false;
-  /// Tests: more tasks in the tick (e.g. a decimated one, to show that replay runs it alike).
-  std::function<void(runtime::TickPlan&, runtime::Rig&)> extra_tasks;
+  /// Tests: more stages in the tick (e.g. a decimated one, to show that replay runs it alike).
+  std::function<void(runtime::TickPlan&, runtime::Rig&)> extra_stages;
   /// Tests (and later the automation API): the run's command queue, before the run starts.
   std::function<void(runtime::CommandQueue&)> with_commands;
 };
+
+/// What `hilsim run` with these options is made of.
+[[nodiscard]] Recipe run_recipe(const RunOptions& options);
 
 /// Runs and prints the summary. Exit status: 0 completed or stopped with Ctrl-C, 1 setup
 /// error (also: a speed other than realtime with a transport that is not virtual:), 3 the

@@ -1,4 +1,4 @@
-#include "tools/session/harness.hpp"
+#include "tools/session/loop/harness.hpp"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -11,7 +11,7 @@
 
 #include "io/bus/endpoint.hpp"
 #include "rt_core/rt_thread.hpp"
-#include "tools/session/sd_notify.hpp"
+#include "tools/session/loop/sd_notify.hpp"
 
 namespace hil::session {
 

@@ -1,4 +1,4 @@
-#include "tools/session/speed.hpp"
+#include "tools/session/loop/speed.hpp"
 
 #include <fmt/format.h>
 

@@ -1,6 +1,6 @@
 #pragma once
 // The run harness (docs/architecture.md "The harness"): the one place a rig runs in a loop.
-// It owns the clock (tools/session/speed.hpp), the executive over the tick's declared slots
+// It owns the clock (tools/session/loop/speed.hpp), the executive over the tick's declared slots
 // (runtime/tick_plan.hpp), the RT setup (process and thread, only at real-time speed), stop
 // requests (SIGINT/SIGTERM, a hook), the non-RT helpers around the loop (RT log drain,
 // progress, systemd's READY/STATUS/WATCHDOG through the tick counter) and the outcome the
@@ -29,7 +29,7 @@
 #include "rt_core/timing_stats.hpp"
 #include "runtime/tick_counter_stage.hpp"
 #include "runtime/tick_plan.hpp"
-#include "tools/session/speed.hpp"
+#include "tools/session/loop/speed.hpp"
 
 namespace hil::session {
 

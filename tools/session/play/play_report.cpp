@@ -1,4 +1,4 @@
-#include "tools/session/play_report.hpp"
+#include "tools/session/play/play_report.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

@@ -1,4 +1,4 @@
-#include "tools/session/ecu_report.hpp"
+#include "tools/session/ecu/ecu_report.hpp"
 
 #include <fmt/format.h>
 

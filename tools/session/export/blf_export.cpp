@@ -1,4 +1,4 @@
-#include "tools/session/blf_export.hpp"
+#include "tools/session/export/blf_export.hpp"
 
 #include <fmt/format.h>
 

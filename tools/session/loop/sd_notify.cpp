@@ -1,4 +1,4 @@
-#include "tools/session/sd_notify.hpp"
+#include "tools/session/loop/sd_notify.hpp"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>

@@ -1,4 +1,4 @@
-#include "tools/session/fmu_simulate.hpp"
+#include "tools/session/fmu/fmu_simulate.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
