@@ -372,6 +372,8 @@ void ConsoleServer::ended(const std::string& ending, std::int64_t ticks) {
                     [this, ending, ticks] { impl_->core.run_ended(ending, ticks); });
 }
 
+boost::asio::io_context& ConsoleServer::context() noexcept { return impl_->core.io; }
+
 ServerCounters ConsoleServer::counters() const {
   const detail::SharedCounters& c = impl_->core.counters;
   return {.clients = c.clients.load(std::memory_order_relaxed),

@@ -22,6 +22,10 @@
 #include "io/console/console_tap.hpp"
 #include "rt_core/executive.hpp"
 
+namespace boost::asio {
+class io_context;
+}  // namespace boost::asio
+
 namespace hil::io::console {
 
 struct ServerCounters {
@@ -63,6 +67,9 @@ class ConsoleServer {
   void command_applied(std::uint64_t id, std::int64_t tick, bool ok, std::string line);
 
   [[nodiscard]] ServerCounters counters() const;
+  /// The console thread's event loop, for other non-RT work of the run to share (after
+  /// start(); whatever uses it must be gone before the server is).
+  [[nodiscard]] boost::asio::io_context& context() noexcept;
 
  private:
   class Impl;

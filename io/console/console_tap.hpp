@@ -4,7 +4,8 @@
 // read (status, read, wait_for: rt::ChannelTable::read_snapshot()); a run without a console has no
 // reader and does not copy its values each tick. While no client subscribes that is all, plus
 // one relaxed atomic load; while armed it also copies the tick number and every channel value
-// into a lock-free ring sized at setup (full: the tick is dropped and counted).
+// into a lock-free ring sized at setup (rt_core/row_ring.hpp; full: the tick is dropped and
+// counted).
 //
 // Thread-safety: publish() on the RT thread; arm()/pop()/dropped() on one console thread.
 
@@ -12,9 +13,8 @@
 #include <cstdint>
 #include <span>
 
-#include <boost/lockfree/spsc_queue.hpp>
-
 #include "rt_core/channel_table.hpp"
+#include "rt_core/row_ring.hpp"
 
 namespace hil::io::console {
 
@@ -35,20 +35,15 @@ class ConsoleTap {
   /// empty.
   bool pop(std::int64_t& tick, std::span<double> values) noexcept;
   /// Any thread: ticks dropped because the ring was full.
-  [[nodiscard]] std::uint64_t dropped() const noexcept {
-    return dropped_.load(std::memory_order_relaxed);
-  }
-  [[nodiscard]] std::size_t channels() const noexcept { return channels_; }
+  [[nodiscard]] std::uint64_t dropped() const noexcept { return ring_.dropped(); }
+  [[nodiscard]] std::size_t channels() const noexcept { return ring_.width(); }
   /// Ticks the ring holds when full.
-  [[nodiscard]] std::size_t capacity_ticks() const noexcept { return capacity_ticks_; }
+  [[nodiscard]] std::size_t capacity_ticks() const noexcept { return ring_.capacity(); }
 
  private:
   const rt::ChannelTable& table_;
-  std::size_t channels_;
-  std::size_t capacity_ticks_;
-  boost::lockfree::spsc_queue<double> ring_;
+  rt::RowRing ring_;
   std::atomic<bool> armed_{false};
-  std::atomic<std::uint64_t> dropped_{0};
 };
 
 }  // namespace hil::io::console

@@ -1,22 +1,21 @@
 #pragma once
-// The run directory's bus.log (io/bus/bus_log.hpp): every input snapshot the bus task consumed,
-// with its tick. The task pushes into a bounded SPSC ring (dropping and counting when full,
-// as the CAN tap does); a std::jthread (not RT) drains it, formats the lines and writes them,
-// flushing (write + fdatasync) at least every flush_interval and on stop(): after a SIGKILL,
-// everything up to the last flush is a valid log.
+// The run directory's bus.log (io/bus/bus_log.hpp): every input snapshot the bus consumed, with
+// its tick. The bus (io/bus/bus_exchange.hpp) pushes into a bounded SPSC ring (dropping and
+// counting when full, as the CAN tap does); service(), on a non-RT thread, drains it into the
+// file's lines (line_log.hpp: written and synced at least every flush_interval, whole lines on
+// a full disk).
+//
+// Thread-safety: tap() is the RT thread's (the producer); service() and stop() from one
+// non-RT thread at a time; counters() and error() from any thread.
 
-#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
-#include <memory>
-#include <mutex>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "io/bus/bus_exchange.hpp"
-#include "io/record/byte_sink.hpp"
+#include "io/record/line_log.hpp"
 
 namespace hil::io::record {
 
@@ -33,40 +32,34 @@ struct BusLogCounters {
 
 class BusLogRecorder {
  public:
-  /// Setup: creates the file (std::system_error naming it), sizes the ring, starts the thread.
+  /// Setup: creates the file (std::system_error naming it), writes its header, sizes the ring.
   BusLogRecorder(const std::filesystem::path& path, BusLogConfig config);
   ~BusLogRecorder();
   BusLogRecorder(const BusLogRecorder&) = delete;
   BusLogRecorder& operator=(const BusLogRecorder&) = delete;
-  BusLogRecorder(BusLogRecorder&&) = delete;
-  BusLogRecorder& operator=(BusLogRecorder&&) = delete;
 
-  /// The ring the bus task pushes into (BusExchange::set_tap); the RT thread is its producer.
+  /// The ring the bus pushes into (BusExchange::set_tap); the RT thread is its producer.
   [[nodiscard]] io::bus::SnapshotTap& tap() noexcept { return tap_; }
   /// The RT thread: half of the ring free (a loop not paced by real time waits for it).
   [[nodiscard]] bool has_room() const noexcept {
     return tap_.write_available() * 2 >= config_.ring_snapshots;
   }
-  /// Drains the ring, flushes and closes; the task must not push any more. Idempotent.
+  /// Non-RT, every few ms: drains the ring into lines, flushes when the interval is due.
+  void service();
+  /// Drains the ring, flushes and closes; the bus must not push any more. Idempotent.
   void stop();
   /// Any thread.
   [[nodiscard]] BusLogCounters counters() const noexcept;
   /// The first write error ("" if none).
-  [[nodiscard]] std::string error() const;
+  [[nodiscard]] std::string error() const { return log_.error(); }
 
  private:
   void drain();
-  void flush();
 
   BusLogConfig config_;
-  FileSink sink_;
+  LineLog log_;
   io::bus::SnapshotTap tap_;
-  std::string buffer_;
-  bool failed_ = false;  // writer thread only
-  std::atomic<std::uint64_t> written_{0}, write_dropped_{0};
-  mutable std::mutex error_mutex_;
-  std::string error_;
-  std::jthread thread_;
+  std::string line_;  // the line being formatted
 };
 
 }  // namespace hil::io::record

@@ -1,29 +1,30 @@
 #pragma once
-// The run directory's can.log (DESIGN.md §7): every CAN frame the rig received
-// and sent, in `candump -l` format, one interface name per bus, timestamped with the
-// simulation time of the tick that applied (received) or produced (sent) it, offset by the
-// run's start epoch, so that a replay maps each frame back to its tick exactly:
+// The run directory's can.log (DESIGN.md §7): every CAN frame the rig received and sent, in
+// `candump -l` format, one interface name per bus, timestamped with the simulation time of
+// the tick that applied (received) or produced (sent) it, offset by the run's start epoch, so
+// that a replay maps each frame back to its tick exactly:
 //   time = start_epoch + tick·dt   →   tick = round((time − start_epoch)/dt)
-// The CAN buses push RecordedFrames into a bounded SPSC ring (io/can/mapping/can_bus.hpp FrameTap,
-// dropping and counting when full); a std::jthread (not RT) drains it, formats the lines and
-// writes them, flushing (write + fdatasync) at least every flush_interval and on stop(): after
-// a SIGKILL, everything up to the last flush is a valid log. Each line ends in the direction
-// suffix of `candump -x`: " R" for a frame the rig received, " T" for one it sent (can-utils
-// log2asc turns them into Rx/Tx, python-can's reader into is_rx); replay needs it to tell
-// the ECU's frames from the simulator's.
+// The CAN buses push RecordedFrames into a bounded SPSC ring (io/can/mapping/can_bus.hpp
+// FrameTap, dropping and counting when full); service(), on a non-RT thread, drains it into
+// the file's lines (line_log.hpp: written and synced at least every flush_interval, whole
+// lines on a full disk). Each line ends in the direction suffix of `candump -x`: " R" for a
+// frame the rig received, " T" for one it sent (can-utils log2asc turns them into Rx/Tx,
+// python-can's reader into is_rx); replay needs it to tell the ECU's frames from the
+// simulator's.
+//
+// Thread-safety: tap() is the RT thread's (the producer); service() and stop() from one
+// non-RT thread at a time (the run's I/O thread, then the caller after the run); counters()
+// and error() from any thread.
 
-#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
-#include <mutex>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "io/can/mapping/can_bus.hpp"
-#include "io/record/byte_sink.hpp"
+#include "io/record/line_log.hpp"
 
 namespace hil::io::record {
 
@@ -45,15 +46,12 @@ struct CanLogCounters {
 
 class CanLogRecorder {
  public:
-  /// Setup: creates the file (std::system_error naming it when it cannot), sizes the ring,
-  /// starts the writer thread.
+  /// Setup: creates the file (std::system_error naming it when it cannot), sizes the ring.
   CanLogRecorder(const std::filesystem::path& path, CanLogConfig config);
   CanLogRecorder(std::unique_ptr<ByteSink> sink, CanLogConfig config);
   ~CanLogRecorder();
   CanLogRecorder(const CanLogRecorder&) = delete;
   CanLogRecorder& operator=(const CanLogRecorder&) = delete;
-  CanLogRecorder(CanLogRecorder&&) = delete;
-  CanLogRecorder& operator=(CanLogRecorder&&) = delete;
 
   /// The ring the CAN buses push into (CanBus::set_tap); the RT thread is its producer.
   [[nodiscard]] io::can::FrameTap& tap() noexcept { return tap_; }
@@ -64,27 +62,21 @@ class CanLogRecorder {
     return tap_.write_available() * 2 >= config_.ring_frames;
   }
 
+  /// Non-RT, every few ms: drains the ring into lines, flushes when the interval is due.
+  void service();
   /// Drains the ring, flushes and closes; the buses must not push any more. Idempotent.
   void stop();
   /// Any thread.
   [[nodiscard]] CanLogCounters counters() const noexcept;
   /// The first write error ("" if none).
-  [[nodiscard]] std::string error() const;
+  [[nodiscard]] std::string error() const { return log_.error(); }
 
  private:
-  void run(const std::stop_token& stop);
   void drain();
-  void flush();
 
   CanLogConfig config_;
-  std::unique_ptr<ByteSink> sink_;
+  LineLog log_;
   io::can::FrameTap tap_;
-  std::string buffer_;
-  bool failed_ = false;  // writer thread only
-  std::atomic<std::uint64_t> written_{0}, write_dropped_{0}, durable_{0}, flushes_{0};
-  mutable std::mutex error_mutex_;  // the writer thread sets, any thread reads
-  std::string error_;
-  std::jthread thread_;
 };
 
 }  // namespace hil::io::record

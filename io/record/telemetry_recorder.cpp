@@ -1,5 +1,7 @@
 #include "io/record/telemetry_recorder.hpp"
 
+#include <pthread.h>
+
 #include "io/record/telemetry_reader.hpp"
 
 #include <fnmatch.h>
@@ -90,17 +92,19 @@ TelemetryRecorder::TelemetryRecorder(const rt::ChannelTable& table, std::unique_
     : config_(std::move(config)),
       schema_(table),
       decimation_(base_decimation(config_, schema_)),
-      words_per_sample_(table.size() + 1),
-      samples_(ring_samples(config_, decimation_) * words_per_sample_),
+      samples_(table.size(), ring_samples(config_, decimation_)),
       events_(std::max<std::size_t>(config_.event_ring, 1)),
-      scratch_(words_per_sample_),
+      scratch_(table.size()),
       table_(table) {
   for (const std::uint32_t d : group_decimations(config_, schema_)) {
     // a whole multiple of the ring's decimation: every tick a group records is in the ring
     group_decimation_.push_back((d + decimation_ - 1) / decimation_ * decimation_);
   }
   open_writer(std::move(sink), 0);
-  thread_ = std::jthread([this](const std::stop_token& stop) { run(stop); });
+  thread_ = std::jthread([this](const std::stop_token& stop) {
+    pthread_setname_np(pthread_self(), "hilsim-record");
+    run(stop);
+  });
 }
 
 void TelemetryRecorder::open_writer(std::unique_ptr<ByteSink> sink, std::int64_t first_tick) {
@@ -162,15 +166,7 @@ TelemetryRecorder::~TelemetryRecorder() { stop(); }
 
 PushResult TelemetryRecorder::push(std::int64_t tick, std::span<const double> values) noexcept {
   if (tick % decimation_ != 0) return PushResult::decimated;
-  if (values.size() + 1 != words_per_sample_ || samples_.write_available() < words_per_sample_) {
-    samples_dropped_.fetch_add(1, std::memory_order_relaxed);  // a statistic
-    return PushResult::dropped;
-  }
-  // One producer: the room checked above cannot shrink before these two pushes. The consumer
-  // pops only whole samples, so it never sees the tick without its values.
-  (void)samples_.push(std::bit_cast<double>(tick));
-  (void)samples_.push(values.data(), values.size());
-  return PushResult::queued;
+  return samples_.try_push(tick, values) ? PushResult::queued : PushResult::dropped;
 }
 
 bool TelemetryRecorder::push_event(std::int64_t tick, std::string_view kind,
@@ -189,7 +185,7 @@ RecorderCounters TelemetryRecorder::counters() const noexcept {
   c.flushes = flushes_.load(std::memory_order_acquire);  // pairs with the release in flush()
   c.samples_durable = samples_durable_.load(std::memory_order_relaxed);
   c.samples_recorded = samples_recorded_.load(std::memory_order_relaxed);
-  c.samples_dropped = samples_dropped_.load(std::memory_order_relaxed);
+  c.samples_dropped = samples_dropped_.load(std::memory_order_relaxed) + samples_.dropped();
   c.events_recorded = events_recorded_.load(std::memory_order_relaxed);
   c.events_dropped = events_.dropped() + events_lost_.load(std::memory_order_relaxed);
   c.bytes_written = bytes_written_.load(std::memory_order_relaxed);
@@ -251,8 +247,8 @@ void TelemetryRecorder::run(const std::stop_token& stop) {
 void TelemetryRecorder::drain() {
   // Only what is queued now: a producer that outpaces the writer must not keep it from its
   // next flush (the flush interval bounds what a crash can lose).
-  for (std::size_t n = samples_.read_available() / words_per_sample_; n > 0; --n) {
-    (void)samples_.pop(scratch_.data(), words_per_sample_);
+  for (std::size_t n = samples_.rows_available(); n > 0; --n) {
+    (void)samples_.try_pop(scratch_tick_, scratch_);
     write_sample();
   }
   EventSlot e{};
@@ -265,8 +261,8 @@ void TelemetryRecorder::write_sample() {
     samples_dropped_.fetch_add(1, std::memory_order_relaxed);
     return;
   }
-  const auto tick = std::bit_cast<std::int64_t>(scratch_[0]);
-  const std::span<const double> values = std::span(scratch_).subspan(1);
+  const std::int64_t tick = scratch_tick_;
+  const std::span<const double> values = scratch_;
   const double sim_time_s = static_cast<double>(tick * config_.tick_period_ns) * 1e-9;
   try {
     // the disk's free space, also between flushes: a loop faster than real time fills it fast

@@ -31,12 +31,11 @@
 #include <utility>
 #include <vector>
 
-#include <boost/lockfree/spsc_queue.hpp>
-
 #include "io/record/byte_sink.hpp"
 #include "io/record/mcap/mcap_writer.hpp"
 #include "io/record/telemetry_schema.hpp"
 #include "rt_core/channel_table.hpp"
+#include "rt_core/row_ring.hpp"
 #include "rt_core/spsc_ring.hpp"
 
 namespace hil::io::record {
@@ -110,7 +109,7 @@ class TelemetryRecorder {
   /// Whether push(tick, …) would queue rather than drop for want of room now. A loop that is
   /// not paced by real time (`--speed max`) waits for it, so that nothing is dropped.
   [[nodiscard]] bool has_room_for(std::int64_t tick) const noexcept {
-    return tick % decimation_ != 0 || samples_.write_available() >= words_per_sample_;
+    return tick % decimation_ != 0 || samples_.has_room();
   }
   /// Records an event (fault applied, limit reached, …) at `tick`; kind is cut to 30 and
   /// text to 150 bytes. False (and counted) when the event ring is full.
@@ -168,16 +167,16 @@ class TelemetryRecorder {
   TelemetryRecorderConfig config_;
   TelemetrySchema schema_;
   std::uint32_t decimation_;
-  std::size_t words_per_sample_;  // tick + one value per channel
-  boost::lockfree::spsc_queue<double> samples_;
+  rt::RowRing samples_;  // tick + one value per channel
   rt::SpscRing<EventSlot> events_;
-  std::atomic<std::uint64_t> samples_dropped_{0};
+  std::atomic<std::uint64_t> samples_dropped_{0};  // by the writer (the ring counts its own)
 
   // recorder thread only
   std::unique_ptr<McapWriter> writer_;
   std::vector<std::uint16_t> group_channels_;
   std::vector<std::uint32_t> group_decimation_;  // per group: a multiple of decimation_
   std::uint16_t event_channel_ = 0;
+  std::int64_t scratch_tick_ = 0;  // the writer's copy of the sample it writes
   std::vector<double> scratch_;
   std::vector<std::uint8_t> message_;
   std::uint32_t sequence_ = 0, event_sequence_ = 0;

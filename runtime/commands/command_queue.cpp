@@ -196,23 +196,20 @@ std::vector<AppliedCommand> CommandQueue::take_applied() {
     if (line != lines_.end()) lines_.erase(line);
   }
   if (!log_file_.empty() && !out.empty()) {
-    if (!log_) log_ = std::make_unique<CommandLog>(log_file_);
-    log_->append(out);
+    if (!log_) log_ = std::make_unique<io::record::LineLog>(log_file_);
+    for (const AppliedCommand& applied : out) {
+      if (applied.ok) log_->append(fmt::format("{} {}\n", applied.tick, applied.line));
+    }
+    log_->flush();  // rare and few: each durable as soon as it is taken
   }
   return out;
 }
 
 void CommandQueue::set_log(std::filesystem::path file) { log_file_ = std::move(file); }
 
-CommandLog::CommandLog(const std::filesystem::path& file) : out_(file, std::ios::app) {
-  if (!out_) throw std::runtime_error(fmt::format("cannot write {}", file.string()));
-}
-
-void CommandLog::append(const std::vector<AppliedCommand>& applied) {
-  for (const AppliedCommand& a : applied) {
-    if (a.ok) out_ << a.tick << ' ' << a.line << '\n';
-  }
-  out_.flush();
+std::string CommandQueue::log_error() const {
+  const std::lock_guard lock(ack_mutex_);
+  return log_ ? log_->error() : std::string();
 }
 
 }  // namespace hil::runtime

@@ -11,7 +11,6 @@
 
 #include <cstdint>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -19,6 +18,7 @@
 #include <vector>
 
 #include "config/fault_command.hpp"
+#include "io/record/line_log.hpp"
 #include "rt_core/channel_table.hpp"
 #include "rt_core/spsc_ring.hpp"
 #include "rt_core/stage.hpp"
@@ -65,8 +65,6 @@ struct AppliedCommand {
   std::string line;  ///< "write vehicle.brake.command 1", "fault name: … ", … (no tick)
 };
 
-class CommandLog;
-
 class CommandQueue {
  public:
   /// `table` (the rig's channels), `buses` (its CAN buses' settings, which faults are checked
@@ -95,11 +93,14 @@ class CommandQueue {
   std::uint64_t marker(const std::string& text);
 
   /// Commands applied since the last call, in the order applied; those that took effect are
-  /// appended to the log first (set_log). Someone must call this regularly (the run does, every
-  /// 2 ms): at most `capacity` commands wait to be taken, then submitting is refused.
+  /// appended to the log first (set_log: written and synced at once). Someone must call this
+  /// regularly (the run's I/O thread does, every 2 ms): at most `capacity` commands wait to be
+  /// taken, then submitting is refused.
   std::vector<AppliedCommand> take_applied();
   /// Setup: where applied commands are logged ("<tick> <line>", created at the first).
   void set_log(std::filesystem::path file);
+  /// The log's first write error ("" if none). Any thread.
+  [[nodiscard]] std::string log_error() const;
 
   /// The stage of the tick's commands slot.
   [[nodiscard]] rt::Stage& stage() noexcept { return stage_; }
@@ -122,24 +123,15 @@ class CommandQueue {
   CommandApplier applier_;
   rt::SpscRing<Command> commands_;
   rt::SpscRing<Ack> acks_;
-  std::mutex submit_mutex_, ack_mutex_;
+  std::mutex submit_mutex_;
+  mutable std::mutex ack_mutex_;
   std::uint64_t next_id_ = 1;
   std::size_t capacity_;
   std::size_t in_flight_ = 0;  ///< submitted, not yet taken (guarded by ack_mutex_)
   std::filesystem::path log_file_;
-  std::unique_ptr<CommandLog> log_;
+  std::unique_ptr<io::record::LineLog> log_;    // guarded by ack_mutex_ (created at the first)
   std::map<std::uint64_t, std::string> lines_;  ///< submitted, not yet applied
   rt::MethodStage<&CommandQueue::apply> stage_{*this};
-};
-
-/// Appends applied commands to <run dir>/commands.log: "<tick> <line>".
-class CommandLog {
- public:
-  explicit CommandLog(const std::filesystem::path& file);
-  void append(const std::vector<AppliedCommand>& applied);
-
- private:
-  std::ofstream out_;
 };
 
 }  // namespace hil::runtime

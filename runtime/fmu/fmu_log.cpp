@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include <charconv>
-#include <chrono>
+#include <fstream>
 #include <sstream>
 #include <stdexcept>
 
@@ -23,47 +23,36 @@ bool parse_int(const std::string& text, std::int64_t& out) {
 
 FmuLogWriter::FmuLogWriter(const std::vector<std::unique_ptr<FmuStage>>& fmus,
                            const std::filesystem::path& path)
-    : out_(path) {
-  if (!out_) throw std::runtime_error(fmt::format("cannot write {}", path.string()));
-  out_ << kHeader << '\n' << std::flush;
+    : log_(path, std::string(kHeader) + '\n') {
   for (const auto& f : fmus) {
     if (!f->on_worker()) continue;
     fmus_.push_back(f.get());
     names_.push_back(f->instance());
   }
-  thread_ = std::jthread([this](const std::stop_token& stop) {
-    while (!stop.stop_requested()) {
-      drain();
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-  });
 }
 
 FmuLogWriter::~FmuLogWriter() { stop(); }
 
-void FmuLogWriter::stop() {
-  if (!out_.is_open()) return;
-  thread_.request_stop();
-  if (thread_.joinable()) thread_.join();
+void FmuLogWriter::service() {
   drain();
-  out_.close();
+  log_.flush_if_due();
+}
+
+void FmuLogWriter::stop() {
+  drain();
+  log_.close();
 }
 
 void FmuLogWriter::drain() {
-  bool any = false;
   for (std::size_t i = 0; i < fmus_.size(); ++i) {
     scratch_.clear();
     if (fmus_[i]->take_events(scratch_) == 0) continue;
-    any = true;
-    for (const runtime::FmuEvent& e : scratch_) {
-      if (e.step == runtime::FmuEvent::kBehind) {
-        out_ << fmt::format("{} {} behind\n", e.tick, names_[i]);
-      } else {
-        out_ << fmt::format("{} {} late {}\n", e.tick, names_[i], e.step);
-      }
+    for (const FmuEvent& e : scratch_) {
+      log_.append(e.step == FmuEvent::kBehind
+                      ? fmt::format("{} {} behind\n", e.tick, names_[i])
+                      : fmt::format("{} {} late {}\n", e.tick, names_[i], e.step));
     }
   }
-  if (any) out_.flush();
 }
 
 std::map<std::string, std::vector<runtime::FmuEvent>> read_fmu_log(

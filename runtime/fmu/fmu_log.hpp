@@ -7,41 +7,44 @@
 //   12000 battery late 2999
 //   12004 battery behind
 //
-// Thread-safety: FmuLogWriter is set up, stopped and destroyed on one non-RT thread; its own
-// thread drains the FMUs' rings. read_fmu_log is a function of its argument.
+// Thread-safety: FmuLogWriter's service() and stop() from one non-RT thread at a time (the
+// run's I/O thread, then the caller after the run); error() from any thread. read_fmu_log is a
+// function of its argument.
 
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <string>
-#include <thread>
 #include <vector>
 
+#include "io/record/line_log.hpp"
 #include "runtime/fmu/fmu_stage.hpp"
 
 namespace hil::runtime {
 
 class FmuLogWriter {
  public:
-  /// Setup: creates `path` and starts draining the worker FMUs of `fmus` (which must outlive
-  /// it) every 20 ms (flushed each time: a killed run keeps what was drained). Throws
-  /// std::runtime_error naming the file.
+  /// Setup: creates `path` (std::system_error naming it when it cannot) for the worker FMUs
+  /// of `fmus` (which must outlive it).
   FmuLogWriter(const std::vector<std::unique_ptr<FmuStage>>& fmus,
                const std::filesystem::path& path);
   ~FmuLogWriter();
   FmuLogWriter(const FmuLogWriter&) = delete;
   FmuLogWriter& operator=(const FmuLogWriter&) = delete;
+  /// Non-RT, every few ms: the FMUs' events into lines (io/record/line_log.hpp: synced at least
+  /// every second: a killed run keeps what was synced).
+  void service();
   /// After the loop: the last events, then the file is closed. Idempotent.
   void stop();
+  /// The first write error ("" if none). Any thread.
+  [[nodiscard]] std::string error() const { return log_.error(); }
 
  private:
   void drain();
 
-  std::vector<runtime::FmuStage*> fmus_;
+  std::vector<FmuStage*> fmus_;
   std::vector<std::string> names_;
-  std::ofstream out_;
-  std::vector<runtime::FmuEvent> scratch_;
-  std::jthread thread_;
+  io::record::LineLog log_;
+  std::vector<FmuEvent> scratch_;
 };
 
 /// The events of fmu.log by instance, in tick order. Throws std::invalid_argument naming the

@@ -100,6 +100,12 @@ void Recording::run(const rt::TickContext& c) noexcept {
 
 Recording::~Recording() { stop(); }
 
+void Recording::service() {
+  can_log_->service();
+  if (bus_log_) bus_log_->service();
+  if (fmu_log_) fmu_log_->service();
+}
+
 void Recording::stop() {
   telemetry_.stop();
   can_log_->stop();
@@ -114,7 +120,8 @@ std::uint64_t Recording::free_bytes() const { return space_of(dir_).value_or(Spa
 RecordingCounters Recording::counters() const {
   std::string errors;
   for (const std::string& e :
-       {telemetry_.error(), can_log_->error(), bus_log_ ? bus_log_->error() : std::string()}) {
+       {telemetry_.error(), can_log_->error(), bus_log_ ? bus_log_->error() : std::string(),
+        fmu_log_ ? fmu_log_->error() : std::string()}) {
     if (!e.empty()) errors += (errors.empty() ? "" : "; ") + e;
   }
   return {.telemetry = telemetry_.counters(),

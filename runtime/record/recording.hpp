@@ -4,8 +4,8 @@
 // shared-memory bus, bus.log (every input snapshot it consumed); for a rig with FMUs on
 // worker threads, fmu.log (their late steps: runtime/fmu/fmu_log.hpp).
 // Constructed in the setup phase; run() on the RT thread (wait-free pushes into the
-// recorders' rings; a lossless recording waits for room instead); stop() and counters() from
-// the non-RT thread after the loop.
+// recorders' rings; a lossless recording waits for room instead); service() on one non-RT
+// thread while the loop runs; stop() after it; counters() from any thread.
 
 #include <filesystem>
 #include <memory>
@@ -53,6 +53,9 @@ class Recording final : public rt::Stage {
   Recording& operator=(const Recording&) = delete;
   /// RT, the record slot: the tick's values into the telemetry's ring.
   void run(const rt::TickContext& c) noexcept override;
+  /// Non-RT, every few ms (the run's I/O thread): the text logs' rings drained into their
+  /// files (can.log, bus.log, fmu.log). The telemetry has a thread of its own (it compresses).
+  void service();
   /// Drains and closes every file, then gives the space kept in reserve back (for the
   /// manifest and timing.json, written next). Idempotent.
   void stop();

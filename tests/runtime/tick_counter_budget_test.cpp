@@ -1,5 +1,5 @@
-// The RT side of the service watchdog: TickCounterTask in an executive, RunNotifierThread
-// polling it from a non-RT thread. The RT thread allocates nothing (the allocation counter
+// The RT side of the service watchdog: TickCounterTask in an executive, RunNotifier polled by
+// IoJobs polling it from a non-RT thread. The RT thread allocates nothing (the allocation counter
 // replaces operator new, so this is a binary of its own) and systemd's end of the socket
 // sees the run start, make progress and stop.
 
@@ -13,6 +13,7 @@
 #include "tests/rt_core/simulated_clock.hpp"
 #include "tests/support/allocation_counter.hpp"
 #include "tests/tools/session/notify_socket.hpp"
+#include "tools/session/loop/io_jobs.hpp"
 #include "tools/session/loop/sd_notify.hpp"
 
 namespace hil::tools {
@@ -60,7 +61,9 @@ TEST(TickCounterTask, TheRtThreadAllocatesNothingWhileSystemdIsNotified) {
   rt::RunResult result;
   std::uint64_t rt_allocations = 0;
   {
-    session::RunNotifierThread polling(notifier);
+    session::IoJobs polling;  // as a run polls it
+    polling.every(std::chrono::duration_cast<std::chrono::milliseconds>(notifier.poll_period()),
+                  [&notifier] { notifier.poll(); });
     std::thread loop([&] {  // 3000 ticks of 100 us: 0.3 s
       rt_allocations = hil::testing::allocations_in([&] { result = exec.run(3000); });
     });

@@ -41,12 +41,16 @@ struct Run {
   Run& operator=(const Run&) = delete;
 
   /// Runs the loop until `max_ticks` ticks ran in all (negative: until stopped) on an RT
-  /// thread (a normal one below real-time speed), watched from this one; applied commands go
-  /// to commands.log and to the console as they come back from the loop.
+  /// thread (a normal one below real-time speed), watched from this one, then stop_jobs().
   RunOutcome run(std::int64_t max_ticks, const RunHooks& hooks = {});
   /// Runs on this thread until `ticks` ticks ran in all: a replay drives the loop in
   /// segments, as its recording says.
   rt::RunResult run_until(std::int64_t ticks) noexcept { return harness->run_until(ticks); }
+  /// After the loop: the periodic jobs end (the logs' last drain is the recording's stop());
+  /// the commands applied last go to commands.log and the console.
+  void stop_jobs();
+  /// The I/O thread, every 2 ms: applied commands to commands.log and the console.
+  void take_applied_commands();
   Recipe recipe;
 
   // ---- the rig and its scenario, as loaded ----

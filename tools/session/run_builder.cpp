@@ -372,6 +372,15 @@ void RunBuilder::add_loop(Run& run, runtime::TickPlan plan) const {
   run.harness =
       std::make_unique<Harness>(run.settings.executive, std::move(plan), std::move(options));
   run.gate.store(run.harness->lock_step());
+  // The run's periodic non-RT work on one I/O thread (loop/io_jobs.hpp)
+  if (run.recording) {  // the text logs drained into their files
+    run.harness->jobs().every(std::chrono::milliseconds(20),
+                              [recording = run.recording.get()] { recording->service(); });
+  }
+  if (run.commands) {  // applied commands to commands.log and the console: an ack's latency
+    run.harness->jobs().every(std::chrono::milliseconds(2),
+                              [&run] { run.take_applied_commands(); });
+  }
 }
 
 }  // namespace hil::session

@@ -109,9 +109,13 @@ Harness::Harness(rt::ExecutiveConfig config, runtime::TickPlan plan, HarnessOpti
       if (lock_step_ != nullptr) lock_step_->resume();  // a paused loop must get to the stop
     });
   }
+  jobs_ = std::make_unique<IoJobs>(console_ ? &console_->context() : nullptr);
 }
 
-Harness::~Harness() { console_.reset(); }
+Harness::~Harness() {
+  jobs_.reset();  // its timers may be on the console's context
+  console_.reset();
+}
 
 void Harness::finish(const std::string& ending) {
   if (console_) console_->ended(ending, executive_.ticks_run());
@@ -132,23 +136,21 @@ RunOutcome Harness::run(std::int64_t max_ticks, const RunHooks& hooks) {
   RunOutcome out;
   const rt::RtOptions rt_options = thread_options();
   const rt::Nanoseconds period = executive_.config().period;
-  std::optional<RunNotifier> notifier;
   const auto started = std::chrono::steady_clock::now();
-  if (options_.notify) {
-    notifier.emplace(tick_counter_.ticks(), [&] {
+  if (options_.notify && !notifier_) {
+    notifier_.emplace(tick_counter_.ticks(), [this, started, period] {
       const rt::TimingSnapshot s = executive_.stats().snapshot();
       const double wall =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
       const double sim = static_cast<double>(s.ticks * period) * 1e-9;
       return format_run_status(s.ticks, wall > 0 ? sim / wall : 0.0, s.overruns);
     });
-    notifier->status(fmt::format("starting {}", options_.name));
+    notifier_->status(fmt::format("starting {}", options_.name));
   }
   std::optional<rt::RtProcessGuard> process;  // memory locking, DMA latency: real time only
   if (options_.speed.realtime()) process.emplace(rt_options, out.status);
   const bool tty = isatty(STDERR_FILENO) != 0;
   const auto report_every = std::chrono::seconds(tty ? 1 : 10);
-  std::optional<RunNotifierThread> notifying;
   auto last_report = std::chrono::steady_clock::now();
   const auto loop_start = std::chrono::steady_clock::now();
   const LoopWatch watch{.stop =
@@ -159,7 +161,11 @@ RunOutcome Harness::run(std::int64_t max_ticks, const RunHooks& hooks) {
                         .started =
                             [&] {
                               if (hooks.started) hooks.started(out.status);
-                              if (notifier) notifying.emplace(*notifier);
+                              if (notifier_) {
+                                jobs_->every(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                                 notifier_->poll_period()),
+                                             [this] { notifier_->poll(); });
+                              }
                             },
                         .poll =
                             [&] {
@@ -180,8 +186,7 @@ RunOutcome Harness::run(std::int64_t max_ticks, const RunHooks& hooks) {
         out.wall = std::chrono::steady_clock::now() - loop_start;  // the loop's own time
       },
       watch);
-  if (notifier) notifier->stopping();
-  notifying.reset();
+  if (notifier_) notifier_->stopping();  // its job sends nothing more
   log_.drain(*spdlog::default_logger(), 10);
   out.stats = executive_.stats().snapshot();
   if (console_stop_.load(std::memory_order_relaxed)) {

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "io/console/console_feed.hpp"
@@ -29,6 +30,8 @@
 #include "rt_core/timing_stats.hpp"
 #include "runtime/tick_counter_stage.hpp"
 #include "runtime/tick_plan.hpp"
+#include "tools/session/loop/io_jobs.hpp"
+#include "tools/session/loop/sd_notify.hpp"
 #include "tools/session/loop/speed.hpp"
 
 namespace hil::session {
@@ -119,6 +122,8 @@ class Harness {
   [[nodiscard]] io::console::ConsoleServer* console() noexcept { return console_.get(); }
   /// The gate of a paused run (HarnessOptions::paused), or nullptr.
   [[nodiscard]] rt::LockStepClock* lock_step() noexcept { return lock_step_; }
+  /// The run's periodic non-RT work (io_jobs.hpp), on the console's thread when there is one.
+  [[nodiscard]] IoJobs& jobs() noexcept { return *jobs_; }
 
  private:
   /// The RT options the loop thread gets: the rig's at real-time speed, a normal thread
@@ -135,6 +140,8 @@ class Harness {
   runtime::TickCounterStage tick_counter_;
   rt::RtLog log_{64};
   rt::Executive executive_;
+  std::unique_ptr<IoJobs> jobs_;         ///< gone before the console (it may share its thread)
+  std::optional<RunNotifier> notifier_;  ///< systemd's, while and after run() (notify)
 };
 
 }  // namespace hil::session

@@ -110,14 +110,4 @@ void RunNotifier::stopping() {
   notifier_.send("STOPPING=1");
 }
 
-RunNotifierThread::RunNotifierThread(RunNotifier& notifier)
-    : thread_([this, &notifier](const std::stop_token& stop) {
-        std::unique_lock lock(mutex_);
-        while (!stop.stop_requested()) {
-          notifier.poll();
-          // Returns early only when a stop is requested (the predicate never holds).
-          wake_.wait_for(lock, stop, notifier.poll_period(), [] { return false; });
-        }
-      }) {}
-
 }  // namespace hil::session

@@ -7,13 +7,11 @@
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <mutex>
 #include <string>
 #include <string_view>
-#include <thread>
 
 namespace hil::session {
 
@@ -49,7 +47,7 @@ class SdNotifier {
 
 /// Tells systemd how a run is doing. Feed it the RT loop's count of executed ticks and a
 /// function that describes the run in one line, then call poll() every ~100 ms from a non-RT
-/// thread (or let RunNotifierThread do it):
+/// thread (a run does it as one of its I/O jobs: io_jobs.hpp):
 ///  - READY=1, once, on the first poll that sees the counter above zero (the first tick ran);
 ///  - STATUS=<status_line()> right after READY=1, then every `status_period`;
 ///  - WATCHDOG=1 every half of WATCHDOG_USEC, but only if the counter advanced since the
@@ -101,23 +99,6 @@ class RunNotifier {
   std::int64_t ticks_at_last_feed_ = 0;
   Clock::time_point last_feed_{};
   Clock::time_point last_status_{};
-};
-
-/// Calls RunNotifier::poll() every poll_period() on a std::jthread of its own (SCHED_OTHER,
-/// it inherits the creating thread's scheduling: create it from a non-RT thread).
-/// Destruction stops and joins the thread; it does not send STOPPING=1 (call
-/// RunNotifier::stopping() when the run begins to end, from any thread).
-class RunNotifierThread {
- public:
-  explicit RunNotifierThread(RunNotifier& notifier);
-  ~RunNotifierThread() = default;  // the jthread's destructor stops and joins
-  RunNotifierThread(const RunNotifierThread&) = delete;
-  RunNotifierThread& operator=(const RunNotifierThread&) = delete;
-
- private:
-  std::mutex mutex_;
-  std::condition_variable_any wake_;
-  std::jthread thread_;  // last: started after the members it uses, stopped first
 };
 
 }  // namespace hil::session

@@ -19,6 +19,7 @@ int replay_external_log(const ReplayOptions& o) {
       o.until ? *rt::parse_duration(*o.until) / period_ns : run->can_log.last_tick;
   (void)run->run_until(last + 1);
   run->harness->finish("replayed");
+  run->stop_jobs();
   run->recording->stop();
   const runtime::RecordingCounters counters = run->recording->counters();
   write_json(*run->run_dir, "manifest.json",

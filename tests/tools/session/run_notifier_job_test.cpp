@@ -1,4 +1,5 @@
-// RunNotifierThread on the wall clock: the datagrams of a loop that runs, then stalls, then
+// RunNotifier polled as a run polls it (an IoJobs job, tools/session/loop/io_jobs.hpp) on the
+// wall clock: the datagrams of a loop that runs, then stalls, then
 // ends — what systemd's watchdog sees of it.
 
 #include <gtest/gtest.h>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "tests/tools/session/notify_socket.hpp"
+#include "tools/session/loop/io_jobs.hpp"
 #include "tools/session/loop/sd_notify.hpp"
 
 namespace hil::tools {
@@ -52,7 +54,7 @@ std::optional<std::int64_t> status_time(const std::string& datagram) {
   return std::stoll(datagram.substr(7));
 }
 
-TEST(RunNotifierThread, FeedsTheWatchdogWhileTheLoopRunsAndStopsWhenItStalls) {
+TEST(RunNotifierJob, FeedsTheWatchdogWhileTheLoopRunsAndStopsWhenItStalls) {
   NotifySocket manager;
   manager.export_socket();
   NotifySocket::export_watchdog(milliseconds(100));  // WATCHDOG=1 every 50 ms, polled at 25
@@ -60,7 +62,9 @@ TEST(RunNotifierThread, FeedsTheWatchdogWhileTheLoopRunsAndStopsWhenItStalls) {
   // STATUS= on every poll, saying when it ran: the test's view of the polling thread.
   session::RunNotifier notifier(
       ticks, [] { return std::to_string(now_ms()); }, milliseconds(1));
-  session::RunNotifierThread polling(notifier);
+  session::IoJobs polling;
+  polling.every(std::chrono::duration_cast<milliseconds>(notifier.poll_period()),
+                [&notifier] { notifier.poll(); });
 
   std::this_thread::sleep_for(milliseconds(100));  // setup: no tick yet
   const Strings starting = manager.drain();
@@ -102,14 +106,16 @@ TEST(RunNotifierThread, FeedsTheWatchdogWhileTheLoopRunsAndStopsWhenItStalls) {
   EXPECT_EQ(count(stopping, "STOPPING=1"), 1U);
 }
 
-TEST(RunNotifierThread, StopsPromptly) {
+TEST(RunNotifierJob, StopsPromptly) {
   NotifySocket manager;
   manager.export_socket();
   std::atomic<std::int64_t> ticks{1};
   session::RunNotifier notifier(ticks, {});
   const auto started = std::chrono::steady_clock::now();
   {
-    session::RunNotifierThread polling(notifier);
+    session::IoJobs polling;
+    polling.every(std::chrono::duration_cast<milliseconds>(notifier.poll_period()),
+                  [&notifier] { notifier.poll(); });
   }  // polls every 100 ms; stopping must not wait for it
   EXPECT_LT(std::chrono::steady_clock::now() - started, milliseconds(50));
 }
