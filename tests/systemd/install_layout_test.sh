@@ -33,8 +33,11 @@ usr/include/hilbus.h
 usr/lib/libhilbus.so.1.1.0
 usr/lib/pkgconfig/hilbus.pc
 usr/lib/python3/dist-packages/hilsim/__init__.py
+usr/lib/python3/dist-packages/hilsim/_capture.py
+usr/lib/python3/dist-packages/hilsim/_discovery.py
 usr/lib/python3/dist-packages/hilsim/_installed.py
 usr/lib/python3/dist-packages/hilsim/_native.py
+usr/lib/python3/dist-packages/hilsim/_protocol.py
 usr/lib/python3/dist-packages/hilsim/bus.py
 usr/lib/python3/dist-packages/hilsim/client.py
 usr/lib/python3/dist-packages/hilsim/py.typed

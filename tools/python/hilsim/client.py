@@ -3,18 +3,16 @@
 Debian 12's python3-websockets (10.4) has only the asyncio API; the client runs its event loop
 on a thread of its own and every call waits for its reply there. websockets is imported when a
 Rig connects, so that `import hilsim.bus` needs the standard library only.
+
+The rest of the client, re-exported here: HilsimError and Message (_protocol), CaptureResult
+and a capture's decoding (_capture), find_console (_discovery).
 """
 
 from __future__ import annotations
 
-import array
 import asyncio
 import itertools
 import json
-import os
-import re
-import socket
-import struct
 import threading
 import time
 import urllib.parse
@@ -22,81 +20,21 @@ from collections.abc import Coroutine, Iterable, Mapping
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Self, TypeVar
 
-from . import _native
+from ._capture import CaptureRecord, CaptureResult, block_capture_id, columns, trigger_message
+from ._capture import Trigger as Trigger  # capture()'s start and stop
+from ._discovery import find_console
+from ._protocol import SUBPROTOCOL, HilsimError
+from ._protocol import Message as Message  # a JSON message of the protocol
 
 if TYPE_CHECKING:
     from websockets.legacy.client import WebSocketClientProtocol
 
 __all__ = ["CaptureResult", "HilsimError", "Rig", "connect", "find_console"]
 
-Message = dict[str, Any]  # a JSON message of the protocol (docs/api.md "Messages")
-Trigger = int | str | tuple[str, str]  # capture()'s start and stop
 _T = TypeVar("_T")
 
-
-class HilsimError(Exception):
-    """The rig refused a call (the server's message), or the connection failed. A capture that
-    lost samples carries what arrived in .result."""
-
-    result: CaptureResult | None = None
-
-
-def find_console() -> tuple[str, str | None]:
-    """(url, token) of the one console running on this machine; the token is None when this
-    user may not read it. Raises HilsimError when there is none or more than one. The token
-    files are in hilsim's runtime directory, as libhilbus reports it
-    (hilsim.bus.runtime_directory)."""
-    try:
-        directory = _native.runtime_directory()
-    except OSError as e:  # LibraryNotFoundError too
-        raise HilsimError(f"cannot look for a running console: {e}") from e
-    consoles = []
-    for name in sorted(os.listdir(directory)):
-        m = re.fullmatch(r"console-(\d+)\.token", name)
-        if m and _listening(int(m.group(1))):
-            consoles.append((m.group(1), os.path.join(directory, name)))
-    if len(consoles) != 1:
-        raise HilsimError(
-            f"{'no' if not consoles else len(consoles)} hilsim consoles in {directory}: "
-            "pass the URL hilsim run printed (console: http://…)")
-    port, path = consoles[0]
-    token: str | None
-    try:
-        with open(path) as f:
-            token = f.read().strip()
-    except OSError:
-        token = None
-    return f"http://127.0.0.1:{port}/", token
-
-
-def _listening(port: int) -> bool:
-    """A console listens on this loopback port (a token file left by a killed run does not)."""
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-            return True
-    except OSError:
-        return False
-
-
-class CaptureResult(dict[str, list[float]]):
-    """Columns of a capture: "tick" (whole numbers) and one list per channel (in the order
-    asked). Also: `trigger_tick` (the tick the start trigger fired), `reason` (why it stopped:
-    "duration", "tick", "condition", "cancelled", "run ended"), `lost` (samples missing: 0
-    unless the rig or this client could not keep up; capture() raises then unless
-    allow_loss=True), `decimation`."""
-
-    trigger_tick: int | None = None
-    reason: str | None = None
-    lost: int = 0
-    decimation: int = 1
-
-
-class _Capture:
-    """What arrived for one capture id: its binary blocks and its notices."""
-
-    def __init__(self) -> None:
-        self.blocks: list[bytes] = []
-        self.notices: list[Message] = []
+# named as before the split (tracebacks, repr, pydoc): hilsim.client.HilsimError
+HilsimError.__module__ = CaptureResult.__module__ = find_console.__module__ = __name__
 
 
 class Rig:
@@ -116,7 +54,7 @@ class Rig:
         self._lock = threading.Lock()
         self._arrived = threading.Condition()
         self._replies: dict[int, Message] = {}
-        self._captures: dict[int, _Capture] = {}
+        self._captures: dict[int, CaptureRecord] = {}
         self._info: Message | None = None
         self._channels: list[Message] | None = None
         self._closed: str | None = None
@@ -142,7 +80,7 @@ class Rig:
         from websockets.legacy.client import connect
         from websockets.typing import Subprotocol
         try:
-            ws = await connect(self._ws_url, subprotocols=[Subprotocol("hilsim.console.v1")],
+            ws = await connect(self._ws_url, subprotocols=[Subprotocol(SUBPROTOCOL)],
                                max_size=None)
         except (OSError, WebSocketException) as e:
             raise HilsimError(f"cannot reach the console at {self._ws_url}: {e}") from e
@@ -154,16 +92,16 @@ class Rig:
         try:
             async for message in ws:
                 if isinstance(message, bytes):
-                    if message[0] == 2:  # a capture's block
+                    cid = block_capture_id(message)
+                    if cid is not None:
                         with self._arrived:
-                            cid = struct.unpack_from("<H", message, 2)[0]
-                            self._captures.setdefault(cid, _Capture()).blocks.append(message)
+                            self._captures.setdefault(cid, CaptureRecord()).blocks.append(message)
                     continue
                 m: Message = json.loads(message)
                 kind = m.get("type")
                 if kind in ("capture_triggered", "capture_end"):
                     with self._arrived:
-                        self._captures.setdefault(m["id"], _Capture()).notices.append(m)
+                        self._captures.setdefault(m["id"], CaptureRecord()).notices.append(m)
                         self._arrived.notify_all()
                     continue
                 if kind == "server_info":
@@ -342,13 +280,13 @@ class Rig:
         if ticks is not None:
             message["ticks"] = int(ticks)
         if start is not None:
-            message["start"] = _trigger(start, "edge")
+            message["start"] = trigger_message(start, "edge")
         if stop is not None:
-            message["stop"] = _trigger(stop, "level")
+            message["stop"] = trigger_message(stop, "level")
         if pre_trigger:
             message["pre_trigger_s"] = float(pre_trigger)
         with self._arrived:
-            self._captures[cid] = _Capture()
+            self._captures[cid] = CaptureRecord()
         reply = self._call(message)
         period_s: float = info["period_ns"] * 1e-9
         wall = timeout if timeout is not None else self._timeout + 2 * (
@@ -356,7 +294,7 @@ class Rig:
         end = time.monotonic() + wall
 
         def ended() -> bool:
-            return any(n["type"] == "capture_end" for n in self._captures[cid].notices)
+            return self._captures[cid].ended()
 
         if self._paused and info.get("role") == "operator":
             length = ticks if ticks is not None else (
@@ -370,10 +308,10 @@ class Rig:
             self._arrived.wait_for(lambda: ended() or bool(self._closed),
                                    max(0.0, end - time.monotonic()))
             record = self._captures.pop(cid)
-        if not any(n["type"] == "capture_end" for n in record.notices):
+        if not record.ended():
             self._run(self._send({"type": "capture_stop", "id": cid}))
             raise HilsimError(f"the capture did not end within {wall:.1f} s of wall time")
-        return _columns(reply, record, allow_loss)
+        return columns(reply, record, allow_loss)
 
     def close(self) -> None:
         """Closes the connection (the run goes on)."""
@@ -392,45 +330,6 @@ class Rig:
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
                  traceback: TracebackType | None) -> None:
         self.close()
-
-
-def _trigger(spec: Trigger, default_on: str) -> Message:
-    """A trigger for capture(): a tick, a condition, or (condition, "edge" | "level")."""
-    if isinstance(spec, bool) or not isinstance(spec, (int, str, tuple)):
-        raise HilsimError(f"a trigger is a tick, a condition or (condition, 'edge'|'level'): {spec!r}")
-    if isinstance(spec, int):
-        return {"tick": spec}
-    if isinstance(spec, str):
-        return {"when": spec, "on": default_on}
-    return {"when": spec[0], "on": spec[1]}
-
-
-def _columns(reply: Message, record: _Capture, allow_loss: bool) -> CaptureResult:
-    """The capture's blocks as columns (first shot), checked for gaps."""
-    names: list[str] = reply["names"]
-    out = CaptureResult({"tick": []})
-    for name in names:
-        out[name] = []
-    out.decimation = reply["decimation"]
-    for block in record.blocks:
-        _, _, _, _, first, dec, n, c, _lost = struct.unpack_from("<BBHIqIHHQ", block)
-        values = array.array("d")
-        values.frombytes(block[32:32 + 8 * n * c])
-        out["tick"].extend(range(first, first + n * dec, dec))
-        for k, name in enumerate(names):
-            out[name].extend(values[k * n:(k + 1) * n])
-    notices = record.notices
-    trigger = next((n for n in notices if n["type"] == "capture_triggered"), None)
-    end = next(n for n in notices if n["type"] == "capture_end")
-    out.trigger_tick = trigger["trigger_tick"] if trigger else None
-    out.reason = end["reason"]
-    out.lost = end["lost"]
-    if out.lost and not allow_loss:
-        error = HilsimError(f"the capture lost {out.lost} samples (the rig or this client could "
-                            "not keep up): pass allow_loss=True to take what arrived")
-        error.result = out
-        raise error
-    return out
 
 
 def connect(url: str | None = None, token: str | None = None, timeout: float = 10.0) -> Rig:
