@@ -31,4 +31,6 @@ function(hil_protobuf_library target)
   target_include_directories(${target} SYSTEM PUBLIC ${out_dir})
   target_link_libraries(${target} PUBLIC protobuf::libprotobuf ${ARG_LIBS})
   target_compile_options(${target} PRIVATE -w)
+  target_precompile_headers(${target} PRIVATE <google/protobuf/message.h>
+                                             <google/protobuf/generated_message_reflection.h>)
 endfunction()

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "rt_core/executive_config.hpp"
+#include "rt_core/executive_spec.hpp"
 #include "rt_core/overrun_policy.hpp"
 
 namespace hil::config {

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "config/executive.pb.h"
-#include "config/host_facts.hpp"
+#include "config/rig/host_facts.hpp"
 #include "config/text/config_error.hpp"
 #include "config/text/field_rules.hpp"
 #include "config/text/source_map.hpp"

@@ -17,7 +17,7 @@ FaultCommand checked(const Fault& fault, const rt::ChannelTable& table,
                      const std::vector<io::can::CanBusSpec>& buses) {
   google::protobuf::RepeatedPtrField<Fault> one;
   *one.Add() = fault;
-  std::vector<FaultSettings> out;
+  std::vector<FaultSpec> out;
   const ConfigErrors errors = check_faults(one, table, {}, buses, "fault", SourceMap(), out);
   if (!errors.empty()) {
     std::string why;

@@ -8,15 +8,15 @@
 #include <string>
 #include <string_view>
 
-#include "config/fault_settings.hpp"
+#include "config/fault_spec.hpp"
 #include "io/can/mapping/can_bus_spec.hpp"
 #include "rt_core/channel_table.hpp"
 
 namespace hil::config {
 
 struct FaultCommand {
-  FaultSettings settings;  ///< checked
-  std::string text;        ///< the fault as one line of Protobuf text (what commands.log holds)
+  FaultSpec settings;  ///< checked
+  std::string text;    ///< the fault as one line of Protobuf text (what commands.log holds)
 };
 
 /// A fault of the API (docs/api.md `fault`, the JSON form of config/fault.proto). Throws

@@ -7,7 +7,7 @@ namespace hil::rt {
 
 namespace {
 
-void validate(const ExecutiveConfig& config, const std::vector<StageEntry>& stages) {
+void validate(const ExecutiveSpec& config, const std::vector<StageEntry>& stages) {
   if (config.period < kMinPeriod || config.period > kMaxPeriod) {
     throw std::invalid_argument("period " + format_duration(config.period) +
                                 " is out of range; expected 50us..100ms");
@@ -41,8 +41,7 @@ void validate(const ExecutiveConfig& config, const std::vector<StageEntry>& stag
 
 }  // namespace
 
-Executive::Executive(ExecutiveConfig config, std::vector<StageEntry> stages, Clock& clock,
-                     RtLog* log)
+Executive::Executive(ExecutiveSpec config, std::vector<StageEntry> stages, Clock& clock, RtLog* log)
     : config_(config),
       stages_((validate(config, stages), std::move(stages))),
       dt_s_(stages_.size()),

@@ -11,10 +11,10 @@
 #include <vector>
 
 #include "rt_core/clock.hpp"
-#include "rt_core/executive_config.hpp"
+#include "rt_core/executive_spec.hpp"
 #include "rt_core/rt_log.hpp"
 #include "rt_core/stage.hpp"
-#include "rt_core/timing_stats.hpp"
+#include "rt_core/stats/timing_stats.hpp"
 
 namespace hil::rt {
 
@@ -31,7 +31,7 @@ class Executive {
   /// wrong: a bad rate, a null stage, a phase that goes back), allocates every buffer the loop
   /// will use. Each tick runs the due stages in the order given. `clock` and the stages must
   /// outlive it.
-  Executive(ExecutiveConfig config, std::vector<StageEntry> stages, Clock& clock,
+  Executive(ExecutiveSpec config, std::vector<StageEntry> stages, Clock& clock,
             RtLog* log = nullptr);
 
   /// Runs ticks on the calling thread until `max_ticks` ticks ran in all (negative: no
@@ -49,7 +49,7 @@ class Executive {
 
   /// Any thread may call stats().snapshot() while the loop runs.
   [[nodiscard]] const TimingStats& stats() const noexcept { return stats_; }
-  [[nodiscard]] const ExecutiveConfig& config() const noexcept { return config_; }
+  [[nodiscard]] const ExecutiveSpec& config() const noexcept { return config_; }
   [[nodiscard]] std::span<const StageEntry> stages() const noexcept { return stages_; }
 
  private:
@@ -61,7 +61,7 @@ class Executive {
                                         std::uint32_t& missed) const noexcept;
   [[nodiscard]] bool overrun_limit_reached(std::int64_t tick) const noexcept;
 
-  ExecutiveConfig config_;
+  ExecutiveSpec config_;
   std::vector<StageEntry> stages_;
   std::vector<double> dt_s_;             // per stage: period × decimation [s]
   std::vector<Nanoseconds> stage_exec_;  // per stage, this tick: exec time, or -1 if not due

@@ -50,7 +50,7 @@ bool kernel_is_preempt_rt() {
   return uname(&u) == 0 && std::strstr(u.version, "PREEMPT_RT") != nullptr;
 }
 
-RtProcessGuard::RtProcessGuard(const RtOptions& options, RtStatus& status) {
+RtProcessGuard::RtProcessGuard(const RtSpec& options, RtStatus& status) {
   status.preempt_rt_kernel = kernel_is_preempt_rt();
   if (!status.preempt_rt_kernel) {
     utsname u{};
@@ -98,7 +98,7 @@ RtProcessGuard::~RtProcessGuard() {
   if (dma_latency_fd_ >= 0) close(dma_latency_fd_);  // the kernel restores the default
 }
 
-void configure_current_thread(const RtOptions& options, RtStatus& status) {
+void configure_current_thread(const RtSpec& options, RtStatus& status) {
   if (options.priority > 0) {
     sched_param param{};
     param.sched_priority = options.priority;

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "rt_core/rt_options.hpp"
+#include "rt_core/rt_spec.hpp"
 
 namespace hil::rt {
 
@@ -29,7 +29,7 @@ struct RtStatus {
 /// kept from returning memory, /dev/cpu_dma_latency at 0. Setup phase; one per process.
 class RtProcessGuard {
  public:
-  RtProcessGuard(const RtOptions& options, RtStatus& status);
+  RtProcessGuard(const RtSpec& options, RtStatus& status);
   ~RtProcessGuard();
   RtProcessGuard(const RtProcessGuard&) = delete;
   RtProcessGuard& operator=(const RtProcessGuard&) = delete;
@@ -40,7 +40,7 @@ class RtProcessGuard {
 
 /// Settings of the calling thread: SCHED_FIFO priority, CPU affinity, stack prefault.
 /// Call first thing on the RT thread.
-void configure_current_thread(const RtOptions& options, RtStatus& status);
+void configure_current_thread(const RtSpec& options, RtStatus& status);
 
 /// True when the running kernel is PREEMPT_RT (/sys/kernel/realtime or uname).
 [[nodiscard]] bool kernel_is_preempt_rt();

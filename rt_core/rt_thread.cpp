@@ -6,7 +6,7 @@
 
 namespace hil::rt {
 
-RtThread::RtThread(const RtOptions& options, RtStatus& status, std::function<void()> body) {
+RtThread::RtThread(const RtSpec& options, RtStatus& status, std::function<void()> body) {
   std::promise<RtStatus> configured;
   auto ready = configured.get_future();
   // The thread owns the promise, so set_value() never races with the promise's destruction.

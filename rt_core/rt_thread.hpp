@@ -13,7 +13,7 @@ class RtThread {
  public:
   /// Starts the thread and returns once it has applied `options`; the thread's part of the
   /// setup (FIFO, affinity) is merged into `status`. Setup phase; may throw.
-  RtThread(const RtOptions& options, RtStatus& status, std::function<void()> body);
+  RtThread(const RtSpec& options, RtStatus& status, std::function<void()> body);
   /// Joins.
   ~RtThread();
   RtThread(const RtThread&) = delete;

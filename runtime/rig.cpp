@@ -4,14 +4,14 @@
 
 #include <stdexcept>
 
-#include "config/can_settings.hpp"
+#include "config/can_spec.hpp"
 #include "io/bus/endpoint.hpp"
 
 namespace hil::runtime {
 
 Rig::~Rig() = default;
 
-Rig::Rig(config::RigSettings settings, const RigOptions& options) : settings_(std::move(settings)) {
+Rig::Rig(config::RigSpec settings, const RigBuildSpec& options) : settings_(std::move(settings)) {
   // The same channel universe `hilsim check` resolved the mapping against
   vehicle_channels_ = config::add_rig_channels(table_, settings_.vehicle);
   if (settings_.vehicle) {
@@ -56,12 +56,12 @@ Rig::Rig(config::RigSettings settings, const RigOptions& options) : settings_(st
     }
     if (options.live_bus) {
       live_bus_ = std::make_unique<io::bus::LiveBus>(
-          bus_->schema(), io::bus::LiveBusOptions{.endpoint = io::bus::endpoint_for(spec.name),
-                                                  .mirror = spec.mirror});
+          bus_->schema(), io::bus::LiveBusSpec{.endpoint = io::bus::endpoint_for(spec.name),
+                                               .mirror = spec.mirror});
       bus_->connect(&live_bus_->image(), &live_bus_->input());
     }
   }
-  for (const config::FmuSettings& f : settings_.fmus) {
+  for (const config::FmuSpec& f : settings_.fmus) {
     fmus_.push_back(std::make_unique<FmuStage>(f, table_, period_s));
   }
   table_.freeze();

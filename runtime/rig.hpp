@@ -1,5 +1,5 @@
 #pragma once
-// A loaded rig made runnable (DESIGN.md §2: config wires models and io): the channel table,
+// A loaded rig made runnable (runtime wires models and io together): the channel table,
 // the vehicle and its channels, the CAN buses with their transports, and the tasks that run
 // them each tick, in their slots of the tick (runtime/tick_plan.hpp):
 //   can_rx   CAN buses drain and decode into input channels
@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "config/loader.hpp"
+#include "config/rig/loader.hpp"
 #include "io/bus/bus_exchange.hpp"
 #include "io/bus/live_bus.hpp"
 #include "io/can/mapping/can_bus.hpp"
@@ -33,7 +33,7 @@
 
 namespace hil::runtime {
 
-struct RigOptions {
+struct RigBuildSpec {
   /// --can URI: the first bus talks over this transport instead of the rig file's.
   std::optional<std::string> can_uri;
   /// More input channels (scenario events that drive channels no model reads, e.g. markers).
@@ -54,7 +54,7 @@ class Rig {
  public:
   /// Builds everything; throws std::runtime_error naming what failed (a transport that
   /// cannot open, a mapping the rig file check missed). Freezes the channel table.
-  explicit Rig(config::RigSettings settings, const RigOptions& options = {});
+  explicit Rig(config::RigSpec settings, const RigBuildSpec& options = {});
   ~Rig();
   Rig(const Rig&) = delete;
   Rig& operator=(const Rig&) = delete;
@@ -78,10 +78,10 @@ class Rig {
   [[nodiscard]] io::bus::LiveBus* live_bus() noexcept { return live_bus_.get(); }
   /// Adds the rig's stages to their slots of the tick.
   void add_stages(TickPlan& plan);
-  [[nodiscard]] const config::RigSettings& settings() const noexcept { return settings_; }
+  [[nodiscard]] const config::RigSpec& settings() const noexcept { return settings_; }
 
  private:
-  config::RigSettings settings_;
+  config::RigSpec settings_;
   rt::ChannelTable table_;
   std::unique_ptr<models::Vehicle> vehicle_;
   std::unique_ptr<models::VehicleChannels> vehicle_channels_;

@@ -54,14 +54,36 @@ format_check() {  # every C++ file as clang-format (.clang-format) writes it
   fi
 }
 
-tidy_all() {  # clang-tidy over every source of the release build (compile_commands.json)
-  [ -f build/release/compile_commands.json ] || { configure release; }
+naming_check() {  # docs/architecture.md "Names"; clang-tidy (tidy) checks the rest
+  local bad
+  # configuration types end in Spec (what configures a component) or Params (a model's
+  # physical parameters): no Config, Options or Settings
+  bad=$(git grep -nE '\b(struct|class|using) [A-Z][A-Za-z0-9]*(Config|Options|Settings)\b' \
+    -- '*.cpp' '*.hpp' || true)
+  # enumerators are lower_snake (constants are kCamel)
+  bad+=$(git ls-files '*.cpp' '*.hpp' | xargs perl -0ne \
+    'while (/\benum\b[^;{()]*\{\s*(?:\/\/[^\n]*\n\s*)*(k[A-Z]\w*)/g) { print "$ARGV: enumerator $1\n" }')
+  if [ -n "$bad" ]; then
+    echo "$bad" | head -20
+    echo "names: configuration types end in Spec or Params, enumerators are lower_snake" >&2
+    exit 1
+  fi
+}
+
+tidy_all() {  # clang-tidy over every source, from the tidy preset's compile_commands.json
+  configure tidy
+  cmake --build --preset tidy -j "$jobs" --target hil_config_proto hil_config_test_proto \
+    >/dev/null  # the generated Protobuf headers the sources include
+  git ls-files '*.cpp' | grep -v '^tests/fuzz/' |
+    xargs -P "$jobs" -n 8 clang-tidy -p build/tidy --quiet --warnings-as-errors='*' 2>/dev/null
+}
   cmake --build --preset release -j "$jobs" --target hil_session >/dev/null  # generated protos
   git ls-files '*.cpp' | grep -v '^tests/fuzz/' |
     xargs -P "$jobs" -n 8 clang-tidy -p build/release --quiet --warnings-as-errors='*' 2>/dev/null
 }
 
 format_check
+naming_check
 for preset in "${presets[@]}"; do
   echo "=== $preset ==="
   SECONDS=0

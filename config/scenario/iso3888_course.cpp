@@ -17,7 +17,7 @@ std::array<double, 3> iso3888_1_lane_widths(double b) noexcept {
   return {1.1 * b + 0.25, 1.2 * b + 0.25, 1.3 * b + 0.25};
 }
 
-Iso3888Course iso3888_1_course(const Iso3888Params& p) {
+Iso3888Course iso3888_1_course(const Iso3888Spec& p) {
   const std::array<double, 3> w = iso3888_1_lane_widths(p.vehicle_width);
   const std::array<double, 5>& L = kIso3888SectionLengths;
   // Section starts along x

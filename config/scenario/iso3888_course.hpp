@@ -23,7 +23,7 @@ struct CourseLane {
   double x_min = 0.0, x_max = 0.0, y_min = 0.0, y_max = 0.0;
 };
 
-struct Iso3888Params {
+struct Iso3888Spec {
   double vehicle_width = 1.8;  ///< b [m], > 0
   double lane_offset = 3.5;  ///< between the right-hand (left turn) lane edges of sections 1 and 3
   double approach = 20.0;    ///< straight before section 1 [m], ≥ 0
@@ -43,7 +43,7 @@ struct Iso3888Course {
   double length = 0.0;  ///< approach + 110 m + exit
 };
 
-[[nodiscard]] Iso3888Course iso3888_1_course(const Iso3888Params& p);
+[[nodiscard]] Iso3888Course iso3888_1_course(const Iso3888Spec& p);
 
 /// The lane widths of sections 1, 3 and 5 for a vehicle `b` wide [m].
 [[nodiscard]] std::array<double, 3> iso3888_1_lane_widths(double b) noexcept;

@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "config/can_settings.hpp"
+#include "config/can_spec.hpp"
 #include "config/text/suggest.hpp"
 
 namespace hil::config {
@@ -105,10 +105,10 @@ void path_plan(const Scenario::Path& p, const Checker& check, DrivingPlan& plan)
   plan.stop_at_end = true;
 }
 
-void lane_change_plan(const Scenario::DoubleLaneChange& d, const config::RigSettings& rig,
-                      const Checker& check, DrivingPlan& plan, std::vector<GateSettings>& gates) {
+void lane_change_plan(const Scenario::DoubleLaneChange& d, const config::RigSpec& rig,
+                      const Checker& check, DrivingPlan& plan, std::vector<GateSpec>& gates) {
   const std::string at = "drive.double_lane_change";
-  Iso3888Params params;
+  Iso3888Spec params;
   const double v = d.speed();
   bool ok = check.present(at + ".speed", d.has_speed(), "the speed through the course [m/s]") &&
             check.in_range(at + ".speed", v, 0.01, 100.0, "0.01..100 (m/s)");
@@ -140,8 +140,8 @@ void lane_change_plan(const Scenario::DoubleLaneChange& d, const config::RigSett
   }
 }
 
-void convert_drive(const Scenario::Drive& d, double duration, const config::RigSettings& rig,
-                   const Checker& check, ScenarioSettings& out) {
+void convert_drive(const Scenario::Drive& d, double duration, const config::RigSpec& rig,
+                   const Checker& check, ScenarioSpec& out) {
   DrivingPlan& plan = out.drive;
   if (d.has_max_acceleration() &&
       check.in_range("drive.max_acceleration", d.max_acceleration(), 0.01, 20.0, "0.01..20")) {
@@ -167,8 +167,8 @@ void convert_drive(const Scenario::Drive& d, double duration, const config::RigS
   }
 }
 
-void convert_events(const Scenario& s, const config::RigSettings& rig, const Checker& check,
-                    ScenarioSettings& out) {
+void convert_events(const Scenario& s, const config::RigSpec& rig, const Checker& check,
+                    ScenarioSpec& out) {
   rt::ChannelTable universe;
   (void)config::add_rig_channels(universe, rig.vehicle);
   std::vector<std::string> inputs;
@@ -203,12 +203,11 @@ void convert_events(const Scenario& s, const config::RigSettings& rig, const Che
 
 /// The scenario's faults, checked after the rig's (names unique across both; `after` may
 /// name a rig fault).
-void convert_faults(const Scenario& s, const config::RigSettings& rig,
-                    const config::SourceMap& sources, config::ConfigErrors& errors,
-                    ScenarioSettings& out) {
+void convert_faults(const Scenario& s, const config::RigSpec& rig, const config::SourceMap& sources,
+                    config::ConfigErrors& errors, ScenarioSpec& out) {
   rt::ChannelTable universe;
   (void)config::add_rig_channels(universe, rig.vehicle);
-  std::vector<config::FaultSettings> all = rig.faults;
+  std::vector<config::FaultSpec> all = rig.faults;
   config::ConfigErrors more = config::check_faults(s.faults(), universe, out.marker_channels,
                                                    rig.can, "faults", sources, all);
   errors.insert(errors.end(), std::make_move_iterator(more.begin()),
@@ -297,8 +296,7 @@ const char* kind_name(const GateCheck& c) {
   return kNames[c.index()];
 }
 
-void convert_controller(const Scenario::Controller& c, const Checker& check,
-                        ControllerSettings& out) {
+void convert_controller(const Scenario::Controller& c, const Checker& check, ControllerSpec& out) {
   const auto gain = [&](const char* name, bool has, double value, std::optional<double>& to) {
     if (has && check.non_negative(fmt::format("controller.{}", name), value)) to = value;
   };
@@ -332,10 +330,9 @@ Footprint footprint_of(const models::VehicleParams& vehicle) noexcept {
           .half_width = 0.5 * vehicle_width_of(vehicle)};
 }
 
-ScenarioSettings constant_speed_scenario(const config::RigSettings& rig, double speed,
-                                         double duration_s) {
+ScenarioSpec constant_speed_scenario(const config::RigSpec& rig, double speed, double duration_s) {
   if (!rig.vehicle) throw std::invalid_argument("the rig has no vehicle for a scenario to drive");
-  ScenarioSettings out;
+  ScenarioSpec out;
   out.name = "constant_speed";
   out.description = fmt::format("straight ahead at {} m/s", speed);
   out.duration_s = duration_s;
@@ -345,8 +342,8 @@ ScenarioSettings constant_speed_scenario(const config::RigSettings& rig, double 
   return out;
 }
 
-void convert_scenario(const Scenario& s, const config::RigSettings& rig,
-                      const config::SourceMap& sources, ScenarioSettings& out,
+void convert_scenario(const Scenario& s, const config::RigSpec& rig,
+                      const config::SourceMap& sources, ScenarioSpec& out,
                       config::ConfigErrors& errors) {
   const Checker check(sources, errors);
   if (!rig.vehicle) {

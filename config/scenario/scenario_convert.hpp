@@ -1,19 +1,19 @@
 #pragma once
-// From a parsed scenario (config/scenario/scenario.proto) and its loaded rig to ScenarioSettings:
+// From a parsed scenario (config/scenario/scenario.proto) and its loaded rig to ScenarioSpec:
 // every value checked, each problem located through the scenario file's SourceMap. Used by
-// load_scenario (config/scenario/scenario_settings.hpp); setup phase; thread-safe.
+// load_scenario (config/scenario/scenario_spec.hpp); setup phase; thread-safe.
 
-#include "config/loader.hpp"
+#include "config/rig/loader.hpp"
 #include "config/scenario/scenario.pb.h"
-#include "config/scenario/scenario_settings.hpp"
+#include "config/scenario/scenario_spec.hpp"
 #include "config/text/config_error.hpp"
 #include "config/text/source_map.hpp"
 
 namespace hil::config {
 
 /// Appends every problem to `errors`; `out` is complete only when none was added.
-void convert_scenario(const Scenario& scenario, const config::RigSettings& rig,
-                      const config::SourceMap& sources, ScenarioSettings& out,
+void convert_scenario(const Scenario& scenario, const config::RigSpec& rig,
+                      const config::SourceMap& sources, ScenarioSpec& out,
                       config::ConfigErrors& errors);
 
 /// The lane gates' outline of a vehicle (contact patches' outer edges) [m].

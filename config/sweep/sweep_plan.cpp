@@ -9,10 +9,10 @@
 #include <limits>
 #include <random>
 
-#include "config/loader.hpp"
 #include "config/rig.pb.h"
-#include "config/rig_locator.hpp"
-#include "config/scenario/scenario_settings.hpp"
+#include "config/rig/loader.hpp"
+#include "config/rig/rig_locator.hpp"
+#include "config/scenario/scenario_spec.hpp"
 #include "config/sweep/rig_field.hpp"
 #include "config/text/source_map.hpp"
 #include "config/text/suggest.hpp"

@@ -1,7 +1,7 @@
 #pragma once
 // What a bus holds, independent of where it lives (shared memory, a replica on another host,
 // the wire): its regions, each an ordered list of channels with one writer role. Built at
-// setup from the rig's `bus` block (config/bus_settings.hpp); both ends of a mirror and every
+// setup from the rig's `bus` block (config/bus_spec.hpp); both ends of a mirror and every
 // client check they agree through the schema hashes (FNV-1a-64 over a canonical text).
 
 #include <cstdint>

@@ -1,6 +1,6 @@
 #pragma once
 // A rig's bus as config/ hands it to io/bus: the `bus` block of the rig file (config/bus.proto)
-// checked and converted (config/bus_settings.hpp), channel names not yet resolved to ids.
+// checked and converted (config/bus_spec.hpp), channel names not yet resolved to ids.
 
 #include <cstdint>
 #include <optional>

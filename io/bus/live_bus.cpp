@@ -13,11 +13,11 @@ namespace hil::io::bus {
 namespace {
 
 /// The mirror's configuration on the rig's side: its block as written.
-mirror::MirrorConfig rig_side(const MirrorSpec& spec) {
-  mirror::MirrorConfig c{.bind = spec.bind,
-                         .key_file = spec.key_file,
-                         .key_id = spec.key_id,
-                         .send_repeat = spec.send_repeat};
+mirror::MirrorLinkSpec rig_side(const MirrorSpec& spec) {
+  mirror::MirrorLinkSpec c{.bind = spec.bind,
+                           .key_file = spec.key_file,
+                           .key_id = spec.key_id,
+                           .send_repeat = spec.send_repeat};
   for (const MirrorPeerSpec& p : spec.peers) {
     c.peers.push_back({.address = p.address, .send = p.send, .receive = p.receive});
   }
@@ -27,7 +27,7 @@ mirror::MirrorConfig rig_side(const MirrorSpec& spec) {
 /// On the far host: the peer entry that names this host (its bind address, else the only
 /// one), turned around — it sends what the rig receives from it and receives what the rig
 /// sends it; its one peer is the rig's mirror.
-mirror::MirrorConfig replica_side(const MirrorSpec& spec, const LiveBusOptions& o) {
+mirror::MirrorLinkSpec replica_side(const MirrorSpec& spec, const LiveBusSpec& o) {
   const MirrorPeerSpec* me = nullptr;
   for (const MirrorPeerSpec& p : spec.peers) {
     if (p.address == o.replica_bind) me = &p;
@@ -39,10 +39,10 @@ mirror::MirrorConfig replica_side(const MirrorSpec& spec, const LiveBusOptions& 
         "names as its peer",
         spec.peers.size(), o.replica_bind));
   }
-  mirror::MirrorConfig c{.bind = o.replica_bind,
-                         .key_file = spec.key_file,
-                         .key_id = spec.key_id,
-                         .send_repeat = spec.send_repeat};
+  mirror::MirrorLinkSpec c{.bind = o.replica_bind,
+                           .key_file = spec.key_file,
+                           .key_id = spec.key_id,
+                           .send_repeat = spec.send_repeat};
   c.peers.push_back({.address = o.replica_peer.empty() ? spec.bind : o.replica_peer,
                      .send = me->receive,
                      .receive = me->send});
@@ -51,13 +51,13 @@ mirror::MirrorConfig replica_side(const MirrorSpec& spec, const LiveBusOptions& 
 
 }  // namespace
 
-LiveBus::LiveBus(BusSchema schema, const LiveBusOptions& options)
+LiveBus::LiveBus(BusSchema schema, const LiveBusSpec& options)
     : endpoint_(options.endpoint),
       image_(std::make_unique<BusImage>(std::move(schema))),
       input_(std::make_unique<ImageInput>(*image_)),
       server_(std::make_unique<AttachServer>(*image_, endpoint_)) {
   if (!options.mirror) return;
-  mirror::MirrorConfig config =
+  mirror::MirrorLinkSpec config =
       options.replica ? replica_side(*options.mirror, options) : rig_side(*options.mirror);
   // The mirror is the local writer of what it receives: no local client may take those roles
   for (const mirror::MirrorPeer& peer : config.peers) {

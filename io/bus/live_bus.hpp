@@ -22,7 +22,7 @@ namespace mirror {
 class Mirror;
 }
 
-struct LiveBusOptions {
+struct LiveBusSpec {
   std::filesystem::path endpoint;    ///< the attach socket
   std::optional<MirrorSpec> mirror;  ///< the rig's mirror block
   /// The far side (`hilsim bus mirror`): send what the rig receives and receive what it sends,
@@ -34,7 +34,7 @@ struct LiveBusOptions {
 
 class LiveBus {
  public:
-  LiveBus(BusSchema schema, const LiveBusOptions& options);
+  LiveBus(BusSchema schema, const LiveBusSpec& options);
   ~LiveBus();
   LiveBus(const LiveBus&) = delete;
   LiveBus& operator=(const LiveBus&) = delete;

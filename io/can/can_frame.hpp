@@ -11,14 +11,13 @@
 namespace hil::io::can {
 
 /// Flag bits of CanFrame::flags.
-enum CanFlag : std::uint8_t {
-  kExtended = 1U << 0,  ///< 29-bit identifier (EFF)
-  kRemote = 1U << 1,    ///< remote transmission request (RTR), classic CAN only
-  kError = 1U << 2,     ///< error frame: id holds the SocketCAN CAN_ERR_* class bits
-  kFd = 1U << 3,        ///< CAN FD frame (FDF)
-  kBrs = 1U << 4,       ///< FD bit-rate switch
-  kEsi = 1U << 5,       ///< FD error state indicator
-};
+inline constexpr std::uint8_t kExtended = 1U << 0;  ///< 29-bit identifier (EFF)
+inline constexpr std::uint8_t kRemote = 1U << 1;    ///< remote transmission request (RTR), classic
+inline constexpr std::uint8_t kError = 1U
+                                       << 2;   ///< error frame: id holds SocketCAN's CAN_ERR_* bits
+inline constexpr std::uint8_t kFd = 1U << 3;   ///< CAN FD frame (FDF)
+inline constexpr std::uint8_t kBrs = 1U << 4;  ///< FD bit-rate switch
+inline constexpr std::uint8_t kEsi = 1U << 5;  ///< FD error state indicator
 
 inline constexpr std::size_t kMaxClassicLength = 8;
 inline constexpr std::size_t kMaxFdLength = 64;
@@ -28,7 +27,7 @@ inline constexpr std::uint32_t kMaxExtendedId = 0x1FFF'FFFF;
 struct CanFrame {
   std::uint32_t id = 0;     ///< identifier without flag bits
   std::uint8_t length = 0;  ///< data bytes: 0–8 classic, 0–8/12/16/20/24/32/48/64 FD
-  std::uint8_t flags = 0;   ///< CanFlag bits
+  std::uint8_t flags = 0;   ///< the flag bits above (kExtended, ...)
   std::array<std::uint8_t, kMaxFdLength> data{};
 
   [[nodiscard]] constexpr bool extended() const noexcept { return (flags & kExtended) != 0; }
@@ -54,9 +53,10 @@ struct CanFrame {
 /// Data length code → byte count (ISO 11898-1:2015): 0–8 as is; FD 9..15 → 12, 16, 20, 24,
 /// 32, 48, 64. Classic frames cap at 8.
 [[nodiscard]] constexpr std::size_t dlc_to_length(std::uint8_t dlc, bool fd) noexcept {
-  constexpr std::array<std::uint8_t, 16> kFd{0, 1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 20, 24, 32, 48, 64};
+  constexpr std::array<std::uint8_t, 16> kFdLengths{0, 1,  2,  3,  4,  5,  6,  7,
+                                                    8, 12, 16, 20, 24, 32, 48, 64};
   if (dlc > 15) dlc = 15;
-  return fd ? kFd[dlc] : (dlc > 8 ? 8 : dlc);
+  return fd ? kFdLengths[dlc] : (dlc > 8 ? 8 : dlc);
 }
 
 /// Byte count → the smallest DLC that holds it (FD lengths round up: 10 → DLC 9 = 12 bytes).

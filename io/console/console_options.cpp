@@ -8,7 +8,7 @@
 
 namespace hil::io::console {
 
-void parse_console_endpoint(std::string_view text, ConsoleOptions& options) {
+void parse_console_endpoint(std::string_view text, ConsoleSpec& options) {
   if (text == "off") {
     options.enabled = false;
     return;

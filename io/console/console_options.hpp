@@ -10,7 +10,7 @@ namespace hil::io::console {
 
 inline constexpr std::uint16_t kDefaultConsolePort = 8642;
 
-struct ConsoleOptions {
+struct ConsoleSpec {
   bool enabled = true;
   std::string address = "127.0.0.1";
   std::uint16_t port = kDefaultConsolePort;  ///< 0: a free one
@@ -22,6 +22,6 @@ struct ConsoleOptions {
 
 /// `--console off|PORT|ADDR:PORT|[V6ADDR]:PORT` into `options` (address and port only).
 /// Throws std::invalid_argument saying what is wrong.
-void parse_console_endpoint(std::string_view text, ConsoleOptions& options);
+void parse_console_endpoint(std::string_view text, ConsoleSpec& options);
 
 }  // namespace hil::io::console

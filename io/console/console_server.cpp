@@ -33,11 +33,11 @@ std::size_t tap_capacity(std::int64_t period_ns) {
   return std::max<std::size_t>(half_second, 4096);
 }
 
-std::uint32_t stride_of(const ConsoleOptions& o, std::int64_t period_ns) {
+std::uint32_t stride_of(const ConsoleSpec& o, std::int64_t period_ns) {
   return io::record::TelemetryRecorder::decimation_for(period_ns, o.rate_hz);
 }
 
-std::size_t history_capacity(const ConsoleOptions& o, std::int64_t period_ns) {
+std::size_t history_capacity(const ConsoleSpec& o, std::int64_t period_ns) {
   const double sample_s = static_cast<double>(period_ns) * stride_of(o, period_ns) * 1e-9;
   return std::max<std::size_t>(16, static_cast<std::size_t>(std::ceil(o.history_s / sample_s)));
 }
@@ -75,7 +75,7 @@ std::string base64(std::span<const std::uint8_t> bytes) {
   return out;
 }
 
-Core::Core(const ConsoleOptions& o, ConsoleFeed f)
+Core::Core(const ConsoleSpec& o, ConsoleFeed f)
     : options(o),
       feed(std::move(f)),
       token(make_token()),
@@ -274,7 +274,7 @@ void Core::run_ended(const std::string& how, std::int64_t ticks) {
 
 class ConsoleServer::Impl {
  public:
-  Impl(const ConsoleOptions& options, ConsoleFeed feed, const std::filesystem::path& runtime_dir)
+  Impl(const ConsoleSpec& options, ConsoleFeed feed, const std::filesystem::path& runtime_dir)
       : core(options, std::move(feed)) {
     using detail::tcp;
     boost::system::error_code ec;
@@ -330,7 +330,7 @@ class ConsoleServer::Impl {
   std::thread thread;
 };
 
-ConsoleServer::ConsoleServer(const ConsoleOptions& options, ConsoleFeed feed,
+ConsoleServer::ConsoleServer(const ConsoleSpec& options, ConsoleFeed feed,
                              const std::filesystem::path& runtime_dir)
     : impl_(std::make_unique<Impl>(options, std::move(feed), runtime_dir)) {}
 

@@ -42,7 +42,7 @@ class ConsoleServer {
   /// Binds options.address:options.port and writes the operator token to
   /// `runtime_dir`/console-<port>.token (mode 0600; removed by the destructor). Throws
   /// std::runtime_error naming the address when it cannot bind.
-  ConsoleServer(const ConsoleOptions& options, ConsoleFeed feed,
+  ConsoleServer(const ConsoleSpec& options, ConsoleFeed feed,
                 const std::filesystem::path& runtime_dir);
   ~ConsoleServer();
   ConsoleServer(const ConsoleServer&) = delete;

@@ -141,7 +141,7 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
 
 class Core {
  public:
-  Core(const ConsoleOptions& options, ConsoleFeed feed);
+  Core(const ConsoleSpec& options, ConsoleFeed feed);
 
   // ---- HTTP (http_session.cpp) ----
   void accept_next();
@@ -213,7 +213,7 @@ class Core {
   void command_applied(std::uint64_t id, std::int64_t tick, bool ok, const std::string& line);
   void run_ended(const std::string& how, std::int64_t ticks);
 
-  ConsoleOptions options;
+  ConsoleSpec options;
   ConsoleFeed feed;
   std::string token;
   bool bound_loopback = true;

@@ -21,8 +21,8 @@ using Integer = int;
 using Boolean = int;
 using String = const char*;
 
-enum Status : int { kOK, kWarning, kDiscard, kError, kFatal, kPending };
-enum Type : int { kModelExchange, kCoSimulation };
+enum class Status : int { ok, warning, discard, error, fatal, pending };
+enum class Type : int { model_exchange, co_simulation };
 
 using CallbackLogger = void (*)(ComponentEnvironment, String instance_name, Status status,
                                 String category, String message, ...);
@@ -75,7 +75,7 @@ using Int32 = std::int32_t;
 using Boolean = bool;
 using String = const char*;
 
-enum Status : int { kOK, kWarning, kDiscard, kError, kFatal };
+enum class Status : int { ok, warning, discard, error, fatal };
 
 using LogMessageCallback = void (*)(InstanceEnvironment, Status status, String category,
                                     String message);

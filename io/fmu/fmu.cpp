@@ -22,6 +22,12 @@ namespace fs = std::filesystem;
 constexpr std::uint64_t kMaxUnpacked = std::uint64_t{1} << 30U;
 constexpr std::size_t kLogLine = 2048;
 
+/// The status code both FMI versions share: 0 OK, 1 warning, 2 discard, 3 error, 4 fatal.
+template <typename Status>
+constexpr int code(Status status) noexcept {
+  return static_cast<int>(status);
+}
+
 void fmi2_log(fmi2::ComponentEnvironment /*env*/, fmi2::String instance, fmi2::Status status,
               fmi2::String category, fmi2::String message, ...) {
   std::array<char, kLogLine> text{};
@@ -29,18 +35,18 @@ void fmi2_log(fmi2::ComponentEnvironment /*env*/, fmi2::String instance, fmi2::S
   va_start(args, message);
   std::vsnprintf(text.data(), text.size(), message != nullptr ? message : "", args);
   va_end(args);
-  const auto level = status >= fmi2::kError     ? spdlog::level::err
-                     : status == fmi2::kWarning ? spdlog::level::warn
-                                                : spdlog::level::info;
+  const auto level = status >= fmi2::Status::error     ? spdlog::level::err
+                     : status == fmi2::Status::warning ? spdlog::level::warn
+                                                       : spdlog::level::info;
   spdlog::log(level, "fmu {} [{}]: {}", instance != nullptr ? instance : "",
               category != nullptr ? category : "", text.data());
 }
 
 void fmi3_log(fmi3::InstanceEnvironment env, fmi3::Status status, fmi3::String category,
               fmi3::String message) {
-  const auto level = status >= fmi3::kError     ? spdlog::level::err
-                     : status == fmi3::kWarning ? spdlog::level::warn
-                                                : spdlog::level::info;
+  const auto level = status >= fmi3::Status::error     ? spdlog::level::err
+                     : status == fmi3::Status::warning ? spdlog::level::warn
+                                                       : spdlog::level::info;
   spdlog::log(level, "fmu {} [{}]: {}", env != nullptr ? static_cast<const char*>(env) : "",
               category != nullptr ? category : "", message != nullptr ? message : "");
 }
@@ -156,7 +162,7 @@ std::unique_ptr<Fmu> Fmu::load(const fs::path& file) {
                     "FMUs",
                     file.string(), md.model_exchange ? " (model exchange only)" : ""));
   }
-  const bool v3 = md.version == FmiVersion::kFmi3;
+  const bool v3 = md.version == FmiVersion::fmi3;
   const std::string platform = v3 ? "x86_64-linux" : "linux64";
   const fs::path binary = fmu->directory_ / "binaries" / platform / (md.model_identifier + ".so");
   if (!fs::exists(binary)) {
@@ -218,7 +224,7 @@ Fmu::~Fmu() {
 void Fmu::instantiate(std::string_view instance_name, double start_time,
                       std::optional<double> stop_time) {
   instance_name_ = instance_name;
-  const bool v3 = description_.version == FmiVersion::kFmi3;
+  const bool v3 = description_.version == FmiVersion::fmi3;
   const fs::path resources = directory_ / "resources";
   if (v3) {
     const std::string path = resources.string() + "/";
@@ -227,7 +233,7 @@ void Fmu::instantiate(std::string_view instance_name, double start_time,
                                  const_cast<char*>(instance_name_.c_str()), fmi3_log, nullptr);
   } else {
     const std::string uri = "file://" + resources.string() + "/";
-    instance_ = f_->instantiate2(instance_name_.c_str(), fmi2::kCoSimulation,
+    instance_ = f_->instantiate2(instance_name_.c_str(), fmi2::Type::co_simulation,
                                  description_.token.c_str(), uri.c_str(), &f_->callbacks2, 0, 1);
   }
   if (instance_ == nullptr) {
@@ -235,12 +241,12 @@ void Fmu::instantiate(std::string_view instance_name, double start_time,
   }
   int status = 0;
   if (v3) {
-    status = f_->enter3(instance_, false, 0.0, start_time, stop_time.has_value(),
-                        stop_time.value_or(0.0));
+    status = code(f_->enter3(instance_, false, 0.0, start_time, stop_time.has_value(),
+                             stop_time.value_or(0.0)));
   } else {
-    status = f_->setup2(instance_, 0, 0.0, start_time, stop_time.has_value() ? 1 : 0,
-                        stop_time.value_or(0.0));
-    if (status <= fmi2::kWarning) status = f_->enter2(instance_);
+    status = code(f_->setup2(instance_, 0, 0.0, start_time, stop_time.has_value() ? 1 : 0,
+                             stop_time.value_or(0.0)));
+    if (status <= code(fmi2::Status::warning)) status = code(f_->enter2(instance_));
   }
   if (status > 1) {
     throw FmuError(
@@ -249,8 +255,7 @@ void Fmu::instantiate(std::string_view instance_name, double start_time,
 }
 
 void Fmu::exit_initialization() {
-  const int status = f_->exit3 != nullptr ? static_cast<int>(f_->exit3(instance_))
-                                          : static_cast<int>(f_->exit2(instance_));
+  const int status = f_->exit3 != nullptr ? code(f_->exit3(instance_)) : code(f_->exit2(instance_));
   if (status > 1) {
     throw FmuError(
         fmt::format("{}: leaving initialisation mode failed (status {})", file_.string(), status));
@@ -259,16 +264,16 @@ void Fmu::exit_initialization() {
 
 int Fmu::set_real(std::span<const std::uint32_t> refs, std::span<const double> values) noexcept {
   if (f_->set3 != nullptr) {
-    return f_->set3(instance_, refs.data(), refs.size(), values.data(), values.size());
+    return code(f_->set3(instance_, refs.data(), refs.size(), values.data(), values.size()));
   }
-  return f_->set2(instance_, refs.data(), refs.size(), values.data());
+  return code(f_->set2(instance_, refs.data(), refs.size(), values.data()));
 }
 
 int Fmu::get_real(std::span<const std::uint32_t> refs, std::span<double> values) noexcept {
   if (f_->get3 != nullptr) {
-    return f_->get3(instance_, refs.data(), refs.size(), values.data(), values.size());
+    return code(f_->get3(instance_, refs.data(), refs.size(), values.data(), values.size()));
   }
-  return f_->get2(instance_, refs.data(), refs.size(), values.data());
+  return code(f_->get2(instance_, refs.data(), refs.size(), values.data()));
 }
 
 int Fmu::do_step(double time, double step) noexcept {
@@ -277,9 +282,9 @@ int Fmu::do_step(double time, double step) noexcept {
     bool terminate = false;
     bool early = false;
     double last = time;
-    return f_->step3(instance_, time, step, true, &event, &terminate, &early, &last);
+    return code(f_->step3(instance_, time, step, true, &event, &terminate, &early, &last));
   }
-  return f_->step2(instance_, time, step, 1);
+  return code(f_->step2(instance_, time, step, 1));
 }
 
 void Fmu::terminate() noexcept {

@@ -75,38 +75,38 @@ E enum_attribute(const pugi::xml_node& node, const char* attribute,
 }
 
 constexpr std::array<std::pair<std::string_view, Causality>, 7> kCausalities{{
-    {"parameter", Causality::kParameter},
-    {"calculatedParameter", Causality::kCalculatedParameter},
-    {"input", Causality::kInput},
-    {"output", Causality::kOutput},
-    {"local", Causality::kLocal},
-    {"independent", Causality::kIndependent},
-    {"structuralParameter", Causality::kStructuralParameter},
+    {"parameter", Causality::parameter},
+    {"calculatedParameter", Causality::calculated_parameter},
+    {"input", Causality::input},
+    {"output", Causality::output},
+    {"local", Causality::local},
+    {"independent", Causality::independent},
+    {"structuralParameter", Causality::structural_parameter},
 }};
 constexpr std::array<std::pair<std::string_view, Variability>, 5> kVariabilities{{
-    {"constant", Variability::kConstant},
-    {"fixed", Variability::kFixed},
-    {"tunable", Variability::kTunable},
-    {"discrete", Variability::kDiscrete},
-    {"continuous", Variability::kContinuous},
+    {"constant", Variability::constant},
+    {"fixed", Variability::fixed},
+    {"tunable", Variability::tunable},
+    {"discrete", Variability::discrete},
+    {"continuous", Variability::continuous},
 }};
 
 VariableType fmi3_type(std::string_view element) {
-  if (element == "Float64" || element == "Float32") return VariableType::kReal;
-  if (element.starts_with("Int") || element.starts_with("UInt")) return VariableType::kInteger;
-  if (element == "Boolean") return VariableType::kBoolean;
-  if (element == "String") return VariableType::kString;
-  if (element == "Enumeration") return VariableType::kEnumeration;
-  return VariableType::kOther;
+  if (element == "Float64" || element == "Float32") return VariableType::real;
+  if (element.starts_with("Int") || element.starts_with("UInt")) return VariableType::integer;
+  if (element == "Boolean") return VariableType::boolean;
+  if (element == "String") return VariableType::string;
+  if (element == "Enumeration") return VariableType::enumeration;
+  return VariableType::other;
 }
 
 VariableType fmi2_type(std::string_view element) {
-  if (element == "Real") return VariableType::kReal;
-  if (element == "Integer") return VariableType::kInteger;
-  if (element == "Boolean") return VariableType::kBoolean;
-  if (element == "String") return VariableType::kString;
-  if (element == "Enumeration") return VariableType::kEnumeration;
-  return VariableType::kOther;
+  if (element == "Real") return VariableType::real;
+  if (element == "Integer") return VariableType::integer;
+  if (element == "Boolean") return VariableType::boolean;
+  if (element == "String") return VariableType::string;
+  if (element == "Enumeration") return VariableType::enumeration;
+  return VariableType::other;
 }
 
 void read_variable_attributes(const pugi::xml_node& node, const pugi::xml_node& typed, Variable& v,
@@ -122,10 +122,10 @@ void read_variable_attributes(const pugi::xml_node& node, const pugi::xml_node& 
     where.fail(node, fmt::format(R"(variable "{}": valueReference="{}" is no unsigned integer)",
                                  v.name, vr_text));
   }
-  v.causality = enum_attribute(node, "causality", kCausalities, Causality::kLocal, where);
+  v.causality = enum_attribute(node, "causality", kCausalities, Causality::local, where);
   v.variability = enum_attribute(
       node, "variability", kVariabilities,
-      v.type == VariableType::kReal ? Variability::kContinuous : Variability::kDiscrete, where);
+      v.type == VariableType::real ? Variability::continuous : Variability::discrete, where);
   v.description = node.attribute("description").value();
   if (const pugi::xml_attribute start = typed.attribute("start"); !start.empty()) {
     v.start = start.value();
@@ -157,9 +157,9 @@ ModelDescription parse_model_description(std::string_view xml, std::string_view 
   ModelDescription md;
   md.fmi_version = root.attribute("fmiVersion").value();
   if (md.fmi_version.starts_with("2.")) {
-    md.version = FmiVersion::kFmi2;
+    md.version = FmiVersion::fmi2;
   } else if (md.fmi_version.starts_with("3.")) {
-    md.version = FmiVersion::kFmi3;
+    md.version = FmiVersion::fmi3;
   } else if (md.fmi_version.starts_with("1.")) {
     where.fail(root, fmt::format("fmiVersion=\"{}\": FMI 1.0 is not supported; export the model "
                                  "as FMI 2.0 or 3.0",
@@ -167,7 +167,7 @@ ModelDescription parse_model_description(std::string_view xml, std::string_view 
   } else {
     where.fail(root, fmt::format(R"(fmiVersion="{}": expected "2.0" or "3.0")", md.fmi_version));
   }
-  const bool v3 = md.version == FmiVersion::kFmi3;
+  const bool v3 = md.version == FmiVersion::fmi3;
   md.model_name = root.attribute("modelName").value();
   md.token = root.attribute(v3 ? "instantiationToken" : "guid").value();
   md.description = root.attribute("description").value();

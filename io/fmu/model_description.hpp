@@ -20,27 +20,27 @@ class FmuError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-enum class FmiVersion : std::uint8_t { kFmi2, kFmi3 };
+enum class FmiVersion : std::uint8_t { fmi2, fmi3 };
 
-enum class VariableType : std::uint8_t { kReal, kInteger, kBoolean, kString, kEnumeration, kOther };
+enum class VariableType : std::uint8_t { real, integer, boolean, string, enumeration, other };
 enum class Causality : std::uint8_t {
-  kParameter,
-  kCalculatedParameter,
-  kInput,
-  kOutput,
-  kLocal,
-  kIndependent,
-  kStructuralParameter
+  parameter,
+  calculated_parameter,
+  input,
+  output,
+  local,
+  independent,
+  structural_parameter
 };
-enum class Variability : std::uint8_t { kConstant, kFixed, kTunable, kDiscrete, kContinuous };
+enum class Variability : std::uint8_t { constant, fixed, tunable, discrete, continuous };
 
 struct Variable {
   std::string name;
   std::uint32_t value_reference = 0;
-  VariableType type = VariableType::kReal;
+  VariableType type = VariableType::real;
   std::string type_name;  ///< as written: Real, Float64, Int32, …
-  Causality causality = Causality::kLocal;
-  Variability variability = Variability::kContinuous;
+  Causality causality = Causality::local;
+  Variability variability = Variability::continuous;
   std::optional<std::string> start;  ///< as written
   std::string unit;
   std::string description;
@@ -55,7 +55,7 @@ struct DefaultExperiment {
 };
 
 struct ModelDescription {
-  FmiVersion version = FmiVersion::kFmi2;
+  FmiVersion version = FmiVersion::fmi2;
   std::string fmi_version;  ///< as written: "2.0", "3.0"
   std::string model_name;
   std::string token;  ///< FMI 2 guid / FMI 3 instantiationToken

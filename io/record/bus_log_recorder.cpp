@@ -4,7 +4,7 @@
 
 namespace hil::io::record {
 
-BusLogRecorder::BusLogRecorder(const std::filesystem::path& path, BusLogConfig config)
+BusLogRecorder::BusLogRecorder(const std::filesystem::path& path, BusLogSpec config)
     : config_(std::move(config)),
       log_(path, std::string(io::bus::kBusLogHeader) + '\n', config_.flush_interval),
       tap_(config_.ring_snapshots) {

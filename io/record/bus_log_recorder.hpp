@@ -19,7 +19,7 @@
 
 namespace hil::io::record {
 
-struct BusLogConfig {
+struct BusLogSpec {
   std::vector<std::string> regions;   ///< the name of region i
   std::size_t ring_snapshots = 1024;  ///< the tap's capacity (each ~1.4 kB)
   std::chrono::milliseconds flush_interval{1000};
@@ -33,7 +33,7 @@ struct BusLogCounters {
 class BusLogRecorder {
  public:
   /// Setup: creates the file (std::system_error naming it), writes its header, sizes the ring.
-  BusLogRecorder(const std::filesystem::path& path, BusLogConfig config);
+  BusLogRecorder(const std::filesystem::path& path, BusLogSpec config);
   ~BusLogRecorder();
   BusLogRecorder(const BusLogRecorder&) = delete;
   BusLogRecorder& operator=(const BusLogRecorder&) = delete;
@@ -56,7 +56,7 @@ class BusLogRecorder {
  private:
   void drain();
 
-  BusLogConfig config_;
+  BusLogSpec config_;
   LineLog log_;
   io::bus::SnapshotTap tap_;
   std::string line_;  // the line being formatted

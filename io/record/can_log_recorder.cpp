@@ -7,10 +7,10 @@
 
 namespace hil::io::record {
 
-CanLogRecorder::CanLogRecorder(const std::filesystem::path& path, CanLogConfig config)
+CanLogRecorder::CanLogRecorder(const std::filesystem::path& path, CanLogSpec config)
     : CanLogRecorder(std::make_unique<FileSink>(path), std::move(config)) {}
 
-CanLogRecorder::CanLogRecorder(std::unique_ptr<ByteSink> sink, CanLogConfig config)
+CanLogRecorder::CanLogRecorder(std::unique_ptr<ByteSink> sink, CanLogSpec config)
     : config_(std::move(config)),
       log_(std::move(sink), {}, config_.flush_interval),
       tap_(config_.ring_frames) {
@@ -29,9 +29,9 @@ void CanLogRecorder::drain() {
         .interface = f.bus < config_.interfaces.size() ? std::string_view(config_.interfaces[f.bus])
                                                        : std::string_view("can"),
         .frame = f.frame,
-        .direction = !config_.mark_direction ? io::can::CandumpDirection::kUnspecified
-                     : f.transmitted         ? io::can::CandumpDirection::kTransmitted
-                                             : io::can::CandumpDirection::kReceived};
+        .direction = !config_.mark_direction ? io::can::CandumpDirection::unspecified
+                     : f.transmitted         ? io::can::CandumpDirection::transmitted
+                                             : io::can::CandumpDirection::received};
     const std::size_t n = io::can::format_candump_line(l, {line.data(), line.size() - 1});
     if (n == 0) {  // an invalid frame has no candump text
       log_.drop(1);

@@ -28,7 +28,7 @@
 
 namespace hil::io::record {
 
-struct CanLogConfig {
+struct CanLogSpec {
   std::int64_t tick_period_ns = 0;      ///< dt (> 0)
   std::int64_t start_epoch_ns = 0;      ///< time of tick 0, ns since the UNIX epoch
   std::vector<std::string> interfaces;  ///< the name of bus i in the log
@@ -47,8 +47,8 @@ struct CanLogCounters {
 class CanLogRecorder {
  public:
   /// Setup: creates the file (std::system_error naming it when it cannot), sizes the ring.
-  CanLogRecorder(const std::filesystem::path& path, CanLogConfig config);
-  CanLogRecorder(std::unique_ptr<ByteSink> sink, CanLogConfig config);
+  CanLogRecorder(const std::filesystem::path& path, CanLogSpec config);
+  CanLogRecorder(std::unique_ptr<ByteSink> sink, CanLogSpec config);
   ~CanLogRecorder();
   CanLogRecorder(const CanLogRecorder&) = delete;
   CanLogRecorder& operator=(const CanLogRecorder&) = delete;
@@ -74,7 +74,7 @@ class CanLogRecorder {
  private:
   void drain();
 
-  CanLogConfig config_;
+  CanLogSpec config_;
   LineLog log_;
   io::can::FrameTap tap_;
 };

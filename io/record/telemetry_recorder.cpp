@@ -18,7 +18,7 @@ namespace {
 constexpr std::size_t kMinRingSamples = 16;
 constexpr auto kPollInterval = std::chrono::milliseconds(5);
 
-std::uint32_t checked_decimation(const TelemetryRecorderConfig& c) {
+std::uint32_t checked_decimation(const TelemetryRecorderSpec& c) {
   if (c.tick_period_ns <= 0) throw std::invalid_argument("telemetry: tick period must be > 0");
   if (!(c.max_rate_hz > 0.0)) throw std::invalid_argument("telemetry: max rate must be > 0 Hz");
   if (c.flush_interval.count() <= 0) {
@@ -29,7 +29,7 @@ std::uint32_t checked_decimation(const TelemetryRecorderConfig& c) {
 
 /// The recording rate of each group (first matching pattern, else max_rate_hz) as a tick
 /// decimation.
-std::vector<std::uint32_t> group_decimations(const TelemetryRecorderConfig& c,
+std::vector<std::uint32_t> group_decimations(const TelemetryRecorderSpec& c,
                                              const TelemetrySchema& schema) {
   std::vector<std::uint32_t> out;
   for (const TelemetryGroup& g : schema.groups()) {
@@ -47,13 +47,13 @@ std::vector<std::uint32_t> group_decimations(const TelemetryRecorderConfig& c,
 }
 
 /// The ring's decimation: that of the fastest group (every tick any group records).
-std::uint32_t base_decimation(const TelemetryRecorderConfig& c, const TelemetrySchema& schema) {
+std::uint32_t base_decimation(const TelemetryRecorderSpec& c, const TelemetrySchema& schema) {
   std::uint32_t base = checked_decimation(c);
   for (const std::uint32_t d : group_decimations(c, schema)) base = std::min(base, d);
   return base;
 }
 
-std::size_t ring_samples(const TelemetryRecorderConfig& c, std::uint32_t decimation) {
+std::size_t ring_samples(const TelemetryRecorderSpec& c, std::uint32_t decimation) {
   const double rate = 1e9 / (static_cast<double>(c.tick_period_ns) * decimation);
   const double samples = std::ceil(std::max(c.ring_seconds, 0.0) * rate);
   return std::max(kMinRingSamples, static_cast<std::size_t>(std::min(samples, 1e9)));
@@ -70,7 +70,7 @@ std::uint32_t TelemetryRecorder::decimation_for(std::int64_t tick_period_ns, dou
 
 namespace {
 
-TelemetryRecorderConfig with_parts(TelemetryRecorderConfig c, const std::filesystem::path& path) {
+TelemetryRecorderSpec with_parts(TelemetryRecorderSpec c, const std::filesystem::path& path) {
   if (!c.open_part) {
     c.open_part = [path](std::size_t part) -> std::unique_ptr<ByteSink> {
       return std::make_unique<FileSink>(telemetry_part_path(path, part));
@@ -83,12 +83,12 @@ TelemetryRecorderConfig with_parts(TelemetryRecorderConfig c, const std::filesys
 
 TelemetryRecorder::TelemetryRecorder(const rt::ChannelTable& table,
                                      const std::filesystem::path& path,
-                                     TelemetryRecorderConfig config)
+                                     TelemetryRecorderSpec config)
     : TelemetryRecorder(table, std::make_unique<FileSink>(path),
                         with_parts(std::move(config), path)) {}
 
 TelemetryRecorder::TelemetryRecorder(const rt::ChannelTable& table, std::unique_ptr<ByteSink> sink,
-                                     TelemetryRecorderConfig config)
+                                     TelemetryRecorderSpec config)
     : config_(std::move(config)),
       schema_(table),
       decimation_(base_decimation(config_, schema_)),
@@ -111,7 +111,7 @@ void TelemetryRecorder::open_writer(std::unique_ptr<ByteSink> sink, std::int64_t
   const std::uint64_t before = writer_ ? bytes_written_.load(std::memory_order_relaxed) : 0;
   writer_ = std::make_unique<McapWriter>(
       std::move(sink),
-      McapWriterOptions{.chunk_bytes = config_.chunk_bytes, .compression = config_.compression});
+      McapWriterSpec{.chunk_bytes = config_.chunk_bytes, .compression = config_.compression});
   group_channels_.clear();
   for (const TelemetryGroup& g : schema_.groups()) {
     const std::uint16_t schema =

@@ -40,7 +40,7 @@
 
 namespace hil::io::record {
 
-struct TelemetryRecorderConfig {
+struct TelemetryRecorderSpec {
   std::int64_t tick_period_ns = 0;  ///< the executive's base period dt (> 0)
   std::uint64_t start_time_ns = 0;  ///< log_time of tick 0: run start, ns since the UNIX epoch
   double max_rate_hz = 1000.0;      ///< recorded samples per second of a group (decimation)
@@ -93,10 +93,10 @@ class TelemetryRecorder {
   /// `table`, sizes the rings, starts the recorder thread. Throws std::invalid_argument on
   /// a bad config and std::system_error when the file cannot be created.
   TelemetryRecorder(const rt::ChannelTable& table, const std::filesystem::path& path,
-                    TelemetryRecorderConfig config);
+                    TelemetryRecorderSpec config);
   /// The same, writing to any sink (tests, benchmarks).
   TelemetryRecorder(const rt::ChannelTable& table, std::unique_ptr<ByteSink> sink,
-                    TelemetryRecorderConfig config);
+                    TelemetryRecorderSpec config);
   TelemetryRecorder(const TelemetryRecorder&) = delete;
   TelemetryRecorder& operator=(const TelemetryRecorder&) = delete;
   /// stop(); errors are kept in error(), never thrown from here.
@@ -164,7 +164,7 @@ class TelemetryRecorder {
   bool below_watermark();
   [[nodiscard]] std::uint64_t log_time(std::int64_t tick) const noexcept;
 
-  TelemetryRecorderConfig config_;
+  TelemetryRecorderSpec config_;
   TelemetrySchema schema_;
   std::uint32_t decimation_;
   rt::RowRing samples_;  // tick + one value per channel

@@ -11,7 +11,7 @@ constexpr double kSecondsPerHour = 3600.0;
 constexpr double kMinRemainingFraction = 1e-3;  // Q − it never below this fraction of Q
 
 bool has_hysteresis_state(BatteryChemistry c) noexcept {
-  return c != BatteryChemistry::kLithiumIon;
+  return c != BatteryChemistry::lithium_ion;
 }
 
 }  // namespace
@@ -34,7 +34,7 @@ double battery_source_voltage(const BatteryParams& p, const BatteryState& s) noe
   double polarisation_resistance = p.k * Q / remaining;  // discharge: K·Q/(Q − it)
   if (i_star < 0.0) {
     // Charge: K·Q/(it + 0.1·Q) (lead-acid, Li-ion), K·Q/(|it| + 0.1·Q) (NiMH/NiCd)
-    const double shifted = p.chemistry == BatteryChemistry::kNickelMetalHydride
+    const double shifted = p.chemistry == BatteryChemistry::nickel_metal_hydride
                                ? std::abs(it) + 0.1 * Q
                                : std::max(it + 0.1 * Q, kMinRemainingFraction * Q);
     polarisation_resistance = p.k * Q / shifted;

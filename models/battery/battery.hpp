@@ -22,13 +22,13 @@
 namespace hil::models {
 
 enum class BatteryChemistry {
-  kLeadAcid,            ///< exponential zone as a hysteresis state
-  kLithiumIon,          ///< exponential zone A·exp(−B·it)
-  kNickelMetalHydride,  ///< also NiCd: hysteresis state, |it| in the charge polarisation
+  lead_acid,             ///< exponential zone as a hysteresis state
+  lithium_ion,           ///< exponential zone A·exp(−B·it)
+  nickel_metal_hydride,  ///< also NiCd: hysteresis state, |it| in the charge polarisation
 };
 
 struct BatteryParams {
-  BatteryChemistry chemistry = BatteryChemistry::kLeadAcid;
+  BatteryChemistry chemistry = BatteryChemistry::lead_acid;
   double e0 = 50.0;              ///< E0: battery constant voltage [V]
   double k = 0.05;               ///< K: polarisation constant [V/Ah] = polarisation resistance [Ω]
   double a = 2.0;                ///< A: exponential zone amplitude [V]

@@ -18,7 +18,7 @@
 namespace hil::models {
 
 struct BatteryDatasheet {
-  BatteryChemistry chemistry = BatteryChemistry::kLeadAcid;
+  BatteryChemistry chemistry = BatteryChemistry::lead_acid;
   double full_voltage = 0.0;         ///< V_full: at it = 0 under I_nom [V]
   double exp_zone_voltage = 0.0;     ///< V_exp: end of the exponential zone [V]
   double exp_zone_charge = 0.0;      ///< Q_exp: extracted charge there [C]

@@ -82,7 +82,7 @@ void validate_powertrain(const PowertrainParams& p) {
   check(e.idle_gain >= 0.0, "engine.idle_gain", ">= 0", e.idle_gain);
   check(e.rev_limit > e.idle_speed, "engine.rev_limit", "> engine.idle_speed", e.rev_limit);
   check(e.rev_limit_band > 0.0, "engine.rev_limit_band", "> 0", e.rev_limit_band);
-  if (p.coupling == PowertrainCoupling::kTorqueConverter) {
+  if (p.coupling == PowertrainCoupling::torque_converter) {
     const TorqueConverterParams& tc = p.torque_converter;
     check_table(check, tc.capacity_factor, "torque_converter.capacity_factor");
     check_table(check, tc.torque_ratio, "torque_converter.torque_ratio");
@@ -110,7 +110,7 @@ void validate_powertrain(const PowertrainParams& p) {
     const double r = t.forward_ratios[g];
     check(r > 0.0, at, "> 0", r);
     if (g > 0) check(r < t.forward_ratios[g - 1], at, "< the gear below it", r);
-    const bool automatic = t.mode == ShiftMode::kAutomatic;
+    const bool automatic = t.mode == ShiftMode::automatic;
     if (automatic && g > 0) {
       // After an up-shift at upshift_speed the input turns at upshift·r_g/r_(g−1).
       const double landing = t.upshift_speed * r / t.forward_ratios[g - 1];

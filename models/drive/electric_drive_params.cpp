@@ -29,7 +29,7 @@ BatteryDatasheet ravon_battery_datasheet() {
   constexpr double cells = kLeadAcidCells;
   // Per-cell points of a 0.2 C lead-acid discharge (assumed, docs/models.md "Battery"):
   // 2.15 V full, 2.07 V after 3 % (exponential zone), 2.00 V after 70 A·h, cut-off 1.75 V.
-  return {.chemistry = BatteryChemistry::kLeadAcid,
+  return {.chemistry = BatteryChemistry::lead_acid,
           .full_voltage = cells * 2.15,
           .exp_zone_voltage = cells * 2.07,
           .exp_zone_charge = 3.0 * kAmpHour,

@@ -22,7 +22,7 @@ Coupled couple(const PowertrainParams& p, const PowertrainState& x,
                const PowertrainDiscreteState& d, double omega_in, bool in_gear) noexcept {
   const double omega_e = x[L::kEngineSpeed];
   Coupled c;
-  if (p.coupling == PowertrainCoupling::kTorqueConverter) {
+  if (p.coupling == PowertrainCoupling::torque_converter) {
     // In neutral the turbine spins free with the pump: no torque (SR = 1).
     if (!in_gear) return c;
     const TorqueConverterTorques t = torque_converter(p.torque_converter, omega_e, omega_in);

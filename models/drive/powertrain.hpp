@@ -41,7 +41,7 @@ struct PowertrainLayout {
 
 using PowertrainState = Eigen::Matrix<double, PowertrainLayout::kSize, 1>;
 
-enum class PowertrainCoupling { kTorqueConverter, kClutch };
+enum class PowertrainCoupling { torque_converter, clutch };
 
 /// Automatic dry clutch: bites with engine speed (launch) and re-engages after each shift.
 struct ClutchParams {
@@ -53,7 +53,7 @@ struct ClutchParams {
 
 struct PowertrainParams {
   EngineParams engine;
-  PowertrainCoupling coupling = PowertrainCoupling::kClutch;
+  PowertrainCoupling coupling = PowertrainCoupling::clutch;
   TorqueConverterParams torque_converter;
   ClutchParams clutch;
   TransmissionParams transmission;

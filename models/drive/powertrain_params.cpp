@@ -32,7 +32,7 @@ PowertrainParams hmmwv_powertrain() {
   p.engine.rev_limit = 2700 * kRpm;  // Chrono map: torque faded out at 2700 rev/min
   p.engine.rev_limit_band = 100 * kRpm;
 
-  p.coupling = PowertrainCoupling::kTorqueConverter;
+  p.coupling = PowertrainCoupling::torque_converter;
   // Chrono HMMWV torque-converter maps (capacity factor K in rad/s/√(N·m), torque ratio).
   p.torque_converter.capacity_factor = {{0.0, 15},  {0.25, 15}, {0.50, 15},
                                         {0.75, 16}, {0.90, 18}, {1.00, 35}};
@@ -46,7 +46,7 @@ PowertrainParams hmmwv_powertrain() {
   t.reverse_ratio = 10.0;
   t.final_drive = 5.0;  // Chrono HMMWV_Driveline4WD conical gear ratio 0.2
   t.efficiency = 1.0;   // Chrono's shaft gears are lossless (losses are in the engine map)
-  t.mode = ShiftMode::kAutomatic;
+  t.mode = ShiftMode::automatic;
   t.upshift_speed = 2500 * kRpm;    // Chrono HMMWV upshift rpm (turbine shaft)
   t.downshift_speed = 1200 * kRpm;  // Chrono HMMWV downshift rpm
   t.shift_latency = 1.0;            // Chrono HMMWV gear-shift latency
@@ -80,7 +80,7 @@ PowertrainParams autosim_car_powertrain(ShiftMode mode) {
   p.engine.rev_limit = 6500 * kRpm;
   p.engine.rev_limit_band = 200 * kRpm;
 
-  p.coupling = PowertrainCoupling::kClutch;
+  p.coupling = PowertrainCoupling::clutch;
   p.clutch = {.spring = {.stiffness = 2000.0, .damping = 8.0},
               .max_torque = 300.0,
               .engage_start_speed = 1000 * kRpm,

@@ -14,6 +14,6 @@ namespace hil::models {
 /// AutoSim-style car (autosim-physics-thesis.txt §4.4.5: five gears plus neutral, automatic
 /// up-shift at the rpm of maximum torque): a documented 1.6 L petrol curve, automated dry
 /// clutch, front-wheel drive on slots 0–1. `mode` selects manual or automatic shifting.
-[[nodiscard]] PowertrainParams autosim_car_powertrain(ShiftMode mode = ShiftMode::kAutomatic);
+[[nodiscard]] PowertrainParams autosim_car_powertrain(ShiftMode mode = ShiftMode::automatic);
 
 }  // namespace hil::models

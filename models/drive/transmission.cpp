@@ -44,7 +44,7 @@ void automatic_shift(const TransmissionParams& p, TransmissionState& s,
 }  // namespace
 
 TransmissionState transmission_initial_state(const TransmissionParams& p) noexcept {
-  return {.gear = p.mode == ShiftMode::kAutomatic ? 1 : 0};
+  return {.gear = p.mode == ShiftMode::automatic ? 1 : 0};
 }
 
 double gear_ratio(const TransmissionParams& p, int gear) noexcept {
@@ -62,7 +62,7 @@ void transmission_update(const TransmissionParams& p, TransmissionState& s, bool
   s.up_held = up;
   s.down_held = down;
   s.since_shift += dt;
-  if (p.mode == ShiftMode::kManual) {
+  if (p.mode == ShiftMode::manual) {
     manual_levers(p, s, up_press, down_press);
   } else {
     automatic_levers(s, up_press, down_press);

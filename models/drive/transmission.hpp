@@ -12,7 +12,7 @@
 
 namespace hil::models {
 
-enum class ShiftMode { kManual, kAutomatic };
+enum class ShiftMode { manual, automatic };
 
 struct TransmissionParams {
   static constexpr std::size_t kMaxForwardGears = 10;
@@ -22,7 +22,7 @@ struct TransmissionParams {
   double reverse_ratio = 3.5;     ///< reduction of reverse (> 0; it turns the output backwards)
   double final_drive = 4.1;       ///< differential reduction, AutoSim "r_d" (> 0)
   double efficiency = 0.9;        ///< η of gearbox + final drive, AutoSim "n" (0, 1]
-  ShiftMode mode = ShiftMode::kAutomatic;
+  ShiftMode mode = ShiftMode::automatic;
   double upshift_speed = 418.9;    ///< automatic: up-shift above this input speed [rad/s]
   double downshift_speed = 157.1;  ///< automatic: down-shift below this input speed [rad/s]
   double shift_latency = 0.5;      ///< automatic: minimum time between shifts [s]

@@ -180,7 +180,7 @@ void Vehicle::drive_inputs(StepInputs& in) noexcept {
       // An absolute gear request becomes lever presses, one every other tick
       const int gear = powertrain_.transmission.gear;
       const int position =
-          pt.transmission.mode == ShiftMode::kAutomatic ? std::clamp(gear, -1, 1) : gear;
+          pt.transmission.mode == ShiftMode::automatic ? std::clamp(gear, -1, 1) : gear;
       if (std::isfinite(inputs.gear_request) && !lever_pressed_) {
         const auto request = static_cast<int>(std::lround(inputs.gear_request));
         command.shift_up = command.shift_up || request > position;

@@ -7,7 +7,7 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "config/fault_settings.hpp"
+#include "config/fault_spec.hpp"
 
 namespace hil::runtime {
 

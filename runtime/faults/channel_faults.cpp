@@ -8,7 +8,7 @@ namespace hil::runtime::detail {
 namespace {
 
 /// What channel fault `f` makes of the true value `v` at `tick`.
-double faulted(Fault& f, const config::ChannelFaultSettings& c, double v, double delayed,
+double faulted(Fault& f, const config::ChannelFaultSpec& c, double v, double delayed,
                std::int64_t tick, rt::Nanoseconds period) noexcept {
   switch (c.op) {
     case config::ChannelOp::force:
@@ -46,7 +46,7 @@ void apply_channel_fault(Fault& f, rt::ChannelTable& table, std::int64_t tick,
   }
   f.original = v;
   if (f.has_channels) table.set(f.original_channel, v);
-  const auto& c = std::get<config::ChannelFaultSettings>(f.settings.target);
+  const auto& c = std::get<config::ChannelFaultSpec>(f.settings.target);
   double delayed = v;
   if (!f.delay_ring.empty()) {  // fed every tick: at the onset it already holds the past
     f.delay_ring[f.delay_pos] = v;

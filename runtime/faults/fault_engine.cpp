@@ -31,7 +31,7 @@ class FaultEngine::Impl {
   static constexpr std::size_t kRuntimeFaults = 64;  ///< faults commands may add
   static constexpr std::size_t kHeldFrames = 256;    ///< frames a delay may hold per message
 
-  Impl(std::vector<config::FaultSettings> settings, const FaultTargets& targets, std::uint64_t seed)
+  Impl(std::vector<config::FaultSpec> settings, const FaultTargets& targets, std::uint64_t seed)
       : targets_(targets), table_(targets.table), period_(targets.period), seed_(seed) {
     // room for the faults commands add while the run goes on: no allocation on the tick
     faults_.reserve(settings.size() + kRuntimeFaults);
@@ -45,7 +45,7 @@ class FaultEngine::Impl {
       for (std::size_t i = 0; i < spec.tx.size(); ++i) make_hook(b, true, i);
       for (std::size_t i = 0; i < spec.rx.size(); ++i) make_hook(b, false, i);
     }
-    for (config::FaultSettings& s : settings) {
+    for (config::FaultSpec& s : settings) {
       names_.push_back(s.name);
       faults_.push_back(std::make_unique<Fault>());
       faults_.back()->settings = std::move(s);
@@ -72,7 +72,7 @@ class FaultEngine::Impl {
   [[nodiscard]] bool empty() const noexcept { return faults_.empty(); }
 
   /// Not the RT thread; callers serialise: a fault ready to inject.
-  std::unique_ptr<Fault> prepare(config::FaultSettings settings) {
+  std::unique_ptr<Fault> prepare(config::FaultSpec settings) {
     if (std::holds_alternative<config::FaultAfter>(settings.start)) {
       throw std::invalid_argument(fmt::format(
           "fault \"{}\": one added while the run goes on starts at a time or on a condition, "
@@ -136,7 +136,7 @@ class FaultEngine::Impl {
            .first_tick = f.first_active,
            .last_tick = f.last_active,
            .count = f.count,
-           .frames = std::holds_alternative<config::MessageFaultSettings>(f.settings.target)});
+           .frames = std::holds_alternative<config::MessageFaultSpec>(f.settings.target)});
     }
     return out;
   }
@@ -161,7 +161,7 @@ class FaultEngine::Impl {
     f.hook = hooks_.at(hook_key(message->bus, message->tx, message->index)).get();
     if (f.delay_ticks / message->cycle_ticks + 2 >
         static_cast<std::int64_t>(f.hook->held_capacity())) {
-      const auto& m = std::get<config::MessageFaultSettings>(f.settings.target);
+      const auto& m = std::get<config::MessageFaultSpec>(f.settings.target);
       throw std::invalid_argument(fmt::format(
           "fault \"{}\": a delay of {} ms holds more frames of {} than the {} a message can",
           f.settings.name, m.delay_ms, m.message, f.hook->held_capacity()));
@@ -170,9 +170,9 @@ class FaultEngine::Impl {
 
   /// Setup, or RT for a command's fault: where the fault acts (lists sized at setup).
   void attach(Fault& f) noexcept {
-    if (std::holds_alternative<config::ChannelFaultSettings>(f.settings.target)) {
+    if (std::holds_alternative<config::ChannelFaultSpec>(f.settings.target)) {
       (f.input ? inputs_ : outputs_).push_back(&f);
-    } else if (std::holds_alternative<config::BusFaultSettings>(f.settings.target)) {
+    } else if (std::holds_alternative<config::BusFaultSpec>(f.settings.target)) {
       targets_.buses[f.bus]->set_silence(&silent_[f.bus]);
     } else {
       f.hook->install();
@@ -198,7 +198,7 @@ class FaultEngine::Impl {
     }
     for (std::size_t b = 0; b < silent_count_; ++b) silent_[b] = false;
     for (const std::unique_ptr<Fault>& f : faults_) {
-      if (f->active && std::holds_alternative<config::BusFaultSettings>(f->settings.target)) {
+      if (f->active && std::holds_alternative<config::BusFaultSpec>(f->settings.target)) {
         silent_[f->bus] = true;
       }
     }
@@ -243,17 +243,16 @@ class FaultEngine::Impl {
   rt::MethodStage<&Impl::fault_out> out_{*this};
 };
 
-std::vector<rt::ChannelSpec> FaultEngine::channels(
-    const std::vector<config::FaultSettings>& faults) {
+std::vector<rt::ChannelSpec> FaultEngine::channels(const std::vector<config::FaultSpec>& faults) {
   std::vector<rt::ChannelSpec> out;
-  for (const config::FaultSettings& f : faults) {
+  for (const config::FaultSpec& f : faults) {
     const std::string stem = "fault." + config::fault_channel_stem(f.name);
     out.push_back(
         {.name = stem + ".active", .unit = "-", .description = "1 while the fault is on"});
     out.push_back({.name = stem + ".count",
                    .unit = "-",
                    .description = "frames it affected (message faults) or ticks it was on"});
-    if (std::holds_alternative<config::ChannelFaultSettings>(f.target)) {
+    if (std::holds_alternative<config::ChannelFaultSpec>(f.target)) {
       out.push_back({.name = stem + ".original",
                      .unit = "-",
                      .description = "the channel's value without the fault (the truth)"});
@@ -262,13 +261,13 @@ std::vector<rt::ChannelSpec> FaultEngine::channels(
   return out;
 }
 
-FaultEngine::FaultEngine(std::vector<config::FaultSettings> faults, const FaultTargets& targets,
+FaultEngine::FaultEngine(std::vector<config::FaultSpec> faults, const FaultTargets& targets,
                          std::uint64_t seed)
     : impl_(std::make_unique<Impl>(std::move(faults), targets, seed)) {}
 FaultEngine::~FaultEngine() = default;
 PreparedFault::~PreparedFault() = default;
 void FaultEngine::add_stages(TickPlan& plan, bool always) { impl_->add_stages(plan, always); }
-std::unique_ptr<PreparedFault> FaultEngine::prepare(config::FaultSettings fault) {
+std::unique_ptr<PreparedFault> FaultEngine::prepare(config::FaultSpec fault) {
   auto out = std::make_unique<PreparedFault>();
   out->fault = impl_->prepare(std::move(fault));
   return out;

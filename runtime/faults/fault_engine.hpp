@@ -6,7 +6,7 @@
 // fault, the judge keeps the truth). Every fault publishes fault.<name>.active/.count (and
 // .original for channel faults) and records its start and stop in the telemetry's events.
 //
-// Thread-safety: construct and add_tasks in the setup phase; the tasks run on the RT thread
+// Thread-safety: construct and add_stages in the setup phase; the stages run on the RT thread
 // (noexcept, no allocation, no locks); report() after the run.
 
 #include <cstdint>
@@ -16,7 +16,7 @@
 #include <vector>
 
 #include <span>
-#include "config/fault_settings.hpp"
+#include "config/fault_spec.hpp"
 #include "io/can/mapping/can_bus.hpp"
 #include "io/can/mapping/can_bus_spec.hpp"
 #include "io/record/telemetry_recorder.hpp"
@@ -63,14 +63,14 @@ struct PreparedFault {
 
 class FaultEngine {
  public:
-  /// The channels a rig must add for `faults` (RigOptions::extra_output_channels).
+  /// The channels a rig must add for `faults` (RigBuildSpec::extra_output_channels).
   [[nodiscard]] static std::vector<rt::ChannelSpec> channels(
-      const std::vector<config::FaultSettings>& faults);
+      const std::vector<config::FaultSpec>& faults);
 
   /// `faults` already checked (config::check_faults); the table holds their channels.
   /// `seed` seeds the noise (with each fault's name). Throws std::runtime_error naming a fault
   /// whose target the rig lacks.
-  FaultEngine(std::vector<config::FaultSettings> faults, const FaultTargets& targets,
+  FaultEngine(std::vector<config::FaultSpec> faults, const FaultTargets& targets,
               std::uint64_t seed);
   ~FaultEngine();
   FaultEngine(const FaultEngine&) = delete;
@@ -83,7 +83,7 @@ class FaultEngine {
   /// Not the RT thread (callers serialise): `fault` (checked by config::check_faults, no
   /// `after`, a new name) ready for inject(). Faults added this way have no fault.* channels;
   /// their starts and stops are in the events and the summary. Throws std::invalid_argument.
-  [[nodiscard]] std::unique_ptr<PreparedFault> prepare(config::FaultSettings fault);
+  [[nodiscard]] std::unique_ptr<PreparedFault> prepare(config::FaultSpec fault);
   /// RT (the commands slot): the prepared fault joins the run; false (and `fault` kept) when
   /// the room for 64 such faults, or 16 on one message, is used up.
   bool inject(std::unique_ptr<PreparedFault>& fault) noexcept;

@@ -36,7 +36,7 @@ Condition resolve(const config::FaultCondition& c, const rt::ChannelTable& table
 }
 
 std::size_t bus_index(const FaultTargets& targets, const std::string& bus,
-                      const config::FaultSettings& s) {
+                      const config::FaultSpec& s) {
   for (std::size_t i = 0; i < targets.buses.size(); ++i) {
     if (targets.buses[i]->name() == bus) return i;
   }
@@ -44,25 +44,25 @@ std::size_t bus_index(const FaultTargets& targets, const std::string& bus,
 }
 
 /// "drop of HIL_WheelSpeeds on ecu", "offset of vehicle.body.speed", "silence of bus ecu".
-std::string describe(const config::FaultSettings& f) {
+std::string describe(const config::FaultSpec& f) {
   static constexpr const char* kChannelOps[] = {"force", "stuck", "offset", "gain",
                                                 "noise", "drift", "delay",  "nan"};
   static constexpr const char* kMessageOps[] = {"drop",    "delay",  "cycle", "dlc",      "crc",
                                                 "counter", "signal", "bits",  "duplicate"};
-  if (const auto* c = std::get_if<config::ChannelFaultSettings>(&f.target)) {
+  if (const auto* c = std::get_if<config::ChannelFaultSpec>(&f.target)) {
     return fmt::format("{} of {}", kChannelOps[static_cast<int>(c->op)], c->channel);
   }
-  if (const auto* m = std::get_if<config::MessageFaultSettings>(&f.target)) {
+  if (const auto* m = std::get_if<config::MessageFaultSpec>(&f.target)) {
     return fmt::format("{} of {} on {}", kMessageOps[static_cast<int>(m->op)], m->message, m->bus);
   }
-  return fmt::format("silence of bus {}", std::get<config::BusFaultSettings>(f.target).bus);
+  return fmt::format("silence of bus {}", std::get<config::BusFaultSpec>(f.target).bus);
 }
 
 }  // namespace
 
 std::optional<MessageRef> resolve_fault(Fault& f, const FaultWorld& world,
                                         std::span<const std::unique_ptr<Fault>> faults) {
-  const config::FaultSettings& s = f.settings;
+  const config::FaultSpec& s = f.settings;
   const rt::ChannelTable& table = world.table;
   const rt::Nanoseconds period = world.period;
   f.what = describe(s);
@@ -99,7 +99,7 @@ std::optional<MessageRef> resolve_fault(Fault& f, const FaultWorld& world,
     f.pulse_on = std::max<std::int64_t>(1, round_ticks(s.pulse->first, period));
     f.pulse_off = std::max<std::int64_t>(1, round_ticks(s.pulse->second, period));
   }
-  if (const auto* c = std::get_if<config::ChannelFaultSettings>(&s.target)) {
+  if (const auto* c = std::get_if<config::ChannelFaultSpec>(&s.target)) {
     f.target = table.resolve(c->channel);
     f.input = table.spec(f.target).direction == rt::Direction::input;
     if (f.has_channels) f.original_channel = table.resolve(stem + ".original");
@@ -108,11 +108,11 @@ std::optional<MessageRef> resolve_fault(Fault& f, const FaultWorld& world,
     }
     return std::nullopt;
   }
-  if (const auto* b = std::get_if<config::BusFaultSettings>(&s.target)) {
+  if (const auto* b = std::get_if<config::BusFaultSpec>(&s.target)) {
     f.bus = bus_index(world.targets, b->bus, s);
     return std::nullopt;
   }
-  const auto& m = std::get<config::MessageFaultSettings>(s.target);
+  const auto& m = std::get<config::MessageFaultSpec>(s.target);
   const std::size_t b = bus_index(world.targets, m.bus, s);
   const io::can::CanBusSpec& spec = world.targets.bus_specs[b];
   std::size_t index = 0;

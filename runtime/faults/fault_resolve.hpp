@@ -9,7 +9,7 @@
 #include <optional>
 #include <span>
 
-#include "config/fault_settings.hpp"
+#include "config/fault_spec.hpp"
 #include "rt_core/channel_table.hpp"
 #include "rt_core/time.hpp"
 #include "runtime/faults/fault_engine.hpp"

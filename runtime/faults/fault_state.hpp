@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "config/fault_settings.hpp"
+#include "config/fault_spec.hpp"
 #include "rt_core/channel_table.hpp"
 
 namespace hil::runtime::detail {
@@ -30,7 +30,7 @@ struct Condition {
 };
 
 struct Fault {
-  config::FaultSettings settings;
+  config::FaultSpec settings;
   std::string what;  ///< "drop of HIL_WheelSpeeds on ecu", for events and the summary
 
   // when

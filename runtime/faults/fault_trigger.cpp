@@ -65,7 +65,7 @@ void advance_trigger(Fault& f, std::int64_t tick, const rt::ChannelTable& table,
   if (f.active) {
     if (f.first_active < 0) f.first_active = tick;
     f.last_active = tick;
-    if (!std::holds_alternative<config::MessageFaultSettings>(f.settings.target)) ++f.count;
+    if (!std::holds_alternative<config::MessageFaultSpec>(f.settings.target)) ++f.count;
   }
 }
 

@@ -33,7 +33,7 @@ bool MessageFaults::add(Fault& fault) noexcept {
 
 Fault* MessageFaults::acting(MessageOp op) const noexcept {
   for (Fault* f : faults_) {
-    const auto& m = std::get<config::MessageFaultSettings>(f->settings.target);
+    const auto& m = std::get<config::MessageFaultSpec>(f->settings.target);
     if (m.op != op || !f->active) continue;
     if (f->stop == Fault::Stop::count && f->count >= f->stop_count) continue;  // n frames done
     return f;
@@ -43,7 +43,7 @@ Fault* MessageFaults::acting(MessageOp op) const noexcept {
 
 std::int64_t MessageFaults::cycle_ticks() const noexcept {
   for (Fault* f : faults_) {
-    const auto& m = std::get<config::MessageFaultSettings>(f->settings.target);
+    const auto& m = std::get<config::MessageFaultSpec>(f->settings.target);
     if (m.op == MessageOp::cycle && f->active && f->cycle_ticks > 0) return f->cycle_ticks;
   }
   return 0;
@@ -59,7 +59,7 @@ void MessageFaults::before_encode(std::span<double> physical) noexcept {
     signal_wrote_ = false;
   }
   if (f == nullptr) return;
-  const auto& m = std::get<config::MessageFaultSettings>(f->settings.target);
+  const auto& m = std::get<config::MessageFaultSpec>(f->settings.target);
   signal_index_ = f->signal;
   signal_original_ = physical[f->signal];
   physical[f->signal] = m.signal_value;
@@ -71,7 +71,7 @@ void MessageFaults::before_encode(std::span<double> physical) noexcept {
 std::uint32_t MessageFaults::counter(std::uint32_t correct, std::uint32_t modulo) noexcept {
   Fault* f = acting(MessageOp::counter);
   if (f != nullptr) {
-    const auto& m = std::get<config::MessageFaultSettings>(f->settings.target);
+    const auto& m = std::get<config::MessageFaultSpec>(f->settings.target);
     if (!counter_faulted_) {  // the onset: what freeze holds and last_valid resumes from
       counter_faulted_ = true;
       frozen_ = last_sent_;
@@ -110,7 +110,7 @@ std::uint32_t MessageFaults::counter(std::uint32_t correct, std::uint32_t modulo
 
 void MessageFaults::after_crc(io::can::CanFrame& frame, std::int32_t crc_byte) noexcept {
   if (Fault* f = acting(MessageOp::crc); f != nullptr && crc_byte >= 0) {
-    const auto& m = std::get<config::MessageFaultSettings>(f->settings.target);
+    const auto& m = std::get<config::MessageFaultSpec>(f->settings.target);
     std::uint8_t& b = frame.data[static_cast<std::size_t>(crc_byte)];
     if (!crc_faulted_) {
       crc_faulted_ = true;
@@ -136,7 +136,7 @@ void MessageFaults::after_crc(io::can::CanFrame& frame, std::int32_t crc_byte) n
     last_crc_ = frame.data[static_cast<std::size_t>(crc_byte)];
   }
   if (Fault* f = acting(MessageOp::bits); f != nullptr) {
-    const auto& m = std::get<config::MessageFaultSettings>(f->settings.target);
+    const auto& m = std::get<config::MessageFaultSpec>(f->settings.target);
     for (std::uint32_t i = 0; i < m.bit_size; ++i) {  // Intel: bit k is bit k%8 of byte k/8
       const std::uint32_t k = m.bit_start + i;
       if (k / 8 >= frame.data.size()) break;
@@ -147,7 +147,7 @@ void MessageFaults::after_crc(io::can::CanFrame& frame, std::int32_t crc_byte) n
     ++f->count;
   }
   if (Fault* f = acting(MessageOp::dlc); f != nullptr) {
-    const auto& m = std::get<config::MessageFaultSettings>(f->settings.target);
+    const auto& m = std::get<config::MessageFaultSpec>(f->settings.target);
     for (std::size_t i = m.length; i < frame.length; ++i) frame.data[i] = 0;
     frame.length = static_cast<std::uint8_t>(m.length);
     ++f->count;
@@ -160,7 +160,7 @@ FrameFate MessageFaults::fate(std::int64_t tick, const io::can::CanFrame& frame)
     return FrameFate::drop;
   }
   if (Fault* f = acting(MessageOp::cycle); f != nullptr && f->cycle_ticks == 0) {  // every_nth
-    const auto& m = std::get<config::MessageFaultSettings>(f->settings.target);
+    const auto& m = std::get<config::MessageFaultSpec>(f->settings.target);
     if (f->due_frames++ % m.every_nth != 0) {
       ++f->count;
       return FrameFate::drop;

@@ -19,14 +19,14 @@ bool all_finite(const std::vector<double>& values) noexcept {
 
 }  // namespace
 
-FmuStage::FmuStage(config::FmuSettings settings, rt::ChannelTable& table, double period_s)
+FmuStage::FmuStage(config::FmuSpec settings, rt::ChannelTable& table, double period_s)
     : settings_(std::move(settings)), table_(table), period_s_(period_s) {
-  for (const config::FmuSettings::Input& in : settings_.inputs) {
+  for (const config::FmuSpec::Input& in : settings_.inputs) {
     input_refs_.push_back(in.value_reference);
     input_ids_.push_back(table.resolve(in.channel));
     input_values_.push_back(table.spec(input_ids_.back()).initial);
   }
-  for (const config::FmuSettings::Output& o : settings_.outputs)
+  for (const config::FmuSpec::Output& o : settings_.outputs)
     output_refs_.push_back(o.value_reference);
   output_values_.resize(output_refs_.size());
   // The probe steps a copy of its own, initialised as the run's instance is
@@ -35,7 +35,7 @@ FmuStage::FmuStage(config::FmuSettings settings, rt::ChannelTable& table, double
       {.input_refs = input_refs_, .input_values = input_values_, .output_refs = output_refs_},
       period_s_ * settings_.every_ticks, kProbeSteps);
   fmu_ = open_initialised(settings_.instance);
-  for (const config::FmuSettings::Output& o : settings_.outputs) {
+  for (const config::FmuSpec::Output& o : settings_.outputs) {
     output_ids_.push_back(table.add(
         {.name = o.channel,
          .unit = o.unit,
@@ -60,7 +60,7 @@ FmuStage::FmuStage(config::FmuSettings settings, rt::ChannelTable& table, double
 std::unique_ptr<io::fmu::Fmu> FmuStage::open_initialised(const std::string& instance_name) const {
   auto fmu = io::fmu::Fmu::load(settings_.path);
   fmu->instantiate(instance_name, 0.0, std::nullopt);
-  for (const config::FmuSettings::Parameter& p : settings_.parameters) {
+  for (const config::FmuSpec::Parameter& p : settings_.parameters) {
     if (fmu->set_real({&p.value_reference, 1}, {&p.value, 1}) > 1) {
       throw io::fmu::FmuError(fmt::format("{}: setting parameter {} = {} failed",
                                           settings_.path.string(), p.name, p.value));

@@ -25,7 +25,7 @@
 #include <string>
 #include <vector>
 
-#include "config/fmu_settings.hpp"
+#include "config/fmu_spec.hpp"
 #include "io/fmu/fmu.hpp"
 #include "io/fmu/fmu_probe.hpp"
 #include "rt_core/channel_table.hpp"
@@ -49,7 +49,7 @@ class FmuStage final : public rt::Stage {
  public:
   /// Setup: opens the FMU, sets its parameters, initialises it at time 0 and adds its output
   /// channels to `table` (not yet frozen; its input channels must be in it). Throws FmuError.
-  FmuStage(config::FmuSettings settings, rt::ChannelTable& table, double period_s);
+  FmuStage(config::FmuSpec settings, rt::ChannelTable& table, double period_s);
   ~FmuStage() override;
 
   /// RT: one step of the FMU at tick c.tick (a multiple of every_ticks()).
@@ -99,7 +99,7 @@ class FmuStage final : public rt::Stage {
   [[nodiscard]] std::unique_ptr<io::fmu::Fmu> open_initialised(
       const std::string& instance_name) const;
 
-  config::FmuSettings settings_;
+  config::FmuSpec settings_;
   std::unique_ptr<io::fmu::Fmu> fmu_;
   rt::ChannelTable& table_;
   double period_s_;

@@ -7,7 +7,7 @@
 // into its own slot of a ring of `depth` slots (inputs, outputs, status), and publishes the
 // newest finished one (finished()). The FMU's trajectory therefore depends only on the inputs
 // handed and never on timing; what timing decides is which finished step the RT thread reads
-// at a given tick, which the caller records (FmuTask, fmu.log) so a replay reads the same.
+// at a given tick, which the caller records (FmuStage, fmu.log) so a replay reads the same.
 //
 // Protocol: two counters, `handed` (written by the RT thread) and `finished` (by the worker),
 // release/acquire; a slot is written by the RT thread only while no step it holds is pending

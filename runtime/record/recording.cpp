@@ -33,11 +33,11 @@ std::uint64_t watermark(const std::optional<Space>& space, std::uint64_t wanted)
   return wanted == 0 || !space ? wanted : std::min(wanted, space->size / 20);
 }
 
-io::record::TelemetryRecorderConfig telemetry_config(const std::filesystem::path& dir,
-                                                     std::int64_t period_ns,
-                                                     std::int64_t start_epoch_ns,
-                                                     const std::string& rig_name,
-                                                     const config::RecordingSettings& s) {
+io::record::TelemetryRecorderSpec telemetry_config(const std::filesystem::path& dir,
+                                                   std::int64_t period_ns,
+                                                   std::int64_t start_epoch_ns,
+                                                   const std::string& rig_name,
+                                                   const config::RecordingSpec& s) {
   return {.tick_period_ns = period_ns,
           .start_time_ns = static_cast<std::uint64_t>(start_epoch_ns),
           .group_rates_hz = s.rates_hz,
@@ -55,7 +55,7 @@ io::record::TelemetryRecorderConfig telemetry_config(const std::filesystem::path
 
 }  // namespace
 
-Recording::Recording(Rig& rig, const RecordingOptions& o)
+Recording::Recording(Rig& rig, const RunRecordingSpec& o)
     : table_(rig.table()),
       dir_(o.dir),
       lossless_(o.lossless),
@@ -73,12 +73,12 @@ Recording::Recording(Rig& rig, const RecordingOptions& o)
     (void)::posix_fallocate(fd, 0, static_cast<off_t>(std::min(kReserveBytes, size / 32)));
     ::close(fd);
   }
-  io::record::CanLogConfig log{.tick_period_ns = period_ns, .start_epoch_ns = o.start_epoch_ns};
+  io::record::CanLogSpec log{.tick_period_ns = period_ns, .start_epoch_ns = o.start_epoch_ns};
   for (const auto& bus : rig.buses()) log.interfaces.push_back(bus->name());
   can_log_ = std::make_unique<io::record::CanLogRecorder>(dir / "can.log", log);
   for (const auto& bus : rig.buses()) bus->set_tap(&can_log_->tap());
   if (io::bus::BusExchange* bus = rig.bus()) {
-    io::record::BusLogConfig config;
+    io::record::BusLogSpec config;
     for (const io::bus::RegionSchema& r : bus->schema().regions) config.regions.push_back(r.name);
     bus_log_ = std::make_unique<io::record::BusLogRecorder>(dir / "bus.log", std::move(config));
     bus->set_tap(&bus_log_->tap());

@@ -12,7 +12,7 @@
 #include <optional>
 #include <string>
 
-#include "config/recording_settings.hpp"
+#include "config/recording_spec.hpp"
 #include "io/record/bus_log_recorder.hpp"
 #include "io/record/can_log_recorder.hpp"
 #include "io/record/telemetry_recorder.hpp"
@@ -33,21 +33,21 @@ struct RecordingCounters {
 };
 
 /// Where and how a run records.
-struct RecordingOptions {
+struct RunRecordingSpec {
   std::filesystem::path dir;        ///< the run directory (exists)
   std::int64_t start_epoch_ns = 0;  ///< the wall time of tick 0
   std::string rig_name;             ///< in the telemetry's metadata
   /// The loop is not paced by real time (--speed max or a factor, replay): the record stage
   /// waits for the writers instead of letting a full ring drop samples or frames.
   bool lossless = false;
-  config::RecordingSettings settings;  ///< the rig's recording block (rates, compression, split)
+  config::RecordingSpec settings;  ///< the rig's recording block (rates, compression, split)
 };
 
 class Recording final : public rt::Stage {
  public:
   /// Creates the files and taps `rig`'s buses, shared-memory bus and worker FMUs (which must
   /// outlive it). Throws std::system_error naming a file that cannot be created.
-  Recording(Rig& rig, const RecordingOptions& options);
+  Recording(Rig& rig, const RunRecordingSpec& options);
   ~Recording() override;
   Recording(const Recording&) = delete;
   Recording& operator=(const Recording&) = delete;

@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "config/scenario/scenario_settings.hpp"
+#include "config/scenario/scenario_spec.hpp"
 
 namespace hil::runtime {
 

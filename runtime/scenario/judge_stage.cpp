@@ -2,7 +2,7 @@
 
 namespace hil::runtime {
 
-JudgeStage::JudgeStage(const config::ScenarioSettings& scenario, const rt::ChannelTable& table)
+JudgeStage::JudgeStage(const config::ScenarioSpec& scenario, const rt::ChannelTable& table)
     : judge_(scenario),
       table_(table),
       x_(table.resolve("vehicle.body.position.x")),

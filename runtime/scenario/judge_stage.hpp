@@ -15,7 +15,7 @@ class JudgeStage final : public rt::Stage {
  public:
   /// Resolves the vehicle's channels in `table` (std::out_of_range naming one it lacks);
   /// `table` must outlive it.
-  JudgeStage(const config::ScenarioSettings& scenario, const rt::ChannelTable& table);
+  JudgeStage(const config::ScenarioSpec& scenario, const rt::ChannelTable& table);
   void run(const rt::TickContext& c) noexcept override;
   [[nodiscard]] const ScenarioJudge& judge() const noexcept { return judge_; }
 

@@ -14,18 +14,18 @@ std::int64_t ticks_of(double seconds, rt::Nanoseconds period) {
 
 }  // namespace
 
-ScenarioEvents::ScenarioEvents(const std::vector<config::EventSettings>& events,
+ScenarioEvents::ScenarioEvents(const std::vector<config::EventSpec>& events,
                                rt::ChannelTable& table, rt::Nanoseconds period)
     : table_(table) {
   // Group by channel in order of first appearance; within one, by start (stable: the file's
   // order breaks ties, the later event winning from the same tick)
   std::vector<std::string> names;
-  for (const config::EventSettings& e : events) {
+  for (const config::EventSpec& e : events) {
     if (std::find(names.begin(), names.end(), e.channel) == names.end()) names.push_back(e.channel);
   }
   for (const std::string& name : names) {
     Channel channel{.id = table.resolve(name), .first = steps_.size()};
-    for (const config::EventSettings& e : events) {
+    for (const config::EventSpec& e : events) {
       if (e.channel != name) continue;
       steps_.push_back({.start = ticks_of(e.at_s, period),
                         .ramp = ticks_of(e.ramp_s, period),

@@ -13,7 +13,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "config/scenario/scenario_settings.hpp"
+#include "config/scenario/scenario_spec.hpp"
 #include "rt_core/channel_table.hpp"
 #include "rt_core/stage.hpp"
 #include "rt_core/time.hpp"
@@ -23,7 +23,7 @@ namespace hil::runtime {
 class ScenarioEvents final : public rt::Stage {
  public:
   /// `period`: the executive's base period (event times round to its ticks).
-  ScenarioEvents(const std::vector<config::EventSettings>& events, rt::ChannelTable& table,
+  ScenarioEvents(const std::vector<config::EventSpec>& events, rt::ChannelTable& table,
                  rt::Nanoseconds period);
 
   /// RT: the events' values at c.tick.

@@ -23,7 +23,7 @@ Overloaded(F...) -> Overloaded<F...>;
 
 }  // namespace
 
-ScenarioJudge::ScenarioJudge(const config::ScenarioSettings& scenario)
+ScenarioJudge::ScenarioJudge(const config::ScenarioSpec& scenario)
     : gates_(scenario.gates),
       footprint_(scenario.footprint),
       frame_(scenario.start),
@@ -61,7 +61,7 @@ void ScenarioJudge::observe(const Observation& o) noexcept {
 
 void ScenarioJudge::observe_gate(std::size_t i, GateState& g, const Observation& o,
                                  const CoursePose& pose) noexcept {
-  const config::GateSettings& gate = gates_[i];
+  const config::GateSpec& gate = gates_[i];
   const double t = o.time;
   using enum LiveMark::State;
   std::visit(Overloaded{
@@ -150,7 +150,7 @@ std::string ScenarioJudge::failed_hold(const config::SpeedReachedGate& s, const 
                      g.longest_hold_from > s.by_s ? fmt::format(" (after {:.1f} s)", s.by_s) : "");
 }
 
-GateResult ScenarioJudge::judge(const config::GateSettings& gate, const GateState& g) const {
+GateResult ScenarioJudge::judge(const config::GateSpec& gate, const GateState& g) const {
   GateResult r{.name = gate.name};
   const double until = last_time_;
   std::visit(

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "config/scenario/scenario_settings.hpp"
+#include "config/scenario/scenario_spec.hpp"
 #include "runtime/scenario/course_frame.hpp"
 #include "runtime/scenario/course_path.hpp"
 
@@ -64,7 +64,7 @@ struct LiveMark {
 class ScenarioJudge {
  public:
   /// Setup: copies the gates and sizes their state.
-  explicit ScenarioJudge(const config::ScenarioSettings& scenario);
+  explicit ScenarioJudge(const config::ScenarioSpec& scenario);
 
   /// RT: one observation; times must not decrease.
   void observe(const Observation& o) noexcept;
@@ -99,12 +99,12 @@ class ScenarioJudge {
 
   void observe_gate(std::size_t i, GateState& g, const Observation& o,
                     const CoursePose& pose) noexcept;
-  [[nodiscard]] GateResult judge(const config::GateSettings& gate, const GateState& g) const;
+  [[nodiscard]] GateResult judge(const config::GateSpec& gate, const GateState& g) const;
   /// Why a speed_reached gate failed: the longest hold and where, or how close it came.
   [[nodiscard]] static std::string failed_hold(const config::SpeedReachedGate& s,
                                                const GateState& g);
 
-  std::vector<config::GateSettings> gates_;
+  std::vector<config::GateSpec> gates_;
   config::Footprint footprint_;
   CourseFrame frame_;
   CoursePath path_;

@@ -143,13 +143,13 @@ struct Pair {
   Pair(const bus::BusSchema& schema, std::uint32_t poll_us) : a_image(schema), b_image(schema) {
     std::vector<std::string> names;
     for (const auto& r : schema.regions) names.push_back(r.name);
-    m::MirrorConfig cb;
+    m::MirrorLinkSpec cb;
     cb.key_file = key.path;
     cb.max_rate_hz = 0;
     cb.poll_us = poll_us;
     cb.ping_interval_s = 0.1;
     cb.peers.push_back({"127.0.0.1:9", {}, names});  // fixed below once A has a port
-    m::MirrorConfig ca = cb;
+    m::MirrorLinkSpec ca = cb;
     // B first on an ephemeral port, then A pointing at it; B accepts A's bound address
     const std::uint16_t a_port = free_port();
     ca.bind = "127.0.0.1:" + std::to_string(a_port);

@@ -11,7 +11,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "config/loader.hpp"
+#include "config/rig/loader.hpp"
 #include "io/can/mapping/can_bus.hpp"
 #include "io/can/mapping/can_bus_mirror.hpp"
 #include "io/can/transport/transport_factory.hpp"

@@ -14,7 +14,7 @@
 #include <thread>
 #include <vector>
 
-#include "config/loader.hpp"
+#include "config/rig/loader.hpp"
 #include "io/console/console_tap.hpp"
 #include "runtime/rig.hpp"
 #include "tests/support/console_client.hpp"
@@ -25,7 +25,7 @@ namespace {
 
 using namespace hil;
 
-config::RigSettings ravon() {
+config::RigSpec ravon() {
   config::LoadResult loaded = config::load_rig_config(HIL_SOURCE_DIR "/hil_rigs/ravon/rig.pbtxt");
   if (!loaded.ok()) throw std::runtime_error("cannot load RAVON");
   loaded.settings->can.clear();
@@ -33,7 +33,7 @@ config::RigSettings ravon() {
 }
 
 void BM_ConsoleTap(benchmark::State& state) {
-  const config::RigSettings settings = ravon();
+  const config::RigSpec settings = ravon();
   runtime::Rig rig(settings, {.live_bus = false});
   const std::size_t n = rig.table().size();
   constexpr std::int64_t kRingTicks = 8192;
@@ -59,12 +59,12 @@ BENCHMARK(BM_ConsoleTap)->ArgName("armed")->Arg(0)->Arg(1);
 
 void BM_RavonTick(benchmark::State& state) {
   const int clients = static_cast<int>(state.range(0));
-  const config::RigSettings settings = ravon();
+  const config::RigSpec settings = ravon();
   for (auto _ : state) {
     runtime::Rig rig(settings, {.live_bus = false});
     runtime::TickPlan plan;
     rig.add_stages(plan);
-    io::console::ConsoleOptions console;
+    io::console::ConsoleSpec console;
     console.enabled = clients >= 0;
     console.port = 0;
     session::Speed speed;

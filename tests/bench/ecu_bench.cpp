@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "config/scenario/scenario_settings.hpp"
+#include "config/scenario/scenario_spec.hpp"
 #include "runtime/rig.hpp"
 #include "runtime/tick_plan.hpp"
 #include "tools/session/run_builder.hpp"

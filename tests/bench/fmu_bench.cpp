@@ -1,4 +1,4 @@
-// Cost of one FMU step in the loop (issue 18): FmuTask::update of the first-order test FMU —
+// Cost of one FMU step in the loop (issue 18): FmuStage::run of the first-order test FMU —
 // read the input channel, set it, doStep, get the output, write the channels — FMI 2 and 3, on
 // the RT thread, and on a worker thread with the tick waiting for each step (the round trip
 // of the hand-over, what a run not paced by real time pays; a real-time run does not wait).
@@ -16,7 +16,7 @@ void BM_FmuTaskStep(benchmark::State& state) {
   rt::ChannelTable table;
   (void)table.add({.name = "in.speed", .unit = "m/s", .direction = rt::Direction::input});
   (void)table.add({.name = "in.wind", .unit = "m/s", .direction = rt::Direction::input});
-  const config::FmuSettings s{
+  const config::FmuSpec s{
       .path = fmt::format("{}/first_order_fmi{}.fmu", HIL_FMU_DIR, state.range(0)),
       .instance = "lag",
       .thread = state.range(1) != 0 ? config::FmuThread::worker : config::FmuThread::rt_thread,

@@ -5,8 +5,8 @@
 #include <filesystem>
 #include <vector>
 
-#include "config/executive_settings.hpp"
-#include "config/loader.hpp"
+#include "config/executive_spec.hpp"
+#include "config/rig/loader.hpp"
 
 namespace hil::config {
 namespace {

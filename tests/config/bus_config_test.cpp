@@ -1,4 +1,4 @@
-// config/bus_settings.hpp: the `bus` block checked with every problem at its line, one
+// config/bus_spec.hpp: the `bus` block checked with every problem at its line, one
 // source per channel across CAN and the bus, the mirror's peers and key file.
 
 #include <gtest/gtest.h>

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "config/loader.hpp"
+#include "config/rig/loader.hpp"
 
 namespace hil::config {
 namespace {

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "config/loader.hpp"
+#include "config/rig/loader.hpp"
 #include "tests/support/temp_dir.hpp"
 
 namespace hil::config::testing {

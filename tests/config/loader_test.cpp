@@ -1,8 +1,8 @@
 // Loading rig files: defaults, overlays, and errors that name file:line:column, the field
 // and what was expected.
 
-#include "config/loader.hpp"
-#include "config/rig_document.hpp"
+#include "config/rig/loader.hpp"
+#include "config/rig/rig_document.hpp"
 
 #include <gtest/gtest.h>
 
@@ -22,7 +22,7 @@ TEST_F(LoaderTest, EmptyFileGivesTheDocumentedDefaults) {
   const LoadResult result = load("");
 
   ASSERT_TRUE(result.ok()) << ::testing::PrintToString(messages(result));
-  const RigSettings& settings = *result.settings;
+  const RigSpec& settings = *result.settings;
   EXPECT_EQ(settings.executive.period, 250 * rt::kMicrosecond);
   EXPECT_EQ(settings.executive.overrun.kind, rt::OverrunKind::skip);
   EXPECT_EQ(settings.rt.priority, 80);
@@ -51,7 +51,7 @@ TEST_F(LoaderTest, ReadsEveryExecutiveSetting) {
     })");
 
   ASSERT_TRUE(result.ok()) << ::testing::PrintToString(messages(result));
-  const RigSettings& settings = *result.settings;
+  const RigSpec& settings = *result.settings;
   EXPECT_EQ(settings.executive.period, rt::kMillisecond);
   EXPECT_EQ(settings.executive.overrun.kind, rt::OverrunKind::stop_after);
   EXPECT_EQ(settings.executive.overrun.stop_after_overruns, 3U);

@@ -1,7 +1,7 @@
 // Overlay semantics and source locations on a schema with every shape of field
 // (tests/config/overlay_test.proto): the rules every future rig block inherits.
 
-#include "config/overlay.hpp"
+#include "config/rig/overlay.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,13 +1,13 @@
 // Validation of a RigConfig built in code, without files: every rule a user can break.
 
-#include "config/validate.hpp"
+#include "config/rig/validate.hpp"
 
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-#include "rt_core/executive_config.hpp"
+#include "rt_core/executive_spec.hpp"
 #include "rt_core/overrun_policy.hpp"
 
 namespace hil::config {

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "config/can_settings.hpp"
+#include "config/can_spec.hpp"
 #include "models/terrain/terrain_dem.hpp"
 #include "models/terrain/terrain_incline.hpp"
 #include "models/vehicle/vehicle_presets.hpp"
@@ -253,11 +253,11 @@ TEST_F(DriveConfigTest, CombustionPresetShiftModeAndTorqueCurve) {
     })");
   ASSERT_TRUE(result.ok()) << ::testing::PrintToString(messages(result));
   const models::PowertrainParams& p = result.settings->vehicle->drive.combustion;
-  EXPECT_EQ(p.transmission.mode, models::ShiftMode::kManual);
+  EXPECT_EQ(p.transmission.mode, models::ShiftMode::manual);
   EXPECT_EQ(p.transmission.forward_count, 4U);
   EXPECT_EQ(p.transmission.forward_ratios[2], 1.3);
   EXPECT_EQ(p.engine.full_load_torque(400.0), 150.0);
-  EXPECT_EQ(p.coupling, models::PowertrainCoupling::kClutch);  // the AutoSim car's
+  EXPECT_EQ(p.coupling, models::PowertrainCoupling::clutch);  // the AutoSim car's
 }
 
 TEST_F(DriveConfigTest, DriveErrorsPointAtTheField) {

@@ -21,18 +21,18 @@ TEST_P(FmuStageBudget, UpdateAllocatesNothingAndFaultsNoPages) {
   rt::ChannelTable table;
   (void)table.add({.name = "in.speed", .unit = "m/s", .direction = rt::Direction::input});
   (void)table.add({.name = "in.wind", .unit = "m/s", .direction = rt::Direction::input});
-  FmuSettings s{.path = fmt::format("{}/first_order_fmi{}.fmu", HIL_FMU_DIR, version),
-                .instance = "lag",
-                .every_ticks = 2,
-                .thread = thread,
-                .parameters = {{.name = "T", .value_reference = 0, .value = 0.1}},
-                .inputs = {{.channel = "in.speed", .variable = "u", .value_reference = 3}},
-                .outputs = {{.variable = "y",
-                             .value_reference = 4,
-                             .unit = "m/s",
-                             .safe = 0.0,
-                             .channel = "fmu.lag.y",
-                             .drives = "in.wind"}}};
+  FmuSpec s{.path = fmt::format("{}/first_order_fmi{}.fmu", HIL_FMU_DIR, version),
+            .instance = "lag",
+            .every_ticks = 2,
+            .thread = thread,
+            .parameters = {{.name = "T", .value_reference = 0, .value = 0.1}},
+            .inputs = {{.channel = "in.speed", .variable = "u", .value_reference = 3}},
+            .outputs = {{.variable = "y",
+                         .value_reference = 4,
+                         .unit = "m/s",
+                         .safe = 0.0,
+                         .channel = "fmu.lag.y",
+                         .drives = "in.wind"}}};
   runtime::FmuStage task(s, table, 0.00025);
   ASSERT_EQ(task.on_worker(), thread == FmuThread::worker);
   table.freeze();

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "config/loader.hpp"
+#include "config/rig/loader.hpp"
 #include "tests/fmu/hilsim_command.hpp"
 #include "tests/support/run_command.hpp"
 #include "tests/support/temp_dir.hpp"

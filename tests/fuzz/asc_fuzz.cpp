@@ -47,10 +47,10 @@ std::pair<std::size_t, std::size_t> parse_lines(std::string_view input) {
       continue;
     }
     const can::AscLineResult r = parser.parse(line);
-    if (r.kind == can::AscLineResult::Kind::kFrame) {
+    if (r.kind == can::AscLineResult::Kind::frame) {
       check_frame(r.frame);
       ++frames;
-    } else if (r.kind == can::AscLineResult::Kind::kBad) {
+    } else if (r.kind == can::AscLineResult::Kind::bad) {
       require(r.error.column <= line.size() && !r.error.message.empty());
       ++bad;
     }
@@ -67,8 +67,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   std::istringstream stream{std::string(input)};
   can::AscReader reader(stream, "fuzz.asc");
-  for (auto s = reader.next(); s != can::AscReader::Status::kEnd; s = reader.next()) {
-    if (s == can::AscReader::Status::kFrame) {
+  for (auto s = reader.next(); s != can::AscReader::Status::end; s = reader.next()) {
+    if (s == can::AscReader::Status::frame) {
       check_frame(reader.frame());
     } else {
       require(reader.bad_line().line == reader.line_number() && reader.bad_line().column >= 1 &&
@@ -79,7 +79,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   require(reader.line_number() <= lines);
 
   std::istringstream again{std::string(input)};
-  const can::TraceLoad load = can::load_trace(again, "fuzz.asc", can::TraceFormat::kAsc, true);
+  const can::TraceLoad load = can::load_trace(again, "fuzz.asc", can::TraceFormat::asc, true);
   require(load.trace.size() == frames && load.bad_lines == bad);
   require(load.events == reader.events());
   for (std::size_t i = 0; i < load.trace.size(); ++i) require(can::is_valid(load.trace.frame(i)));

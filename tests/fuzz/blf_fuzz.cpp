@@ -33,8 +33,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   using Status = hil::io::can::BlfReader::Status;
   std::size_t frames = 0;
   std::size_t bad = 0;
-  for (Status s = reader->next(); s != Status::kEnd; s = reader->next()) {
-    if (s == Status::kFrame) {
+  for (Status s = reader->next(); s != Status::end; s = reader->next()) {
+    if (s == Status::frame) {
       require(hil::io::can::is_valid(reader->frame().frame));
       ++frames;
     } else {

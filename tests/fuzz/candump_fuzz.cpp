@@ -71,8 +71,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   std::istringstream stream{std::string(input)};
   can::CandumpReader reader(stream, "fuzz.log");
-  for (auto s = reader.next(); s != can::CandumpReader::Status::kEnd; s = reader.next()) {
-    if (s == can::CandumpReader::Status::kFrame) {
+  for (auto s = reader.next(); s != can::CandumpReader::Status::end; s = reader.next()) {
+    if (s == can::CandumpReader::Status::frame) {
       require(can::is_valid(reader.line().frame) && !reader.line().interface.empty());
     } else {
       require(reader.bad_line().line == reader.line_number() && reader.bad_line().column >= 1);

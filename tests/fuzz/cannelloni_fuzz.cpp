@@ -49,7 +49,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::span<const std::uint8_t> packet(data, size);
   cn::PacketReader reader(packet);
   const std::vector<CanFrame> frames = read_all(reader);
-  if (reader.error() != cn::PacketError::kNone) {
+  if (reader.error() != cn::PacketError::none) {
     require(frames.empty());
     return 0;
   }
@@ -59,19 +59,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::vector<std::uint8_t> buffer(size);  // the same size must hold the same frames
   cn::PacketWriter writer(buffer);
   writer.begin(reader.header().sequence);
-  for (const CanFrame& f : frames) require(writer.append(f) == cn::PacketWriter::Append::kAppended);
+  for (const CanFrame& f : frames) require(writer.append(f) == cn::PacketWriter::Append::appended);
   const std::span<const std::uint8_t> encoded = writer.finish();
   require(encoded.size() == size);
   const std::vector<std::uint8_t> expected = canonical(packet, frames);
   require(std::equal(encoded.begin(), encoded.end(), expected.begin(), expected.end()));
 
   cn::PacketReader again(encoded);
-  require(again.error() == cn::PacketError::kNone && read_all(again) == frames);
+  require(again.error() == cn::PacketError::none && read_all(again) == frames);
 
   cn::SequenceTracker tracker;  // the payload bytes as a stream of sequence numbers
   for (const std::uint8_t s : packet) {
     const cn::SequenceTracker::Result r = tracker.observe(s);
-    require(r.order != cn::SequenceTracker::Order::kGap || (r.missing >= 1 && r.missing <= 127));
+    require(r.order != cn::SequenceTracker::Order::gap || (r.missing >= 1 && r.missing <= 127));
   }
   return 0;
 }

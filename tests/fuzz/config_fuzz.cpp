@@ -11,8 +11,8 @@
 #include <string_view>
 
 #include "config/executive_rules.hpp"
-#include "config/loader.hpp"
-#include "rt_core/executive_config.hpp"
+#include "config/rig/loader.hpp"
+#include "rt_core/executive_spec.hpp"
 
 namespace {
 
@@ -34,7 +34,7 @@ void check_errors(const LoadResult& result) {
   }
 }
 
-void check_settings(const hil::config::RigSettings& s) {
+void check_settings(const hil::config::RigSpec& s) {
   namespace rt = hil::rt;
   require(s.executive.period >= rt::kMinPeriod && s.executive.period <= rt::kMaxPeriod);
   require(s.rt.priority >= 0 && s.rt.priority <= hil::config::kMaxFifoPriority);

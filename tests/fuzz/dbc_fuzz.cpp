@@ -62,7 +62,7 @@ void exercise(const dbc::CompiledMessage& m, std::span<const std::uint8_t> input
     const dbc::CompiledSignal& s = m.signals[i];
     // Plain integers (factor 1, no offset, no range, < 53 bits) must come back bit-exact
     // when they were decoded and are still selected — unless signals overlap (a warning).
-    const bool exact = s.value_type == dbc::ValueType::kInteger && s.factor == 1.0 &&
+    const bool exact = s.value_type == dbc::ValueType::integer && s.factor == 1.0 &&
                        s.offset == 0.0 && !s.has_range && s.length < 53;
     if (check_exact && exact && first[i].present && second[i].present) {
       require(first[i].physical == second[i].physical);
@@ -75,7 +75,7 @@ void exercise(const dbc::CompiledMessage& m, std::span<const std::uint8_t> input
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   const int mode = size == 0 ? 0 : data[size - 1] % 3;
-  const dbc::DbcReadOptions options{.accept_deviations = mode != 1, .lenient = mode == 2};
+  const dbc::DbcReadSpec options{.accept_deviations = mode != 1, .lenient = mode == 2};
   try {
     const dbc::Database db = dbc::parse_dbc(text, "fuzz.dbc", options);
     for (const std::string& w : db.warnings) require(located(w));

@@ -18,7 +18,7 @@
 #include <string>
 #include <string_view>
 
-#include "config/scenario/scenario_settings.hpp"
+#include "config/scenario/scenario_spec.hpp"
 #include "runtime/scenario/course_path.hpp"
 #include "runtime/scenario/scenario_judge.hpp"
 #include "tools/ecu/speed_plan.hpp"
@@ -48,7 +48,7 @@ const std::filesystem::path& rig_file() {
   return path;
 }
 
-void check_settings(const hil::config::ScenarioSettings& s) {
+void check_settings(const hil::config::ScenarioSpec& s) {
   require(std::isfinite(s.duration_s) && s.duration_s > 0.0);
   for (const hil::config::CoursePoint& p : s.drive.path) {
     require(std::isfinite(p.x) && std::isfinite(p.y));
@@ -65,9 +65,9 @@ void check_settings(const hil::config::ScenarioSettings& s) {
   }
   const hil::runtime::ScenarioVerdict v = judge.verdict();
   require(v.gates.size() == s.gates.size());
-  for (const hil::config::FaultSettings& f : s.faults) {  // checked: names and targets set
+  for (const hil::config::FaultSpec& f : s.faults) {  // checked: names and targets set
     require(!f.name.empty() && !f.where.empty());
-    if (const auto* m = std::get_if<hil::config::MessageFaultSettings>(&f.target)) {
+    if (const auto* m = std::get_if<hil::config::MessageFaultSpec>(&f.target)) {
       require(m->bus == "ecu" && (m->message == "ECU_Steer" || m->message == "HIL_Pose"));
     }
   }

@@ -25,13 +25,13 @@ void require(bool promise) {
 
 void check_line(std::string_view line) {
   CanFrame frame;
-  if (slcan::parse_line(line, frame) != slcan::LineKind::kFrame) return;
+  if (slcan::parse_line(line, frame) != slcan::LineKind::frame) return;
   require(hil::io::can::is_valid(frame));
   std::array<char, slcan::kMaxFormattedBytes> text{};
   const std::size_t n = slcan::format_frame(frame, text);
   require(n > 0 && n <= text.size() && text[n - 1] == '\r');
   CanFrame again;
-  require(slcan::parse_line({text.data(), n - 1}, again) == slcan::LineKind::kFrame);
+  require(slcan::parse_line({text.data(), n - 1}, again) == slcan::LineKind::frame);
   require(again == frame);
 }
 
@@ -41,7 +41,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string_view input(reinterpret_cast<const char*>(data), size);
   slcan::LineAssembler assembler;
   for (const char c : input) {
-    if (assembler.push(c) != slcan::LineAssembler::Event::kLine) continue;
+    if (assembler.push(c) != slcan::LineAssembler::Event::line) continue;
     const std::string_view line = assembler.line();
     require(line.size() <= slcan::kMaxLineBytes);
     require(line.find_first_of("\r\a\n") == std::string_view::npos);

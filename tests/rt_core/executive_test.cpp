@@ -45,8 +45,8 @@ class RecordingStage final : public Stage {
   std::function<Nanoseconds(std::int64_t)> cost_;
 };
 
-ExecutiveConfig config_with(OverrunPolicy policy) {
-  return ExecutiveConfig{.period = kPeriod, .overrun = policy};
+ExecutiveSpec config_with(OverrunPolicy policy) {
+  return ExecutiveSpec{.period = kPeriod, .overrun = policy};
 }
 
 /// Every 100th tick costs 2.5 periods; every other tick costs 10 % of one.
@@ -97,9 +97,9 @@ TEST(Executive, RefusesAStageListWhosePhasesGoBack) {
 TEST(Executive, ContinuesInSegmentsWithDecimationAndOffset) {
   SimulatedClock c1, c2;
   RecordingStage whole(c1), segmented(c2);
-  Executive one(ExecutiveConfig{.period = kPeriod},
+  Executive one(ExecutiveSpec{.period = kPeriod},
                 {{.name = "t", .stage = &whole, .decimation = 4, .offset = 1}}, c1);
-  Executive parts(ExecutiveConfig{.period = kPeriod},
+  Executive parts(ExecutiveSpec{.period = kPeriod},
                   {{.name = "t", .stage = &segmented, .decimation = 4, .offset = 1}}, c2);
 
   EXPECT_EQ(one.run(23).ticks, 23);
@@ -155,7 +155,7 @@ TEST(Executive, ARunInSegmentsRunsEachTaskAtTheTicksOfOneRun) {
   SimulatedClock clock;
   RecordingStage every7(clock);
   RecordingStage every10_offset3(clock);
-  ExecutiveConfig config = config_with({});
+  ExecutiveSpec config = config_with({});
   config.task_timing_stride = 4;
   Executive exec(config,
                  {{.name = "every7", .stage = &every7, .decimation = 7},
@@ -296,12 +296,12 @@ TEST(Executive, RequestStopEndsTheRunBeforeTheNextTick) {
 TEST(Executive, RejectsOutOfRangePeriodsAndBadStagesAtSetup) {
   SimulatedClock clock;
   RecordingStage task(clock);
-  EXPECT_THROW(Executive(ExecutiveConfig{.period = 49 * kMicrosecond}, {}, clock),
+  EXPECT_THROW(Executive(ExecutiveSpec{.period = 49 * kMicrosecond}, {}, clock),
                std::invalid_argument);
-  EXPECT_THROW(Executive(ExecutiveConfig{.period = 101 * kMillisecond}, {}, clock),
+  EXPECT_THROW(Executive(ExecutiveSpec{.period = 101 * kMillisecond}, {}, clock),
                std::invalid_argument);
-  EXPECT_NO_THROW(Executive(ExecutiveConfig{.period = 50 * kMicrosecond}, {}, clock));
-  EXPECT_NO_THROW(Executive(ExecutiveConfig{.period = 100 * kMillisecond}, {}, clock));
+  EXPECT_NO_THROW(Executive(ExecutiveSpec{.period = 50 * kMicrosecond}, {}, clock));
+  EXPECT_NO_THROW(Executive(ExecutiveSpec{.period = 100 * kMillisecond}, {}, clock));
   EXPECT_THROW(Executive(config_with({}), {{.name = "t", .stage = &task, .decimation = 0}}, clock),
                std::invalid_argument);
   EXPECT_THROW(Executive(config_with({}), {{.name = "null"}}, clock), std::invalid_argument);
@@ -330,7 +330,7 @@ TEST(Executive, ATaskTimingStrideTimesTasksOnEveryNthTickAndTheTickAlways) {
   RecordingStage dear(clock, [](std::int64_t tick) {
     return tick == 6 ? 2 * kPeriod : 40 * kMicrosecond;  // tick 6 overruns, untimed
   });
-  ExecutiveConfig config = config_with({});
+  ExecutiveSpec config = config_with({});
   config.task_timing_stride = 4;
   Executive exec(config, {{.name = "cheap", .stage = &cheap}, {.name = "dear", .stage = &dear}},
                  clock);

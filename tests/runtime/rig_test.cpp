@@ -78,7 +78,7 @@ TEST(Rig, RavonFollowsTheEcuAndStopsWhenItGoesSilent) {
   const config::LoadResult loaded =
       config::load_rig_config(HIL_SOURCE_DIR "/hil_rigs/ravon/rig.pbtxt");
   ASSERT_TRUE(loaded.ok());
-  config::RigSettings settings = *loaded.settings;
+  config::RigSpec settings = *loaded.settings;
   settings.can[0].uri = "virtual:rig_runtime_test";
   Rig rig(settings);
   ScriptedEcu ecu(settings.can[0]);
@@ -111,7 +111,7 @@ TEST(Rig, TheVehicleIsThreeStagesAndItsControllersRunAtTheirDecimation) {
   const config::LoadResult loaded =
       config::load_rig_config(HIL_SOURCE_DIR "/hil_rigs/ravon/rig.pbtxt");
   ASSERT_TRUE(loaded.ok());
-  config::RigSettings settings = *loaded.settings;
+  config::RigSpec settings = *loaded.settings;
   settings.can[0].uri = "virtual:rig_stages_test";
   settings.vehicle->drive.electric.controller_decimation = 4;  // 1 kHz at a 4 kHz loop
   Rig rig(settings);

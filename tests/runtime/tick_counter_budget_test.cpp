@@ -1,4 +1,4 @@
-// The RT side of the service watchdog: TickCounterTask in an executive, RunNotifier polled by
+// The RT side of the service watchdog: TickCounterStage in an executive, RunNotifier polled by
 // IoJobs polling it from a non-RT thread. The RT thread allocates nothing (the allocation counter
 // replaces operator new, so this is a binary of its own) and systemd's end of the socket
 // sees the run start, make progress and stop.
@@ -32,7 +32,7 @@ class CounterProbe final : public rt::Stage {
   const runtime::TickCounterStage& counter_;
 };
 
-TEST(TickCounterTask, CountsCompleteTicks) {
+TEST(TickCounterStage, CountsCompleteTicks) {
   runtime::TickCounterStage counter;
   CounterProbe probe(counter);
   rt::testing::SimulatedClock clock;
@@ -45,7 +45,7 @@ TEST(TickCounterTask, CountsCompleteTicks) {
   EXPECT_EQ(probe.mismatches, 0);
 }
 
-TEST(TickCounterTask, TheRtThreadAllocatesNothingWhileSystemdIsNotified) {
+TEST(TickCounterStage, TheRtThreadAllocatesNothingWhileSystemdIsNotified) {
   testing::NotifySocket manager;
   manager.export_socket();
   testing::NotifySocket::export_watchdog(std::chrono::milliseconds(100));

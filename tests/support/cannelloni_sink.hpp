@@ -111,7 +111,7 @@ class CannelloniSink {
         }
       }
       cannelloni::PacketReader reader({buffer.data(), static_cast<std::size_t>(n)});
-      if (reader.error() != cannelloni::PacketError::kNone) {
+      if (reader.error() != cannelloni::PacketError::none) {
         bad_packets_.fetch_add(1);
         continue;
       }

@@ -12,7 +12,7 @@
 
 namespace hil::io::can::test {
 
-/// A frame with `id`, `bytes` as data and `flags` (CanFlag bits).
+/// A frame with `id`, `bytes` as data and `flags` (the flag bits of io/can/can_frame.hpp).
 inline CanFrame make_frame(std::uint32_t id, std::initializer_list<std::uint8_t> bytes,
                            std::uint8_t flags = 0) {
   CanFrame f;

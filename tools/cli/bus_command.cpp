@@ -35,7 +35,7 @@ void add_bus_command(CLI::App& app) {
       "Concepts, the C library and Python module, the wire format: docs/bus.md\n");
 
   {
-    auto o = std::make_shared<session::BusLsOptions>();
+    auto o = std::make_shared<session::BusLsSpec>();
     CLI::App* ls = cmd->add_subcommand(
         "ls",
         "The regions of the running rig(s): direction, writer and its pid, sequence, "
@@ -45,7 +45,7 @@ void add_bus_command(CLI::App& app) {
     ls->callback([o] { exit_with(session::bus_ls(*o)); });
   }
   {
-    auto o = std::make_shared<session::BusDumpOptions>();
+    auto o = std::make_shared<session::BusDumpSpec>();
     CLI::App* dump = cmd->add_subcommand("dump", "Print a region's latest snapshot");
     dump->add_option("REGION", o->region, "The region (hilsim bus ls lists them)")->required();
     add_target(*dump, o->target);
@@ -56,7 +56,7 @@ void add_bus_command(CLI::App& app) {
     dump->callback([o] { exit_with(session::bus_dump(*o)); });
   }
   {
-    auto o = std::make_shared<session::BusWriteOptions>();
+    auto o = std::make_shared<session::BusWriteSpec>();
     CLI::App* write = cmd->add_subcommand(
         "write", "Write an input region as its writer role (as a co-simulator would)");
     write->add_option("REGION", o->region, "An input region")->required();
@@ -77,7 +77,7 @@ void add_bus_command(CLI::App& app) {
     write->callback([o] { exit_with(session::bus_write(*o)); });
   }
   {
-    auto o = std::make_shared<session::BusMirrorOptions>();
+    auto o = std::make_shared<session::BusMirrorSpec>();
     CLI::App* mirror = cmd->add_subcommand(
         "mirror", "On another host: a local replica of a rig's bus, kept in step over UDP");
     mirror

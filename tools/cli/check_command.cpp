@@ -7,21 +7,20 @@
 #include <string>
 #include <vector>
 
-#include "config/executive_settings.hpp"
-#include "config/loader.hpp"
-#include "config/rig_document.hpp"
-#include "config/rig_locator.hpp"
-#include "config/scenario/scenario_settings.hpp"
+#include "config/executive_spec.hpp"
+#include "config/rig/loader.hpp"
+#include "config/rig/rig_document.hpp"
+#include "config/rig/rig_locator.hpp"
+#include "config/scenario/scenario_spec.hpp"
 #include "config/text/text_file.hpp"
-#include "io/can/transport/transport_factory.hpp"
-#include "runtime/rig.hpp"
 #include "tools/session/config_errors.hpp"
+#include "tools/session/rig_channels.hpp"
 
 namespace hil::cli {
 
 namespace {
 
-struct CheckOptions {
+struct CheckSpec {
   std::string file;
   std::vector<std::string> overlays;
   std::string scenario;       ///< --scenario: check this scenario file on the rig `file`
@@ -30,31 +29,25 @@ struct CheckOptions {
 };
 
 /// "hil_rigs/bench/rig.pbtxt (+1 overlay)".
-std::string describe_files(const CheckOptions& o) {
+std::string describe_files(const CheckSpec& o) {
   if (o.overlays.empty()) return o.file;
   return fmt::format("{} (+{} overlay{})", o.file, o.overlays.size(),
                      o.overlays.size() == 1 ? "" : "s");
 }
 
 /// The rig's channels as comments: what a CAN mapping, an overlay or a scenario event may
-/// name. The buses are built on in-process transports (nothing is opened).
-void print_channels(const config::RigSettings& rig) {
-  const runtime::Rig runtime(
-      rig, {.transport_for_bus =
-                [](std::size_t bus, const std::string& /*name*/) {
-                  return io::can::open_transport(fmt::format("virtual:hilsim_check_{}", bus));
-                },
-            .live_bus = false});
-  const auto specs = runtime.table().specs();
-  fmt::print("# channels ({}): name [unit] direction\n", specs.size());
-  for (const rt::ChannelSpec& c : specs) {
+/// name.
+void print_channels(const config::RigSpec& rig) {
+  const std::vector<rt::ChannelSpec> channels = session::rig_channels(rig);
+  fmt::print("# channels ({}): name [unit] direction\n", channels.size());
+  for (const rt::ChannelSpec& c : channels) {
     fmt::print("#   {} [{}] {}\n", c.name, c.unit,
                c.direction == rt::Direction::input ? "input" : "output");
   }
 }
 
 /// The rig in text format under a "# header" line, then its channels.
-void print_rig(const config::RigSettings& rig, const std::string& header) {
+void print_rig(const config::RigSpec& rig, const std::string& header) {
   fmt::print("# {}\n{}\n", header, config::rig_text(rig));
   print_channels(rig);
 }
@@ -72,14 +65,14 @@ int check_scenario(const std::filesystem::path& scenario, const std::filesystem:
   if (print) {  // the rig as the scenario runs it: its rig block applied
     print_rig(*result.rig, fmt::format("{} with {}'s rig block", rig.string(), scenario.string()));
   }
-  const config::ScenarioSettings& s = *result.scenario;
+  const config::ScenarioSpec& s = *result.scenario;
   fmt::print("OK {} on {}: \"{}\", {} s, {} path points, {} events, {} gates, {} faults\n",
              scenario.string(), rig.string(), s.description, s.duration_s, s.drive.path.size(),
              s.events.size(), s.gates.size(), s.faults.size());
   return 0;
 }
 
-int run_check(const CheckOptions& o) {
+int run_check(const CheckSpec& o) {
   const std::vector<std::filesystem::path> overlays(o.overlays.begin(), o.overlays.end());
   if (!o.scenario.empty())
     return check_scenario(config::locate_scenario(o.scenario), o.file, overlays, o.print);
@@ -91,7 +84,7 @@ int run_check(const CheckOptions& o) {
     session::print_config_errors(result.errors, describe_files(o));
     return 1;
   }
-  const config::RigSettings& rig = *result.settings;
+  const config::RigSpec& rig = *result.settings;
   session::print_config_warnings(rig);
   if (o.print) {  // the rig as a run would load it: overlays applied
     print_rig(rig, fmt::format("{} resolved (overlays applied, file paths as the loader resolved "
@@ -107,7 +100,7 @@ int run_check(const CheckOptions& o) {
     fmt::print("  CAN {} ({}): {} messages received, {} sent\n", bus.name, bus.uri, bus.rx.size(),
                bus.tx.size());
   }
-  for (const config::FmuSettings& f : rig.fmus) {
+  for (const config::FmuSpec& f : rig.fmus) {
     fmt::print("  fmu {}: {} every {} tick{}, {} parameter{}, {} input{}, {} output{}\n",
                f.instance, f.path.string(), f.every_ticks, f.every_ticks == 1 ? "" : "s",
                f.parameters.size(), f.parameters.size() == 1 ? "" : "s", f.inputs.size(),
@@ -133,7 +126,7 @@ int run_check(const CheckOptions& o) {
 }  // namespace
 
 void add_check_command(CLI::App& app) {
-  auto options = std::make_shared<CheckOptions>();
+  auto options = std::make_shared<CheckSpec>();
   CLI::App* cmd = app.add_subcommand(
       "check", "Validate a rig config file (and overlays) without running anything");
   cmd->footer(

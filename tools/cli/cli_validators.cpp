@@ -31,7 +31,7 @@ CLI::Option* add_speed_option(CLI::App& cmd, session::Speed& speed, const std::s
           "max|realtime|FACTOR"));
 }
 
-CLI::Option* add_console_option(CLI::App& cmd, io::console::ConsoleOptions& console) {
+CLI::Option* add_console_option(CLI::App& cmd, io::console::ConsoleSpec& console) {
   return cmd
       .add_option_function<std::string>(
           "--console",
@@ -44,7 +44,7 @@ CLI::Option* add_console_option(CLI::App& cmd, io::console::ConsoleOptions& cons
       ->type_name("[ADDR:]PORT|off")
       ->check(CLI::Validator(
           [](std::string& text) -> std::string {
-            io::console::ConsoleOptions probe;
+            io::console::ConsoleSpec probe;
             try {
               io::console::parse_console_endpoint(text, probe);
             } catch (const std::invalid_argument& e) {

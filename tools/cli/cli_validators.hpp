@@ -19,6 +19,6 @@ namespace hil::cli {
 CLI::Option* add_speed_option(CLI::App& cmd, session::Speed& speed, const std::string& help);
 
 /// --console off|PORT|ADDR:PORT: adds the option to `cmd`, parsed into `console`.
-CLI::Option* add_console_option(CLI::App& cmd, io::console::ConsoleOptions& console);
+CLI::Option* add_console_option(CLI::App& cmd, io::console::ConsoleSpec& console);
 
 }  // namespace hil::cli

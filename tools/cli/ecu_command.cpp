@@ -16,7 +16,7 @@ namespace {
 
 /// The flags as typed.
 struct EcuFlags {
-  session::EcuOptions options;
+  session::EcuSpec options;
   std::string duration;
   std::string period = "1ms";
   std::string json_path;
@@ -26,7 +26,7 @@ struct EcuFlags {
 
 void add_ecu_command(CLI::App& app) {
   auto flags = std::make_shared<EcuFlags>();
-  session::EcuOptions* options = &flags->options;
+  session::EcuSpec* options = &flags->options;
   CLI::App* cmd = app.add_subcommand(
       "ecu", "Play the virtual ECU of a rig over a CAN transport, as its own process");
   cmd->footer(
@@ -65,7 +65,7 @@ void add_ecu_command(CLI::App& app) {
   cmd->add_option("--json", flags->json_path, "Also write the summary to this JSON file");
   cmd->add_flag("-q,--quiet", options->quiet, "No progress output");
   cmd->callback([flags, cmd] {
-    session::EcuOptions o = flags->options;
+    session::EcuSpec o = flags->options;
     o.period = duration_value(flags->period);
     if (cmd->count("--duration") > 0) o.duration = duration_value(flags->duration);
     const std::optional<session::EcuReport> report = session::run_ecu(o);

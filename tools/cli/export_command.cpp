@@ -29,7 +29,7 @@ using io::record::TelemetryLayout;
 using io::record::TelemetrySample;
 using session::csv_field;
 
-struct ExportOptions {
+struct ExportSpec {
   std::string run;
   std::string csv_dir;
   std::string blf;
@@ -161,7 +161,7 @@ fs::path telemetry_file(const std::string& run) {
 }
 
 /// RUN_DIR/can.log as BLF (or a candump log given instead of a run directory).
-void run_blf_export(const ExportOptions& o) {
+void run_blf_export(const ExportSpec& o) {
   fs::path log(o.run);
   if (fs::is_directory(log)) log /= "can.log";
   if (!fs::exists(log)) {
@@ -182,7 +182,7 @@ void run_blf_export(const ExportOptions& o) {
           : fmt::format("; {} malformed lines skipped", result.bad_lines.size()));
 }
 
-void run_export(const ExportOptions& o) {
+void run_export(const ExportSpec& o) {
   const fs::path input = telemetry_file(o.run);
   // a split recording (telemetry.1.mcap, …) is read as one, when its first file is given
   const std::vector<fs::path> parts = io::record::telemetry_parts(input);
@@ -225,7 +225,7 @@ void run_export(const ExportOptions& o) {
 }  // namespace
 
 void add_export_command(CLI::App& app) {
-  auto o = std::make_shared<ExportOptions>();
+  auto o = std::make_shared<ExportSpec>();
   CLI::App* cmd = app.add_subcommand(
       "export", "Export a run's telemetry (telemetry.mcap) as CSV, one file per channel group");
   cmd->footer(

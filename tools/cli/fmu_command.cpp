@@ -12,7 +12,7 @@
 namespace hil::cli {
 namespace {
 
-struct FmuOptions {
+struct FmuCommandSpec {
   std::string file;
   std::optional<double> start_time;
   std::optional<double> stop_time;
@@ -22,14 +22,13 @@ struct FmuOptions {
   std::string output;
 };
 
-void run_info(const FmuOptions& o) {
+void run_info(const FmuCommandSpec& o) {
   const auto fmu = io::fmu::Fmu::load(o.file);
   fmt::print("{}", session::describe_fmu(*fmu));
 }
 
-void run_simulate(const FmuOptions& o) {
-  session::FmuSimulateOptions s{
-      .start_time = o.start_time, .stop_time = o.stop_time, .step = o.step};
+void run_simulate(const FmuCommandSpec& o) {
+  session::FmuSimulateSpec s{.start_time = o.start_time, .stop_time = o.stop_time, .step = o.step};
   for (const std::string& a : o.set) {
     const std::size_t eq = a.find('=');
     if (eq == std::string::npos || eq == 0) {
@@ -64,7 +63,7 @@ void guarded(F f) {
 }  // namespace
 
 void add_fmu_command(CLI::App& app) {
-  auto o = std::make_shared<FmuOptions>();
+  auto o = std::make_shared<FmuCommandSpec>();
   CLI::App* cmd = app.add_subcommand("fmu", "Inspect and run FMUs (FMI 2.0 and 3.0 co-simulation)");
   cmd->require_subcommand(1);
   cmd->footer("Guide: docs/fmu.md.\n");

@@ -14,7 +14,7 @@ namespace {
 
 /// The flags as typed.
 struct PlayFlags {
-  session::PlayOptions options;
+  session::PlaySpec options;
   std::string loop_gap;
   std::string late = "1ms";
   std::string back_pressure_wait = "100ms";
@@ -37,7 +37,7 @@ CLI::Validator ids_validator() {
 
 void add_play_command(CLI::App& app) {
   auto flags = std::make_shared<PlayFlags>();
-  session::PlayOptions* const options = &flags->options;
+  session::PlaySpec* const options = &flags->options;
   CLI::App* cmd = app.add_subcommand(
       "play", "Send a candump log or Vector ASC file onto a CAN transport with its timing");
   cmd->footer(
@@ -90,7 +90,7 @@ void add_play_command(CLI::App& app) {
   cmd->add_option("--json", flags->json_path, "Also write the summary figures to this JSON file");
   cmd->add_flag("-q,--quiet", options->quiet, "No progress output");
   cmd->callback([flags] {
-    session::PlayOptions o = flags->options;
+    session::PlaySpec o = flags->options;
     if (!flags->loop_gap.empty()) o.loop_gap = duration_value(flags->loop_gap);
     o.late = duration_value(flags->late);
     o.back_pressure_wait = duration_value(flags->back_pressure_wait);

@@ -12,7 +12,7 @@
 namespace hil::cli {
 
 void add_replay_command(CLI::App& app) {
-  auto o = std::make_shared<session::ReplayOptions>();
+  auto o = std::make_shared<session::ReplaySpec>();
   CLI::App* cmd = app.add_subcommand(
       "replay", "Replay a recorded run into the simulator and compare it frame by frame");
   cmd->footer(

@@ -10,7 +10,7 @@
 namespace hil::cli {
 
 void add_run_command(CLI::App& app) {
-  auto o = std::make_shared<session::RunOptions>();
+  auto o = std::make_shared<session::RunSpec>();
   CLI::App* cmd = app.add_subcommand(
       "run", "Run a rig: the vehicle in the real-time loop, its ECU over CAN, recorded");
   cmd->footer(

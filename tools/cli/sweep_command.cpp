@@ -23,7 +23,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct SweepOptions {
+struct SweepSpec {
   std::string plan;
   std::string out;
   std::string index;
@@ -48,7 +48,7 @@ config::SweepPlan load(const std::string& file) {
   return std::move(*loaded.plan);
 }
 
-fs::path out_dir(const SweepOptions& o, const config::SweepPlan& plan) {
+fs::path out_dir(const SweepSpec& o, const config::SweepPlan& plan) {
   return fs::absolute(o.out.empty() ? fs::path("sweeps") / plan.name() : fs::path(o.out))
       .lexically_normal();
 }
@@ -103,7 +103,7 @@ long task_from_environment() {
   return -1;
 }
 
-void run_plan(const SweepOptions& o) {
+void run_plan(const SweepSpec& o) {
   const config::SweepPlan plan = load(o.plan);
   if (o.json) {
     nlohmann::json variants = nlohmann::json::array();
@@ -133,7 +133,7 @@ void run_plan(const SweepOptions& o) {
   }
 }
 
-void run_run(const SweepOptions& o) {
+void run_run(const SweepSpec& o) {
   const config::SweepPlan plan = load(o.plan);
   std::vector<std::size_t> indices;
   long task = o.task;
@@ -169,7 +169,7 @@ void run_run(const SweepOptions& o) {
   std::vector<std::string> lines;
   for (const sweep::VariantOutcome& r : outcomes) {
     skipped += r.skipped ? 1 : 0;
-    if (r.status != sweep::Status::kPassed) {
+    if (r.status != sweep::Status::passed) {
       lines.push_back(fmt::format("  {:06} {}{} ({})", r.index, sweep::to_string(r.status),
                                   r.signal != 0 ? fmt::format(", signal {}", r.signal)
                                                 : fmt::format(", exit status {}", r.exit_status),
@@ -185,7 +185,7 @@ void run_run(const SweepOptions& o) {
   if (code != 0) throw CLI::RuntimeError(code);
 }
 
-void run_submit(const SweepOptions& o) {
+void run_submit(const SweepSpec& o) {
   if (!o.slurm) {
     throw CLI::ValidationError("engine",
                                "--slurm is the engine submit knows (docs/sweeps.md "
@@ -208,7 +208,7 @@ void run_submit(const SweepOptions& o) {
   if (jobs.collect_status != 0) throw CLI::RuntimeError(jobs.collect_status);
 }
 
-void run_collect(const SweepOptions& o) {
+void run_collect(const SweepSpec& o) {
   const sweep::Collected c = sweep::collect_sweep(o.dir, o.csv);
   fmt::print("{}", c.summary);
   if (c.exit_status != 0) throw CLI::RuntimeError(c.exit_status);
@@ -217,7 +217,7 @@ void run_collect(const SweepOptions& o) {
 }  // namespace
 
 void add_sweep_command(CLI::App& app) {
-  auto o = std::make_shared<SweepOptions>();
+  auto o = std::make_shared<SweepSpec>();
   CLI::App* cmd = app.add_subcommand(
       "sweep", "Run a scenario × parameter sweep at --speed max, here or on Slurm");
   cmd->require_subcommand(1);

@@ -27,7 +27,7 @@ struct TimingFlags {
   std::uint32_t stop_after = 0;
   std::int64_t window_ticks = 0;
   std::string json_path;
-  session::TimingOptions options;
+  session::TimingSpec options;
 };
 
 constexpr std::array kPolicies = {rt::OverrunKind::skip, rt::OverrunKind::catch_up,
@@ -41,9 +41,9 @@ rt::OverrunKind policy_named(std::string_view name) {
 }
 
 /// The options as given on the command line.
-session::TimingOptions given(const TimingFlags& f, const CLI::App& cmd) {
+session::TimingSpec given(const TimingFlags& f, const CLI::App& cmd) {
   const auto has = [&cmd](const char* flag) { return cmd.count(flag) > 0; };
-  session::TimingOptions o = f.options;
+  session::TimingSpec o = f.options;
   if (has("--period")) o.period = duration_value(f.period);
   o.duration = duration_value(f.duration);
   if (has("--priority")) o.priority = f.priority;
@@ -59,7 +59,7 @@ session::TimingOptions given(const TimingFlags& f, const CLI::App& cmd) {
 
 void add_timing_command(CLI::App& app) {
   auto flags = std::make_shared<TimingFlags>();
-  session::TimingOptions* options = &flags->options;
+  session::TimingSpec* options = &flags->options;
   CLI::App* cmd = app.add_subcommand(
       "timing",
       "Run the fixed-step executive (a synthetic load, or a rig with --rig) and report its timing");

@@ -17,7 +17,7 @@ namespace {
 constexpr std::size_t kMaxPointsPerAxis = 100'000;
 constexpr std::size_t kMaxRows = 1'000'000;
 
-struct TireCurveOptions {
+struct TireCurveSpec {
   std::string surface;
   double load_n = 0.0;
   std::optional<double> deflection_m;
@@ -27,7 +27,7 @@ struct TireCurveOptions {
   std::string slip_angle;
 };
 
-models::TireParams tire_params(const TireCurveOptions& o) {
+models::TireParams tire_params(const TireCurveSpec& o) {
   models::TireParams p;
   if (!o.tire.empty()) {
     p.width = o.tire[0];
@@ -37,7 +37,7 @@ models::TireParams tire_params(const TireCurveOptions& o) {
   return p;
 }
 
-void run_tire_curve(const TireCurveOptions& o) {
+void run_tire_curve(const TireCurveSpec& o) {
   const models::Surface surface = models::parse_surface(o.surface).value();  // IsMember checked
   if (models::is_soil(surface) && !o.cone_index_kpa) {
     throw CLI::ValidationError("--cone-index",
@@ -82,7 +82,7 @@ void run_tire_curve(const TireCurveOptions& o) {
 }  // namespace
 
 void add_tire_curve_command(CLI::App& app) {
-  auto o = std::make_shared<TireCurveOptions>();
+  auto o = std::make_shared<TireCurveSpec>();
   CLI::App* cmd = app.add_subcommand(
       "tire-curve", "Print the steady-state tire/terrain force curves (VTI) of one tire as CSV");
   cmd->footer(

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "io/can/transport/transport.hpp"
-#include "rt_core/histogram.hpp"
+#include "rt_core/stats/histogram.hpp"
 
 namespace hil::ecu {
 

@@ -30,7 +30,7 @@ rt::ChannelId required(const rt::ChannelTable& table, const std::string& name, c
   return *id;
 }
 
-PathFollowerGains follower_gains(const config::ControllerSettings& c, double wheelbase,
+PathFollowerGains follower_gains(const config::ControllerSpec& c, double wheelbase,
                                  double max_speed) {
   // Converge over about two wheelbases, longer at speed (the steering lags ~0.6 s)
   PathFollowerGains g =
@@ -41,7 +41,7 @@ PathFollowerGains follower_gains(const config::ControllerSettings& c, double whe
   return g;
 }
 
-SpeedControlGains speed_gains(const config::ControllerSettings& c) {
+SpeedControlGains speed_gains(const config::ControllerSpec& c) {
   SpeedControlGains g;
   g.max_accel = kFullPedalAcceleration;
   if (c.speed_gain) g.speed_gain = *c.speed_gain;
@@ -50,7 +50,7 @@ SpeedControlGains speed_gains(const config::ControllerSettings& c) {
   return g;
 }
 
-StanleyGains stanley_gains(const config::ControllerSettings& c) {
+StanleyGains stanley_gains(const config::ControllerSpec& c) {
   StanleyGains g;
   if (c.stanley_k) g.k = *c.stanley_k;
   if (c.stanley_k_soft) g.k_soft = *c.stanley_k_soft;
@@ -61,7 +61,7 @@ StanleyGains stanley_gains(const config::ControllerSettings& c) {
 
 }  // namespace
 
-Driver::Driver(const models::VehicleParams& vehicle, const config::ScenarioSettings& scenario,
+Driver::Driver(const models::VehicleParams& vehicle, const config::ScenarioSpec& scenario,
                const rt::ChannelTable& table, double cycle_s)
     : geometry_(vehicle),
       drive_(vehicle.drive.kind),

@@ -19,7 +19,7 @@
 #include <cstddef>
 #include <optional>
 
-#include "config/scenario/scenario_settings.hpp"
+#include "config/scenario/scenario_spec.hpp"
 #include "models/vehicle/capacities.hpp"
 #include "models/vehicle/vehicle_params.hpp"
 #include "rt_core/channel_table.hpp"
@@ -48,7 +48,7 @@ struct DriverStatus {
 class Driver {
  public:
   /// `table`: the ECU's table, frozen; `cycle_s`: the control period [s].
-  Driver(const models::VehicleParams& vehicle, const config::ScenarioSettings& scenario,
+  Driver(const models::VehicleParams& vehicle, const config::ScenarioSpec& scenario,
          const rt::ChannelTable& table, double cycle_s);
 
   /// RT: one control cycle at scenario time `t` [s].

@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "config/scenario/scenario_settings.hpp"
+#include "config/scenario/scenario_spec.hpp"
 #include "runtime/scenario/course_path.hpp"
 
 namespace hil::ecu {

@@ -35,8 +35,8 @@ std::vector<WatchedMessage> watched_messages(const io::can::CanBusSpec& rig_bus,
 
 VirtualEcu::~VirtualEcu() = default;
 
-VirtualEcu::VirtualEcu(const config::RigSettings& rig, const config::ScenarioSettings& scenario,
-                       const VirtualEcuOptions& options)
+VirtualEcu::VirtualEcu(const config::RigSpec& rig, const config::ScenarioSpec& scenario,
+                       const VirtualEcuSpec& options)
     : judge_(scenario), start_on_input_(options.start_clock_on_input) {
   if (rig.can.empty()) throw std::runtime_error("the rig has no CAN bus for an ECU to talk on");
   if (!rig.vehicle) throw std::runtime_error("the rig has no vehicle for an ECU to drive");

@@ -20,8 +20,8 @@
 #include <string>
 #include <vector>
 
-#include "config/loader.hpp"
-#include "config/scenario/scenario_settings.hpp"
+#include "config/rig/loader.hpp"
+#include "config/scenario/scenario_spec.hpp"
 #include "io/can/mapping/can_bus.hpp"
 #include "rt_core/channel_table.hpp"
 #include "rt_core/stage.hpp"
@@ -31,7 +31,7 @@
 
 namespace hil::ecu {
 
-struct VirtualEcuOptions {
+struct VirtualEcuSpec {
   /// The ECU's transport; default the rig bus's own URI (virtual:NAME in process).
   std::optional<std::string> can_uri;
   /// The period of the executive the ECU runs in [s]; default the rig's.
@@ -54,8 +54,8 @@ class VirtualEcu {
   /// Setup: opens the transport (std::runtime_error/invalid_argument naming the URI), builds
   /// the mirrored bus and the driver (std::runtime_error naming a channel the drive needs
   /// that the rig's mapping lacks).
-  VirtualEcu(const config::RigSettings& rig, const config::ScenarioSettings& scenario,
-             const VirtualEcuOptions& options = {});
+  VirtualEcu(const config::RigSpec& rig, const config::ScenarioSpec& scenario,
+             const VirtualEcuSpec& options = {});
   ~VirtualEcu();
   VirtualEcu(const VirtualEcu&) = delete;
   VirtualEcu& operator=(const VirtualEcu&) = delete;

@@ -9,7 +9,7 @@ void print_config_errors(const config::ConfigErrors& errors, std::string_view wh
   fmt::print(stderr, "FAILED {}: {} error{}\n", what, errors.size(), errors.size() == 1 ? "" : "s");
 }
 
-void print_config_warnings(const config::RigSettings& settings) {
+void print_config_warnings(const config::RigSpec& settings) {
   for (const io::can::CanBusSpec& bus : settings.can) {
     for (const std::string& w : bus.database.warnings) fmt::print(stderr, "{}\n", w);
   }

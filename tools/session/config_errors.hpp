@@ -5,7 +5,7 @@
 
 #include <string_view>
 
-#include "config/loader.hpp"
+#include "config/rig/loader.hpp"
 #include "config/text/config_error.hpp"
 
 namespace hil::session {
@@ -14,6 +14,6 @@ void print_config_errors(const config::ConfigErrors& errors, std::string_view wh
 
 /// The DBC warnings of the rig's buses ("file.dbc:line:column: warning: ..."), one per line on
 /// stderr (a bus with dbc_lenient: what was assumed or skipped).
-void print_config_warnings(const config::RigSettings& settings);
+void print_config_warnings(const config::RigSpec& settings);
 
 }  // namespace hil::session

@@ -217,7 +217,7 @@ class EventWatch {
 
 }  // namespace
 
-json course_json(const config::ScenarioSettings& s) {
+json course_json(const config::ScenarioSpec& s) {
   const double c = std::cos(s.start.yaw);
   const double sn = std::sin(s.start.yaw);
   const auto world = [&](double x, double y) {
@@ -226,7 +226,7 @@ json course_json(const config::ScenarioSettings& s) {
   json path = json::array();
   for (const config::CoursePoint& p : s.drive.path) path.push_back(world(p.x, p.y));
   json cones = json::array();
-  for (const config::GateSettings& g : s.gates) {
+  for (const config::GateSpec& g : s.gates) {
     const auto* lane = std::get_if<config::LaneGate>(&g.check);
     if (lane == nullptr) continue;
     // cones along both edges of the lane, every 3 m and at its ends

@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include "config/scenario/scenario_settings.hpp"
+#include "config/scenario/scenario_spec.hpp"
 #include "io/console/console_feed.hpp"
 #include "runtime/commands/command_queue.hpp"
 #include "runtime/faults/fault_engine.hpp"
@@ -24,10 +24,10 @@ struct ConsoleRun {
   std::string run_id;
   Speed speed;
   std::int64_t start_epoch_ns = 0;
-  const config::ScenarioSettings* scenario = nullptr;  ///< or none
-  const runtime::Recording* recording = nullptr;       ///< or not recorded
-  const runtime::ScenarioJudge* judge = nullptr;       ///< the scenario's gates, or none
-  const runtime::FaultEngine* faults = nullptr;        ///< the run's faults, or none
+  const config::ScenarioSpec* scenario = nullptr;  ///< or none
+  const runtime::Recording* recording = nullptr;   ///< or not recorded
+  const runtime::ScenarioJudge* judge = nullptr;   ///< the scenario's gates, or none
+  const runtime::FaultEngine* faults = nullptr;    ///< the run's faults, or none
 };
 
 /// The console's operator commands (docs/api.md) as commands of the loop's queue.
@@ -39,6 +39,6 @@ console_commands(runtime::CommandQueue& queue);
 
 /// The course message of a scenario: its path and the cones of its lane gates, in world
 /// coordinates.
-[[nodiscard]] nlohmann::json course_json(const config::ScenarioSettings& s);
+[[nodiscard]] nlohmann::json course_json(const config::ScenarioSpec& s);
 
 }  // namespace hil::session

@@ -21,11 +21,11 @@
 #include <variant>
 #include <vector>
 
-#include "config/loader.hpp"
-#include "config/scenario/scenario_settings.hpp"
+#include "config/rig/loader.hpp"
+#include "config/scenario/scenario_spec.hpp"
 #include "io/console/console_options.hpp"
-#include "rt_core/executive_config.hpp"
-#include "rt_core/rt_options.hpp"
+#include "rt_core/executive_spec.hpp"
+#include "rt_core/rt_spec.hpp"
 #include "runtime/commands/command_queue.hpp"
 #include "runtime/rig.hpp"
 #include "runtime/tick_plan.hpp"
@@ -35,7 +35,7 @@ namespace hil::session {
 
 /// The rig and its scenario, from their files.
 struct RigFiles {
-  std::string rig = "ravon";          ///< a name or a rig file (config/rig_locator.hpp)
+  std::string rig = "ravon";          ///< a name or a rig file (config/rig/rig_locator.hpp)
   std::vector<std::string> overlays;  ///< applied on the rig file, in order
   std::string scenario;               ///< a name or a file; "" the rig's default; "none"
 };
@@ -43,8 +43,8 @@ struct RigFiles {
 /// The rig and its scenario already loaded (tests, benchmarks: a scenario from a text).
 struct LoadedRig {
   std::string name;  ///< the rig's short name
-  config::RigSettings settings;
-  std::optional<config::ScenarioSettings> scenario;
+  config::RigSpec settings;
+  std::optional<config::ScenarioSpec> scenario;
 };
 
 // ---- sources: where the inputs come from ----
@@ -102,14 +102,14 @@ struct ClockChoice {
   bool paused = false;  ///< lock-step: the loop runs as far as the console or the API steps it
   /// The RT setup of the loop thread at real-time speed: the rig's (`rt` block) unless
   /// given; `no_rt` a normal thread without memory locking whatever the speed.
-  std::optional<rt::RtOptions> rt;
+  std::optional<rt::RtSpec> rt;
   bool no_rt = false;
   /// A peer beside the rig (`hilsim ecu --priority`): the rig's RT setup at this SCHED_FIFO
   /// priority, on no particular CPU; 0 a normal thread without memory locking.
   std::optional<int> peer_priority;
   /// The executive's settings: the rig's unless given (`hilsim timing`'s flags, `ecu`'s
   /// --period).
-  std::optional<rt::ExecutiveConfig> executive;
+  std::optional<rt::ExecutiveSpec> executive;
   /// The loop is not closed: a replay; an overrun is never a reason to stop it.
   bool open_loop = false;
 };
@@ -120,7 +120,7 @@ struct Recipe {
   Sources sources = LiveSources{};
   Peer peer = Peer::builtin_ecu;
   std::optional<RecordSink> record;
-  io::console::ConsoleOptions console{.enabled = false};
+  io::console::ConsoleSpec console{.enabled = false};
   ClockChoice clock;
   /// No rig: the executive alone with this much busy work each tick (`hilsim timing`).
   std::optional<rt::Nanoseconds> synthetic_load;

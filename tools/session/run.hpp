@@ -16,8 +16,8 @@
 #include <optional>
 #include <string>
 
-#include "config/loader.hpp"
-#include "config/scenario/scenario_settings.hpp"
+#include "config/rig/loader.hpp"
+#include "config/scenario/scenario_spec.hpp"
 #include "io/bus/bus_log.hpp"
 #include "runtime/commands/command_queue.hpp"
 #include "runtime/commands/recorded_commands.hpp"
@@ -56,9 +56,9 @@ struct Run {
   // ---- the rig and its scenario, as loaded ----
   std::string rig_name;  ///< the short name: "ravon"
   std::filesystem::path rig_file;
-  config::RigSettings settings;  ///< the scenario's rig block applied
+  config::RigSpec settings;  ///< the scenario's rig block applied
   std::optional<std::filesystem::path> scenario_file;
-  std::optional<config::ScenarioSettings> scenario;
+  std::optional<config::ScenarioSpec> scenario;
   std::string ecu_description;  ///< "virtual (in process)", the --can URI, or "none"
   bool builtin_ecu = false;     ///< the virtual ECU runs in process
 

@@ -6,7 +6,7 @@
 #include <set>
 #include <stdexcept>
 
-#include "config/rig_locator.hpp"
+#include "config/rig/rig_locator.hpp"
 #include "io/can/transport/replay_transport.hpp"
 #include "io/record/mcap/chunk_compression.hpp"
 #include "tools/session/config_errors.hpp"
@@ -18,8 +18,7 @@ namespace hil::session {
 namespace {
 
 /// The scenario a run from files drives: the recipe's, else the rig's default_scenario.
-std::optional<std::filesystem::path> scenario_file(const RigFiles& r,
-                                                   const config::RigSettings& rig,
+std::optional<std::filesystem::path> scenario_file(const RigFiles& r, const config::RigSpec& rig,
                                                    const std::filesystem::path& rig_file) {
   if (!r.scenario.empty()) {
     return r.scenario == "none" ? std::nullopt : std::optional(config::locate_scenario(r.scenario));
@@ -29,7 +28,7 @@ std::optional<std::filesystem::path> scenario_file(const RigFiles& r,
 }
 
 /// A transport that is not virtual: it has a peer that runs in real time.
-std::optional<std::string> real_transport(const Recipe& r, const config::RigSettings& s) {
+std::optional<std::string> real_transport(const Recipe& r, const config::RigSpec& s) {
   if (const auto* live = std::get_if<LiveSources>(&r.sources); live && live->can_uri) {
     return *live->can_uri;
   }
@@ -113,7 +112,7 @@ std::unique_ptr<Run> RunBuilder::build() {
   run->recipe = recipe_;
   run->start_epoch_ns = epoch_ns(std::chrono::system_clock::now());
   if (recipe_.synthetic_load) {  // no rig: the executive alone
-    run->settings.executive = recipe_.clock.executive.value_or(rt::ExecutiveConfig{});
+    run->settings.executive = recipe_.clock.executive.value_or(rt::ExecutiveSpec{});
     run->rig_name = "synthetic load";
     run->load = std::make_unique<SpinStage>(*recipe_.synthetic_load);
     runtime::TickPlan plan;
@@ -183,7 +182,7 @@ bool RunBuilder::load_files(Run& run) const {
 }
 
 bool RunBuilder::choose_peer(Run& run) const {
-  const config::RigSettings& s = run.settings;
+  const config::RigSpec& s = run.settings;
   const auto* live = std::get_if<LiveSources>(&recipe_.sources);
   const std::optional<std::string> can_uri = live != nullptr ? live->can_uri : std::nullopt;
   if (can_uri && s.can.empty()) {
@@ -217,11 +216,11 @@ bool RunBuilder::choose_peer(Run& run) const {
 }
 
 void RunBuilder::build_rig(Run& run) const {
-  const config::RigSettings& s = run.settings;
-  std::vector<config::FaultSettings> faults = s.faults;
+  const config::RigSpec& s = run.settings;
+  std::vector<config::FaultSpec> faults = s.faults;
   if (run.scenario)
     faults.insert(faults.end(), run.scenario->faults.begin(), run.scenario->faults.end());
-  runtime::RigOptions options{
+  runtime::RigBuildSpec options{
       .extra_input_channels =
           run.scenario ? run.scenario->marker_channels : std::vector<std::string>{},
       // a fault left out keeps its channels (they stay 0): the run's channels, as recorded
@@ -244,7 +243,7 @@ void RunBuilder::build_rig(Run& run) const {
     follow_vehicle_math(*run.rig, run.recorded.vehicle_math);
     const std::set<std::string> without(recorded->without_faults.begin(),
                                         recorded->without_faults.end());
-    std::erase_if(faults, [&](const config::FaultSettings& f) { return without.contains(f.name); });
+    std::erase_if(faults, [&](const config::FaultSpec& f) { return without.contains(f.name); });
   }
   const std::uint64_t seed = s.vehicle ? s.vehicle->seed : 1;
   run.faults =
@@ -262,15 +261,15 @@ void RunBuilder::build_ecu_alone(Run& run) const {
   const auto* live = std::get_if<LiveSources>(&recipe_.sources);
   run.ecu = std::make_unique<ecu::VirtualEcu>(
       run.settings, *run.scenario,
-      ecu::VirtualEcuOptions{.can_uri = live != nullptr ? live->can_uri : std::nullopt,
-                             .period_s = static_cast<double>(run.settings.executive.period) / 1e9,
-                             .start_clock_on_input = true});
+      ecu::VirtualEcuSpec{.can_uri = live != nullptr ? live->can_uri : std::nullopt,
+                          .period_s = static_cast<double>(run.settings.executive.period) / 1e9,
+                          .start_clock_on_input = true});
   run.ecu_description = live != nullptr && live->can_uri ? *live->can_uri : "none";
 }
 
 void RunBuilder::add_scenario(Run& run, runtime::TickPlan& plan) const {
   if (!run.scenario) return;
-  const config::ScenarioSettings& s = *run.scenario;
+  const config::ScenarioSpec& s = *run.scenario;
   models::Vehicle* vehicle = run.rig->vehicle();
   if (vehicle == nullptr) throw std::runtime_error("a scenario needs a rig with a vehicle");
   vehicle->reset(s.start.x, s.start.y, s.start.yaw, s.start.speed);
@@ -313,7 +312,7 @@ void RunBuilder::add_sink(Run& run, runtime::TickPlan& plan) const {
   std::string saved = save_rig(run.settings, *run.run_dir, *run.rig);
   if (run.scenario_file) saved += copy_scenario(*run.scenario_file, *run.run_dir);
   run.config_hash = config_hash(saved);
-  config::RecordingSettings settings = run.settings.recording;
+  config::RecordingSpec settings = run.settings.recording;
   if (r.split_size_mb)
     settings.split_bytes = static_cast<std::uint64_t>(*r.split_size_mb * 1048576.0);
   if (r.split_duration) {
@@ -321,7 +320,7 @@ void RunBuilder::add_sink(Run& run, runtime::TickPlan& plan) const {
   }
   run.recording = std::make_unique<runtime::Recording>(
       *run.rig,
-      runtime::RecordingOptions{.dir = *run.run_dir,
+      runtime::RunRecordingSpec{.dir = *run.run_dir,
                                 .start_epoch_ns = run.start_epoch_ns,
                                 .rig_name = run.rig_name,
                                 .lossless = !recipe_.clock.speed.realtime() ||
@@ -341,7 +340,7 @@ void RunBuilder::add_loop(Run& run, runtime::TickPlan plan) const {
     run.ticks_wanted = std::max<std::int64_t>(
         1, *rt::parse_duration(*recipe_.duration) / run.settings.executive.period);
   }
-  rt::RtOptions rt_options = clock.rt.value_or(run.settings.rt);
+  rt::RtSpec rt_options = clock.rt.value_or(run.settings.rt);
   if (clock.peer_priority) {
     rt_options.priority = *clock.peer_priority;
     rt_options.cpu.reset();
@@ -349,16 +348,16 @@ void RunBuilder::add_loop(Run& run, runtime::TickPlan plan) const {
     rt_options.lock_memory = rt_options.lock_memory && *clock.peer_priority > 0;
   }
   if (clock.no_rt) rt_options = {.priority = 0, .lock_memory = false, .hold_dma_latency = false};
-  HarnessOptions options{.rt = rt_options,
-                         .speed = clock.speed,
-                         .quiet = recipe_.quiet,
-                         .notify = recipe_.notify,
-                         .open_loop = clock.open_loop,
-                         .name = recipe_.peer == Peer::ecu_alone
-                                     ? fmt::format("ecu {}", recipe_.rig.rig)
-                                     : fmt::format("rig {}", run.rig_name),
-                         .console = recipe_.console,
-                         .paused = clock.paused};
+  HarnessSpec options{.rt = rt_options,
+                      .speed = clock.speed,
+                      .quiet = recipe_.quiet,
+                      .notify = recipe_.notify,
+                      .open_loop = clock.open_loop,
+                      .name = recipe_.peer == Peer::ecu_alone
+                                  ? fmt::format("ecu {}", recipe_.rig.rig)
+                                  : fmt::format("rig {}", run.rig_name),
+                      .console = recipe_.console,
+                      .paused = clock.paused};
   if (run.rig && recipe_.console.enabled) {
     options.console_feed = console_feed_of(run);
   } else if (recipe_.console.enabled) {  // the timing only: an empty channel table

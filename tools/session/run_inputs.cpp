@@ -8,7 +8,7 @@
 #include <map>
 #include <set>
 
-#include "config/rig_locator.hpp"
+#include "config/rig/rig_locator.hpp"
 #include "io/can/transport/replay_transport.hpp"
 #include "io/record/mapped_file.hpp"
 #include "models/vehicle/vehicle.hpp"
@@ -154,8 +154,8 @@ bool replay_recorded_inputs(Run& run, const RecordedSources& recorded, runtime::
 }
 
 std::unique_ptr<io::can::Transport> external_transport(const CanRecording& log,
-                                                       const config::RigSettings& rig,
-                                                       std::size_t bus, const std::string& name) {
+                                                       const config::RigSpec& rig, std::size_t bus,
+                                                       const std::string& name) {
   std::vector<io::can::TickFrame> mine;
   if (const auto it = log.received.find(name); it != log.received.end()) {
     mine = it->second;

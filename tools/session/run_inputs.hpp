@@ -24,7 +24,7 @@ namespace hil::session {
 /// Bus `bus` (named `name`) of an external log's replay: the frames of the log's interface of
 /// that name, and those of interfaces no bus is named after on the first.
 [[nodiscard]] std::unique_ptr<io::can::Transport> external_transport(const CanRecording& log,
-                                                                     const config::RigSettings& rig,
+                                                                     const config::RigSpec& rig,
                                                                      std::size_t bus,
                                                                      const std::string& name);
 

@@ -61,7 +61,7 @@ Collected collect_sweep(const fs::path& out, const fs::path& csv_path) {
     const nlohmann::json* variant;
     nlohmann::json sweep;
     nlohmann::json manifest;
-    Status status = Status::kMissing;
+    Status status = Status::missing;
   };
   std::vector<Row> rows;
   std::vector<std::string> gates;  // in order of first appearance
@@ -100,7 +100,7 @@ Collected collect_sweep(const fs::path& out, const fs::path& csv_path) {
     for (const std::string& f : fields) {
       table += "," + csv_field(parameters.contains(f) ? json_text(parameters[f]) : "");
     }
-    const bool ran = r.status != Status::kMissing;
+    const bool ran = r.status != Status::missing;
     table += fmt::format(",{},{},{}", to_string(r.status),
                          ran ? json_text(r.sweep.value("exit_status", nlohmann::json())) : "",
                          json_text(r.manifest.value("simulated_s", nlohmann::json())));
@@ -115,14 +115,14 @@ Collected collect_sweep(const fs::path& out, const fs::path& csv_path) {
     table += "," + (ran ? dir : std::string()) + "\n";
 
     switch (r.status) {
-      case Status::kPassed:
+      case Status::passed:
         ++c.passed;
         break;
-      case Status::kFailed:
-      case Status::kError:
-      case Status::kCrashed:
-      case Status::kTimedOut: {
-        if (r.status == Status::kFailed) {
+      case Status::failed:
+      case Status::error:
+      case Status::crashed:
+      case Status::timed_out: {
+        if (r.status == Status::failed) {
           ++c.failed;
         } else {
           ++c.went_wrong;
@@ -134,7 +134,7 @@ Collected collect_sweep(const fs::path& out, const fs::path& csv_path) {
         }
         std::string why = fmt::format("exit status {}",
                                       json_text(r.sweep.value("exit_status", nlohmann::json())));
-        if (r.status == Status::kTimedOut) {
+        if (r.status == Status::timed_out) {
           why = fmt::format("after {} s", json_text(r.sweep.value("timeout_s", nlohmann::json())));
         } else if (r.sweep.value("signal", 0) != 0) {
           why = fmt::format("signal {}", r.sweep.value("signal", 0));
@@ -154,7 +154,7 @@ Collected collect_sweep(const fs::path& out, const fs::path& csv_path) {
         }
         break;
       }
-      case Status::kMissing:
+      case Status::missing:
         ++c.missing;
         rerun.push_back(index);
         break;

@@ -50,7 +50,7 @@ bool already_done(const fs::path& dir, const std::string& hash, VariantOutcome& 
   const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
   if (j.is_discarded() || j.value("variant_hash", std::string()) != hash) return false;
   const Status s = status_from(j.value("status", std::string()));
-  if (s != Status::kPassed && s != Status::kFailed) return false;
+  if (s != Status::passed && s != Status::failed) return false;
   outcome.status = s;
   outcome.exit_status = j.value("exit_status", -1);
   outcome.wall_s = j.value("wall_s", 0.0);
@@ -72,9 +72,9 @@ struct Child {
 
 /// What the variant runs: `hilsim run`'s recipe with the variant's overlay, as fast as
 /// possible, without RT privileges or a console, recorded into `record`, quiet.
-session::RunOptions variant_run(const config::SweepPlan& plan, const config::Variant& v,
-                                const fs::path& overlay, const fs::path& record) {
-  session::RunOptions o{
+session::RunSpec variant_run(const config::SweepPlan& plan, const config::Variant& v,
+                             const fs::path& overlay, const fs::path& record) {
+  session::RunSpec o{
       .rig = {.rig = plan.rig(), .overlays = {overlay.string()}, .scenario = v.scenario},
       .record_dir = record.string(),
       .no_rt = true,
@@ -88,8 +88,8 @@ session::RunOptions variant_run(const config::SweepPlan& plan, const config::Var
 /// A child process of its own that runs `run` and exits with its status, its output in `log`:
 /// a variant that crashes or hangs is reported and the others go on. Forked after the plan is
 /// loaded, from the runner's only thread; the child builds and runs its run from there.
-pid_t spawn(const std::function<int(const session::RunOptions&)>& run_variant,
-            const session::RunOptions& run, const fs::path& log) {
+pid_t spawn(const std::function<int(const session::RunSpec&)>& run_variant,
+            const session::RunSpec& run, const fs::path& log) {
   std::fflush(nullptr);  // nothing buffered goes out twice
   const pid_t pid = fork();
   if (pid < 0) throw std::runtime_error("fork failed");
@@ -152,27 +152,27 @@ class Progress {
   Clock::time_point last_ = started_;
 };
 
-VariantOutcome finish(const config::SweepPlan& plan, const RunnerOptions& o, Child& c,
+VariantOutcome finish(const config::SweepPlan& plan, const RunnerSpec& o, Child& c,
                       int wait_status) {
   VariantOutcome out{.index = c.variant.index};
   out.wall_s = std::chrono::duration<double>(Clock::now() - c.started).count();
   if (WIFEXITED(wait_status)) out.exit_status = WEXITSTATUS(wait_status);
   if (WIFSIGNALED(wait_status)) out.signal = WTERMSIG(wait_status);
   if (c.timed_out) {
-    out.status = Status::kTimedOut;
+    out.status = Status::timed_out;
   } else if (c.killed) {
-    out.status = Status::kMissing;  // stopped by the sweep's own stop: not a result
+    out.status = Status::missing;  // stopped by the sweep's own stop: not a result
   } else if (out.signal != 0) {
-    out.status = Status::kCrashed;
+    out.status = Status::crashed;
   } else if (out.exit_status == 0) {
-    out.status = Status::kPassed;
+    out.status = Status::passed;
   } else if (out.exit_status == kExitFailed) {
-    out.status = Status::kFailed;
+    out.status = Status::failed;
   } else {
-    out.status = Status::kError;
+    out.status = Status::error;
   }
   const fs::path dir = run_directory(o.out, c.variant.index);
-  if (out.status == Status::kMissing) {  // leave no half run behind
+  if (out.status == Status::missing) {  // leave no half run behind
     fs::remove_all(c.tmp);
     fs::remove(c.log);
     return out;
@@ -206,17 +206,17 @@ VariantOutcome finish(const config::SweepPlan& plan, const RunnerOptions& o, Chi
 
 std::string_view to_string(Status s) noexcept {
   switch (s) {
-    case Status::kPassed:
+    case Status::passed:
       return "passed";
-    case Status::kFailed:
+    case Status::failed:
       return "failed";
-    case Status::kError:
+    case Status::error:
       return "error";
-    case Status::kCrashed:
+    case Status::crashed:
       return "crashed";
-    case Status::kTimedOut:
+    case Status::timed_out:
       return "timed out";
-    case Status::kMissing:
+    case Status::missing:
       return "missing";
   }
   return "missing";
@@ -224,10 +224,10 @@ std::string_view to_string(Status s) noexcept {
 
 Status status_from(std::string_view text) noexcept {
   for (const Status s :
-       {Status::kPassed, Status::kFailed, Status::kError, Status::kCrashed, Status::kTimedOut}) {
+       {Status::passed, Status::failed, Status::error, Status::crashed, Status::timed_out}) {
     if (text == to_string(s)) return s;
   }
-  return Status::kMissing;
+  return Status::missing;
 }
 
 fs::path run_directory(const fs::path& out, std::size_t index) {
@@ -263,7 +263,7 @@ void write_plan_json(const config::SweepPlan& plan, const fs::path& out) {
 
 std::vector<VariantOutcome> run_variants(const config::SweepPlan& plan,
                                          std::span<const std::size_t> indices,
-                                         const RunnerOptions& o) {
+                                         const RunnerSpec& o) {
   fs::create_directories(o.out / "runs");
   fs::create_directories(o.out / "variants");
   g_stop_signal.store(0);
@@ -319,7 +319,7 @@ std::vector<VariantOutcome> run_variants(const config::SweepPlan& plan,
       if (it != running.end()) {
         const VariantOutcome out = finish(plan, o, it->second, wait_status);
         running.erase(it);
-        if (out.status != Status::kMissing) {
+        if (out.status != Status::missing) {
           outcomes.push_back(out);
           progress.count(out);
         }
@@ -349,8 +349,8 @@ std::vector<VariantOutcome> run_variants(const config::SweepPlan& plan,
 int sweep_exit_status(std::span<const VariantOutcome> outcomes) noexcept {
   int worst = 0;
   for (const VariantOutcome& o : outcomes) {
-    if (o.status == Status::kFailed) worst = std::max(worst, kExitFailed);
-    if (o.status != Status::kPassed && o.status != Status::kFailed) return 1;
+    if (o.status == Status::failed) worst = std::max(worst, kExitFailed);
+    if (o.status != Status::passed && o.status != Status::failed) return 1;
   }
   return worst;
 }

@@ -22,33 +22,33 @@
 namespace hil::sweep {
 
 enum class Status : std::uint8_t {
-  kPassed,    ///< the run completed and its scenario passed (or it has none): exit 0
-  kFailed,    ///< the scenario's gates failed: exit 4
-  kError,     ///< any other exit status (setup error, overrun policy, recording incomplete)
-  kCrashed,   ///< killed by a signal it did not ask for
-  kTimedOut,  ///< still running after the plan's timeout_s: stopped
-  kMissing,   ///< (collect) never ran, or its directory is gone
+  passed,     ///< the run completed and its scenario passed (or it has none): exit 0
+  failed,     ///< the scenario's gates failed: exit 4
+  error,      ///< any other exit status (setup error, overrun policy, recording incomplete)
+  crashed,    ///< killed by a signal it did not ask for
+  timed_out,  ///< still running after the plan's timeout_s: stopped
+  missing,    ///< (collect) never ran, or its directory is gone
 };
 
 [[nodiscard]] std::string_view to_string(Status s) noexcept;
-/// The inverse of to_string (kMissing for anything else).
+/// The inverse of to_string (missing for anything else).
 [[nodiscard]] Status status_from(std::string_view text) noexcept;
 
 struct VariantOutcome {
   std::size_t index = 0;
-  Status status = Status::kMissing;
+  Status status = Status::missing;
   int exit_status = -1;  ///< the child's, when it exited
   int signal = 0;        ///< the signal that ended it, when one did
   double wall_s = 0.0;
   bool skipped = false;  ///< already done by an earlier run
 };
 
-struct RunnerOptions {
+struct RunnerSpec {
   std::filesystem::path out;  ///< the sweep's directory
   unsigned jobs = 1;          ///< variants at once
   bool progress = true;       ///< a progress line on stderr every second
   /// What a child runs for its variant: `hilsim run` (tests: a stand-in); its exit status.
-  std::function<int(const session::RunOptions&)> run_variant = session::run_rig;
+  std::function<int(const session::RunSpec&)> run_variant = session::run_rig;
 };
 
 /// OUT/runs/NNNNNN.
@@ -63,7 +63,7 @@ void write_plan_json(const config::SweepPlan& plan, const std::filesystem::path&
 /// SIGTERM stops the children and returns what ended (the rest missing).
 [[nodiscard]] std::vector<VariantOutcome> run_variants(const config::SweepPlan& plan,
                                                        std::span<const std::size_t> indices,
-                                                       const RunnerOptions& options);
+                                                       const RunnerSpec& options);
 
 /// 0 when every variant passed, 4 when some failed their gates and none went wrong, else 1.
 [[nodiscard]] int sweep_exit_status(std::span<const VariantOutcome> outcomes) noexcept;

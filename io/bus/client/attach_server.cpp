@@ -46,7 +46,7 @@ struct AttachServer::Connection {
 };
 
 AttachServer::AttachServer(BusImage& image, std::filesystem::path socket_path,
-                           AttachServerOptions options)
+                           AttachServerSpec options)
     : image_(image), path_(std::move(socket_path)), options_(std::move(options)) {
   if (image_.segment_count() + 1 > kMaxWelcomeSegments) {
     throw std::invalid_argument(

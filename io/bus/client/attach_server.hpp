@@ -38,7 +38,7 @@ struct RoleAccess {
   std::vector<gid_t> gids;
 };
 
-struct AttachServerOptions {
+struct AttachServerSpec {
   std::size_t max_clients = 64;             ///< connections beyond are refused
   std::map<std::string, RoleAccess> allow;  ///< per role; a role not listed: anyone
   mode_t socket_mode = 0660;
@@ -60,8 +60,7 @@ class AttachServer {
   /// std::runtime_error "a rig named X is already running: <path>" when a server answers on
   /// the path, or when the path exists and is not a socket; a stale socket (nobody answers)
   /// is replaced. std::system_error for socket errors. `image` must outlive the server.
-  AttachServer(BusImage& image, std::filesystem::path socket_path,
-               AttachServerOptions options = {});
+  AttachServer(BusImage& image, std::filesystem::path socket_path, AttachServerSpec options = {});
   /// Stops the thread, closes every client (they see EOF: detached), unlinks the socket.
   ~AttachServer();
   AttachServer(const AttachServer&) = delete;
@@ -104,7 +103,7 @@ class AttachServer {
 
   BusImage& image_;
   std::filesystem::path path_;
-  AttachServerOptions options_;
+  AttachServerSpec options_;
   int listen_fd_ = -1;
   ino_t socket_inode_ = 0;          ///< of the socket we bound: unlinked only if still ours
   int wake_fd_ = -1;                ///< eventfd: the destructor wakes the thread

@@ -40,7 +40,7 @@ struct FdGuard {
 }  // namespace
 
 std::unique_ptr<BusClient> BusClient::attach(const std::filesystem::path& endpoint,
-                                             const AttachOptions& options, BusStatus& status,
+                                             const AttachSpec& options, BusStatus& status,
                                              std::string& why) {
   try {
     if (options.role.size() >= kRoleBytes) {
@@ -82,7 +82,7 @@ std::unique_ptr<BusClient> BusClient::attach(const std::filesystem::path& endpoi
       // The read-only fds came along: name the first difference when we know what we expect
       std::string ignored;
       if (options.expect_schema &&
-          client->adopt(welcome, fds, AttachOptions{}, ignored) == BusStatus::ok) {
+          client->adopt(welcome, fds, AttachSpec{}, ignored) == BusStatus::ok) {
         BusSchema actual{.name = client->bus_name_};
         for (const RegionInfo& r : client->regions_) {
           actual.regions.push_back(
@@ -107,8 +107,8 @@ std::unique_ptr<BusClient> BusClient::attach(const std::filesystem::path& endpoi
   }
 }
 
-BusStatus BusClient::adopt(const Welcome& welcome, std::vector<int>& fds,
-                           const AttachOptions& options, std::string& why) {
+BusStatus BusClient::adopt(const Welcome& welcome, std::vector<int>& fds, const AttachSpec& options,
+                           std::string& why) {
   // Map: the role's segment read-write (its read-only duplicate is closed), the rest read-only
   std::vector<const WelcomeSegment*> entries;
   for (std::uint32_t i = 0; i < welcome.segment_count; ++i) {

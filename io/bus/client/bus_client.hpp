@@ -28,7 +28,7 @@ namespace hil::io::bus {
 
 struct Welcome;
 
-struct AttachOptions {
+struct AttachSpec {
   std::string role;                      ///< "" = read only
   std::uint32_t timeout_ms = 1000;       ///< connect + welcome
   std::uint64_t expect_schema_hash = 0;  ///< 0 = any
@@ -53,7 +53,7 @@ class BusClient {
   /// Connects to `endpoint`, sends HELLO, maps what the WELCOME passes. nullptr with `status`
   /// and a one-line `why` on failure. Blocks up to options.timeout_ms. Never throws.
   static std::unique_ptr<BusClient> attach(const std::filesystem::path& endpoint,
-                                           const AttachOptions& options, BusStatus& status,
+                                           const AttachSpec& options, BusStatus& status,
                                            std::string& why);
   ~BusClient();  ///< detach: unmap, close (the lease is freed)
   BusClient(const BusClient&) = delete;
@@ -113,7 +113,7 @@ class BusClient {
 
  private:
   BusClient() = default;
-  BusStatus adopt(const Welcome& welcome, std::vector<int>& fds, const AttachOptions& options,
+  BusStatus adopt(const Welcome& welcome, std::vector<int>& fds, const AttachSpec& options,
                   std::string& why);
 
   int socket_ = -1;

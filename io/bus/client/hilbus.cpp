@@ -57,7 +57,7 @@ hilbus_client* hilbus_attach_ex(const char* endpoint_or_rig, const char* role, u
     const std::filesystem::path endpoint = target.find('/') != std::string::npos
                                                ? std::filesystem::path(target)
                                                : hil::io::bus::endpoint_for(target);
-    hil::io::bus::AttachOptions options;
+    hil::io::bus::AttachSpec options;
     options.role = role != nullptr ? role : "";
     options.timeout_ms = timeout_ms;
     options.expect_schema_hash = expect_schema_hash;

@@ -60,11 +60,11 @@ struct Mirror::State {
     std::uint64_t rtt_ns = 0;
   };
 
-  State(BusImage& img, MirrorConfig cfg)
+  State(BusImage& img, MirrorLinkSpec cfg)
       : image(img), config(std::move(cfg)), receiver(image.schema(), keys, counters) {}
 
   BusImage& image;
-  MirrorConfig config;
+  MirrorLinkSpec config;
   KeyRing keys;
   MirrorCounters counters;
   Receiver receiver;
@@ -111,10 +111,10 @@ struct Mirror::State {
   }
 };
 
-Mirror::Mirror(BusImage& image, MirrorConfig config)
+Mirror::Mirror(BusImage& image, MirrorLinkSpec config)
     : state_(std::make_unique<State>(image, std::move(config))) {
   State& s = *state_;
-  const MirrorConfig& c = s.config;
+  const MirrorLinkSpec& c = s.config;
   const BusSchema& schema = image.schema();
   sodium_ready();
   if (c.send_repeat < 1 || c.send_repeat > kMaxRepeat) {

@@ -38,7 +38,7 @@ struct MirrorPeer {
   std::vector<std::string> receive;  ///< regions the peer writes (accepted only from it)
 };
 
-struct MirrorConfig {
+struct MirrorLinkSpec {
   std::string bind = "127.0.0.1:0";
   std::vector<MirrorPeer> peers;
   std::filesystem::path key_file;
@@ -70,7 +70,7 @@ class Mirror {
   /// regions. std::runtime_error with a clear message for a key file, an address, a region
   /// not in the bus, a region both sent and received or received from two peers, a region
   /// over the datagram size, or an option out of range. `image` must outlive the mirror.
-  Mirror(BusImage& image, MirrorConfig config);
+  Mirror(BusImage& image, MirrorLinkSpec config);
   ~Mirror();  ///< stops
   Mirror(const Mirror&) = delete;
   Mirror& operator=(const Mirror&) = delete;

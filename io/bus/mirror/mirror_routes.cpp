@@ -14,7 +14,7 @@ namespace {
 
 }  // namespace
 
-MirrorRoutes plan_routes(const BusSchema& schema, const MirrorConfig& config,
+MirrorRoutes plan_routes(const BusSchema& schema, const MirrorLinkSpec& config,
                          const SocketAddress& bind) {
   MirrorRoutes routes;
   std::vector<int> received_from(schema.regions.size(), -1);

@@ -31,7 +31,7 @@ struct MirrorRoutes {
 
 /// The routes of `config` over `schema`, its peers resolved in `bind`'s IP version. Throws
 /// std::runtime_error("mirror: …") naming the peer, the region and what is wrong.
-[[nodiscard]] MirrorRoutes plan_routes(const BusSchema& schema, const MirrorConfig& config,
+[[nodiscard]] MirrorRoutes plan_routes(const BusSchema& schema, const MirrorLinkSpec& config,
                                        const SocketAddress& bind);
 
 }  // namespace hil::io::bus::mirror

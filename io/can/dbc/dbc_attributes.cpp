@@ -18,20 +18,21 @@ struct Keyword {
   T value;
 };
 constexpr std::array<Keyword<AttributeObject>, 4> kObjectKeywords{
-    {{"BU_", AttributeObject::kNode},
-     {"BO_", AttributeObject::kMessage},
-     {"SG_", AttributeObject::kSignal},
-     {"EV_", AttributeObject::kEnvironment}}};
-constexpr std::array<Keyword<AttributeType>, 5> kTypeKeywords{{{"INT", AttributeType::kInt},
-                                                               {"HEX", AttributeType::kHex},
-                                                               {"FLOAT", AttributeType::kFloat},
-                                                               {"STRING", AttributeType::kString},
-                                                               {"ENUM", AttributeType::kEnum}}};
+    {{"BU_", AttributeObject::node},
+     {"BO_", AttributeObject::message},
+     {"SG_", AttributeObject::signal},
+     {"EV_", AttributeObject::environment}}};
+constexpr std::array<Keyword<AttributeType>, 5> kTypeKeywords{
+    {{"INT", AttributeType::integer},
+     {"HEX", AttributeType::hex},
+     {"FLOAT", AttributeType::floating},
+     {"STRING", AttributeType::string},
+     {"ENUM", AttributeType::enumeration}}};
 
 /// The value of the identifier token `t` in `table`, or nullptr.
 template <typename T, std::size_t N>
 const T* lookup(const std::array<Keyword<T>, N>& table, const Token& t) {
-  if (t.kind != TokenKind::kIdentifier) return nullptr;
+  if (t.kind != TokenKind::identifier) return nullptr;
   const auto* const it = std::find_if(table.begin(), table.end(),
                                       [&](const Keyword<T>& k) { return k.text == t.text; });
   return it != table.end() ? &it->value : nullptr;
@@ -55,7 +56,7 @@ void Parser::parse_attribute_definition() {
   take();
   AttributeDefinition def;
   def.location = peek().location;
-  if (peek().kind == TokenKind::kIdentifier) {
+  if (peek().kind == TokenKind::identifier) {
     const AttributeObject* object = lookup(kObjectKeywords, peek());
     if (object == nullptr) {
       expected("BA_DEF_", "BU_, BO_, SG_, EV_ or the attribute name string", peek());
@@ -69,12 +70,12 @@ void Parser::parse_attribute_definition() {
   if (type == nullptr) expected(context, "the value type INT, HEX, FLOAT, STRING or ENUM", peek());
   take();
   def.type = *type;
-  if (def.type == AttributeType::kInt || def.type == AttributeType::kHex ||
-      def.type == AttributeType::kFloat) {
+  if (def.type == AttributeType::integer || def.type == AttributeType::hex ||
+      def.type == AttributeType::floating) {
     def.minimum = expect_number(context, "the minimum value");
     def.maximum = expect_number(context, "the maximum value");
-  } else if (def.type == AttributeType::kEnum) {
-    while (peek().kind == TokenKind::kString) {
+  } else if (def.type == AttributeType::enumeration) {
+    while (peek().kind == TokenKind::string) {
       def.enum_values.push_back(unquote(take()));
       if (!take_if_punct(',')) break;
     }
@@ -93,10 +94,10 @@ void Parser::parse_attribute_definition() {
 AttributeValue Parser::parse_attribute_value(const AttributeDefinition* def,
                                              std::string_view context) {
   const Token& t = peek();
-  if (t.kind == TokenKind::kString) {
+  if (t.kind == TokenKind::string) {
     std::string text = unquote(take());
-    if (def == nullptr || def->type == AttributeType::kString) return text;
-    if (def->type == AttributeType::kEnum) {
+    if (def == nullptr || def->type == AttributeType::string) return text;
+    if (def->type == AttributeType::enumeration) {
       if (std::find(def->enum_values.begin(), def->enum_values.end(), text) ==
           def->enum_values.end()) {
         fail(t.location,
@@ -106,7 +107,7 @@ AttributeValue Parser::parse_attribute_value(const AttributeDefinition* def,
     }
     expected(context, "a number (the attribute is INT, HEX or FLOAT)", t);
   }
-  if (def != nullptr && def->type == AttributeType::kString) {
+  if (def != nullptr && def->type == AttributeType::string) {
     expected(context, "a string (the attribute is STRING)", t);
   }
   const double value = expect_number(context, "the attribute value");
@@ -115,7 +116,7 @@ AttributeValue Parser::parse_attribute_value(const AttributeDefinition* def,
       return static_cast<std::int64_t>(value);
     return value;
   }
-  if (def->type == AttributeType::kEnum) {
+  if (def->type == AttributeType::enumeration) {
     if (std::trunc(value) != value || value < 0 ||
         value >= static_cast<double>(def->enum_values.size())) {
       fail(t.location, fmt::format("{}: ENUM index {} is not in 0..{} ({})", context, value,
@@ -128,10 +129,10 @@ AttributeValue Parser::parse_attribute_value(const AttributeDefinition* def,
     warn(t.location, fmt::format("{}: value {} is outside the BA_DEF_ range [{}, {}]", context,
                                  value, def->minimum, def->maximum));
   }
-  if (def->type == AttributeType::kFloat) return value;
+  if (def->type == AttributeType::floating) return value;
   if (std::trunc(value) != value || std::abs(value) >= 9.2e18) {
     fail(t.location, fmt::format("{}: expected an integer (the attribute is {}), got {}", context,
-                                 def->type == AttributeType::kInt ? "INT" : "HEX", value));
+                                 def->type == AttributeType::integer ? "INT" : "HEX", value));
   }
   return static_cast<std::int64_t>(value);
 }
@@ -157,33 +158,33 @@ void Parser::parse_attribute() {
   if (def == nullptr) warn(name.location, context + ": no BA_DEF_ defines this attribute");
 
   Attributes* target = &db_.attributes;
-  AttributeObject object = AttributeObject::kNetwork;
+  AttributeObject object = AttributeObject::network;
   const Token& kind = peek();
-  if (kind.is(TokenKind::kIdentifier, "BU_")) {
+  if (kind.is(TokenKind::identifier, "BU_")) {
     take();
-    object = AttributeObject::kNode;
+    object = AttributeObject::node;
     const Token& node = peek();
     (void)expect_identifier(context, "the node name after BU_");
     Node* n = node_for(node, context);
     target = n != nullptr ? &n->attributes : nullptr;
-  } else if (kind.is(TokenKind::kIdentifier, "BO_")) {
+  } else if (kind.is(TokenKind::identifier, "BO_")) {
     take();
-    object = AttributeObject::kMessage;
+    object = AttributeObject::message;
     const Token& id = peek();
     Message* m = message_for(id, expect_unsigned(context, "the message id", UINT32_MAX), context);
     target = m != nullptr ? &m->attributes : nullptr;
-  } else if (kind.is(TokenKind::kIdentifier, "SG_")) {
+  } else if (kind.is(TokenKind::identifier, "SG_")) {
     take();
-    object = AttributeObject::kSignal;
+    object = AttributeObject::signal;
     const Token& id = peek();
     Message* m = message_for(id, expect_unsigned(context, "the message id", UINT32_MAX), context);
     const Token& signal = peek();
     (void)expect_identifier(context, "the signal name after the message id");
     Signal* s = signal_for(m, signal, context);
     target = s != nullptr ? &s->attributes : nullptr;
-  } else if (kind.is(TokenKind::kIdentifier, "EV_")) {
+  } else if (kind.is(TokenKind::identifier, "EV_")) {
     take();
-    object = AttributeObject::kEnvironment;
+    object = AttributeObject::environment;
     (void)expect_identifier(context, "the environment variable name after EV_");
     target = nullptr;
   }

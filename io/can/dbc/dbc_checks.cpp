@@ -23,7 +23,7 @@ struct LeftOut {
 
 class Checker {
  public:
-  Checker(Database& db, const DbcReadOptions& options) : db_(db), options_(options) {}
+  Checker(Database& db, const DbcReadSpec& options) : db_(db), options_(options) {}
 
   void run() {
     for (Message& m : db_.messages) {
@@ -119,7 +119,7 @@ class Checker {
       const std::string what = fmt::format(
           "SG_ '{}': bits {}..{} ({}) need {} bytes but BO_ '{}' has {}", s.name, l.first_bit,
           l.last_bit,
-          s.byte_order == ByteOrder::kBigEndian ? "Motorola, MSB..LSB" : "Intel, LSB..MSB",
+          s.byte_order == ByteOrder::big_endian ? "Motorola, MSB..LSB" : "Intel, LSB..MSB",
           l.bytes_needed, m.name, m.length);
       if (!options_.accept_deviations && !options_.lenient) {
         fail(s.location, fmt::format("{}; a rig reads its DBC strictly: fix the message length or "
@@ -141,7 +141,7 @@ class Checker {
     std::vector<const Signal*> multiplexors;
     for (const Signal& s : m.signals) {
       if (s.is_multiplexor) multiplexors.push_back(&s);
-      if (s.is_multiplexor && s.value_type != ValueType::kInteger) {
+      if (s.is_multiplexor && s.value_type != ValueType::integer) {
         refuse(m, s,
                fmt::format("SG_ '{}': a multiplexor must be an integer signal, not a "
                            "SIG_VALTYPE_ float",
@@ -184,7 +184,7 @@ class Checker {
         refuse(m, s, fmt::format("SG_ '{}': its multiplexor chain loops back to itself", s.name));
       }
       const std::uint64_t max_raw =
-          compute_layout(0, parent->length, ByteOrder::kLittleEndian).mask;
+          compute_layout(0, parent->length, ByteOrder::little_endian).mask;
       for (const MuxRange& r : at->mux_ranges) {
         if (at == &s && r.low > max_raw) {
           warn(s.location, fmt::format("SG_ '{}': multiplexor value {} cannot occur in the {}-bit "
@@ -250,11 +250,11 @@ class Checker {
   }
 
   Database& db_;
-  DbcReadOptions options_;
+  DbcReadSpec options_;
 };
 
 }  // namespace
 
-void check_database(Database& db, const DbcReadOptions& options) { Checker(db, options).run(); }
+void check_database(Database& db, const DbcReadSpec& options) { Checker(db, options).run(); }
 
 }  // namespace hil::io::can::dbc

@@ -5,11 +5,11 @@
 //    Message::fd (StandardCAN_FD, ExtendedCAN_FD), CANFD_BRS → Message::brs;
 //  - resolves multiplexing: a signal 'm<n>' without SG_MUL_VAL_ depends on the message's only
 //    multiplexor with the range n-n; chains (m<n>M) must not loop; multiplexors are integers;
-//  - errors (with DbcReadOptions::lenient: warnings, the signal left out): a multiplexed signal
+//  - errors (with DbcReadSpec::lenient: warnings, the signal left out): a multiplexed signal
 //    without a multiplexor (or with several to choose from and no SG_MUL_VAL_), a float
 //    multiplexor, a loop;
 //  - a signal beyond the message length: left out with a warning, or an error for a rig
-//    (DbcReadOptions::accept_deviations false);
+//    (DbcReadSpec::accept_deviations false);
 //  - warnings: overlapping signals that can be in the same frame (same multiplexer branch),
 //    a length above 8 without an FD VFrameFormat (the message is taken as FD), an FD length
 //    that is no DLC length, VFrameFormat disagreeing with bit 31 of the id, min > max,
@@ -22,6 +22,6 @@
 namespace hil::io::can::dbc {
 
 /// Resolves and checks `db` in place; throws DbcError, appends to db.warnings.
-void check_database(Database& db, const DbcReadOptions& options);
+void check_database(Database& db, const DbcReadSpec& options);
 
 }  // namespace hil::io::can::dbc

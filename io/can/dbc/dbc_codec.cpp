@@ -102,61 +102,61 @@ CompiledMessage compile(const Message& message) {
 
 SignalStatus decode_raw(const CompiledSignal& signal, std::span<const std::uint8_t> payload,
                         std::int64_t& raw) noexcept {
-  if (payload.size() < signal.layout.bytes_needed) return SignalStatus::kShortPayload;
+  if (payload.size() < signal.layout.bytes_needed) return SignalStatus::short_payload;
   const std::uint64_t bits = read_raw(signal.layout, payload);
-  raw = signal.value_type == ValueType::kInteger ? sign_extend(bits, signal)
-                                                 : static_cast<std::int64_t>(bits);
-  return SignalStatus::kOk;
+  raw = signal.value_type == ValueType::integer ? sign_extend(bits, signal)
+                                                : static_cast<std::int64_t>(bits);
+  return SignalStatus::ok;
 }
 
 SignalStatus decode_signal(const CompiledSignal& signal, std::span<const std::uint8_t> payload,
                            double& physical) noexcept {
-  if (payload.size() < signal.layout.bytes_needed) return SignalStatus::kShortPayload;
+  if (payload.size() < signal.layout.bytes_needed) return SignalStatus::short_payload;
   const std::uint64_t bits = read_raw(signal.layout, payload);
   double raw = 0.0;
   switch (signal.value_type) {
-    case ValueType::kInteger:
+    case ValueType::integer:
       raw = signal.is_signed ? static_cast<double>(sign_extend(bits, signal))
                              : static_cast<double>(bits);
       break;
-    case ValueType::kFloat32:
+    case ValueType::float32:
       raw = std::bit_cast<float>(static_cast<std::uint32_t>(bits));
       break;
-    case ValueType::kFloat64:
+    case ValueType::float64:
       raw = std::bit_cast<double>(bits);
       break;
   }
   physical = raw * signal.factor + signal.offset;
-  return SignalStatus::kOk;
+  return SignalStatus::ok;
 }
 
 SignalStatus physical_to_raw(const CompiledSignal& signal, double physical,
                              std::uint64_t& raw_bits) noexcept {
   if (std::isnan(physical)) {
     raw_bits = 0;
-    return SignalStatus::kNotANumber;
+    return SignalStatus::not_a_number;
   }
   bool clamped = false;
   if (signal.has_range) physical = clamp(physical, signal.minimum, signal.maximum, clamped);
   const double x = (physical - signal.offset) / signal.factor;
   switch (signal.value_type) {
-    case ValueType::kInteger:
+    case ValueType::integer:
       raw_bits = integer_raw(signal, x, clamped);
       break;
-    case ValueType::kFloat32:
+    case ValueType::float32:
       raw_bits = std::bit_cast<std::uint32_t>(
           static_cast<float>(clamp(x, -kMaxFloat32, kMaxFloat32, clamped)));
       break;
-    case ValueType::kFloat64:
+    case ValueType::float64:
       raw_bits = std::bit_cast<std::uint64_t>(clamp(x, -kMaxFloat64, kMaxFloat64, clamped));
       break;
   }
-  return clamped ? SignalStatus::kSaturated : SignalStatus::kOk;
+  return clamped ? SignalStatus::saturated : SignalStatus::ok;
 }
 
 SignalStatus encode_signal(const CompiledSignal& signal, double physical,
                            std::span<std::uint8_t> payload) noexcept {
-  if (payload.size() < signal.layout.bytes_needed) return SignalStatus::kShortPayload;
+  if (payload.size() < signal.layout.bytes_needed) return SignalStatus::short_payload;
   std::uint64_t raw = 0;
   const SignalStatus status = physical_to_raw(signal, physical, raw);
   write_raw(signal.layout, raw, payload);
@@ -165,8 +165,8 @@ SignalStatus encode_signal(const CompiledSignal& signal, double physical,
 
 SignalStatus encode_integer(const CompiledSignal& signal, bool negative, std::uint64_t magnitude,
                             std::span<std::uint8_t> payload) noexcept {
-  if (signal.value_type != ValueType::kInteger) return SignalStatus::kNotANumber;
-  if (payload.size() < signal.layout.bytes_needed) return SignalStatus::kShortPayload;
+  if (signal.value_type != ValueType::integer) return SignalStatus::not_a_number;
+  if (payload.size() < signal.layout.bytes_needed) return SignalStatus::short_payload;
   const std::uint32_t n = signal.length;
   const std::uint64_t mask = n >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1;
   std::uint64_t raw = 0;
@@ -193,7 +193,7 @@ SignalStatus encode_integer(const CompiledSignal& signal, bool negative, std::ui
     }
   }
   write_raw(signal.layout, raw, payload);
-  return clamped ? SignalStatus::kSaturated : SignalStatus::kOk;
+  return clamped ? SignalStatus::saturated : SignalStatus::ok;
 }
 
 bool is_selected(const CompiledMessage& message, const CompiledSignal& signal,
@@ -222,7 +222,7 @@ DecodeResult decode_message(const CompiledMessage& message, std::span<const std:
     const CompiledSignal& s = message.signals[i];
     SignalValue& v = values[i];
     v.present = false;
-    if (decode_signal(s, payload, v.physical) == SignalStatus::kShortPayload) {
+    if (decode_signal(s, payload, v.physical) == SignalStatus::short_payload) {
       ++result.short_payload;
     } else if (!is_selected(message, s, payload)) {
       ++result.not_selected;
@@ -246,8 +246,8 @@ EncodeResult encode_message(const CompiledMessage& message, std::span<const doub
     const CompiledSignal& s = message.signals[i];
     if (!is_selected(message, s, payload)) continue;
     const SignalStatus status = encode_signal(s, physical[i], payload);
-    if (status == SignalStatus::kSaturated) ++result.saturated;
-    if (status == SignalStatus::kNotANumber) ++result.not_a_number;
+    if (status == SignalStatus::saturated) ++result.saturated;
+    if (status == SignalStatus::not_a_number) ++result.not_a_number;
   }
   return result;
 }

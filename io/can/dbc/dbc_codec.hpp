@@ -30,7 +30,7 @@ namespace hil::io::can::dbc {
 
 struct CompiledSignal {
   BitLayout layout;
-  ValueType value_type = ValueType::kInteger;
+  ValueType value_type = ValueType::integer;
   bool is_signed = false;
   bool has_range = false;  ///< [minimum, maximum] is not [0, 0]
   std::uint32_t length = 0;
@@ -58,10 +58,10 @@ struct CompiledMessage {
 };
 
 enum class SignalStatus : std::uint8_t {
-  kOk,
-  kSaturated,     ///< encode: the value was clamped to the signal's range
-  kNotANumber,    ///< encode: NaN, raw 0 written
-  kShortPayload,  ///< the payload does not reach the signal's bytes; nothing read or written
+  ok,
+  saturated,      ///< encode: the value was clamped to the signal's range
+  not_a_number,   ///< encode: NaN, raw 0 written
+  short_payload,  ///< the payload does not reach the signal's bytes; nothing read or written
 };
 
 struct SignalValue {
@@ -99,9 +99,9 @@ struct EncodeResult {
 [[nodiscard]] SignalStatus encode_signal(const CompiledSignal& signal, double physical,
                                          std::span<std::uint8_t> payload) noexcept;
 /// Writes an exact integer into an integer signal without scaling, for values a double cannot
-/// hold (64-bit counters, ids): `negative` and `magnitude` (|value|). kSaturated (and the bits
+/// hold (64-bit counters, ids): `negative` and `magnitude` (|value|). saturated (and the bits
 /// of the nearest end of the signal's range) when it does not fit its length and sign;
-/// kNotANumber for a float signal (nothing written).
+/// not_a_number for a float signal (nothing written).
 [[nodiscard]] SignalStatus encode_integer(const CompiledSignal& signal, bool negative,
                                           std::uint64_t magnitude,
                                           std::span<std::uint8_t> payload) noexcept;

@@ -5,7 +5,7 @@ namespace hil::io::can::dbc {
 BitLayout compute_layout(std::uint32_t start_bit, std::uint32_t length, ByteOrder order) noexcept {
   BitLayout l;
   l.mask = length >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << length) - 1;
-  if (order == ByteOrder::kLittleEndian) {
+  if (order == ByteOrder::little_endian) {
     l.lsb_byte = start_bit / 8;
     l.lsb_shift = start_bit % 8;
     l.byte_count = (l.lsb_shift + length + 7) / 8;

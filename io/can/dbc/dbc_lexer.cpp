@@ -74,7 +74,7 @@ class Lexer {
     const char c = text_[pos_];
     if (is_alpha(c)) {
       while (pos_ < text_.size() && (is_alpha(text_[pos_]) || is_digit(text_[pos_]))) ++pos_;
-      return TokenKind::kIdentifier;
+      return TokenKind::identifier;
     }
     if (is_digit(c) || (c == '.' && pos_ + 1 < text_.size() && is_digit(text_[pos_ + 1]))) {
       return scan_number();
@@ -82,7 +82,7 @@ class Lexer {
     if (c == '"') return scan_string();
     if (kPunctuation.find(c) != std::string_view::npos || lenient_) {
       ++pos_;
-      return TokenKind::kPunctuation;
+      return TokenKind::punctuation;
     }
     const bool printable = c > ' ' && c <= '~';
     throw DbcError(located(
@@ -119,10 +119,10 @@ class Lexer {
         }
       }
     }
-    if (!plain_word || !(is_alpha(at(pos_)) || is_digit(at(pos_)))) return TokenKind::kNumber;
+    if (!plain_word || !(is_alpha(at(pos_)) || is_digit(at(pos_)))) return TokenKind::number;
     pos_ = begin;
     while (is_alpha(at(pos_)) || is_digit(at(pos_))) ++pos_;
-    return TokenKind::kIdentifier;
+    return TokenKind::identifier;
   }
 
   TokenKind scan_string() {
@@ -133,7 +133,7 @@ class Lexer {
     ++pos_;
     while (pos_ < text_.size()) {
       const char c = text_[pos_++];
-      if (c == '"') return TokenKind::kString;
+      if (c == '"') return TokenKind::string;
       if (c == '\\' && pos_ < text_.size() && (text_[pos_] == '"' || text_[pos_] == '\\')) {
         ++pos_;
       } else if (c == '\n') {
@@ -147,7 +147,7 @@ class Lexer {
     pos_ = begin + 1;  // the lone '"', then the rest of its line as tokens
     line_ = begin_line;
     line_start_ = begin_line_start;
-    return TokenKind::kPunctuation;
+    return TokenKind::punctuation;
   }
 
   std::string_view text_;
@@ -179,13 +179,13 @@ std::string unquote(const Token& string_token) {
 }
 
 std::string describe(const Token& token) {
-  if (token.kind == TokenKind::kEnd) return "the end of the file";
+  if (token.kind == TokenKind::end) return "the end of the file";
   std::string shown;
   for (const char c : token.text.substr(0, kMaxShown)) {
     shown += (c >= ' ' && c <= '~') ? c : '?';
   }
   if (token.text.size() > kMaxShown) shown += "...";
-  if (token.kind == TokenKind::kString) return "a string " + shown;
+  if (token.kind == TokenKind::string) return "a string " + shown;
   return "'" + shown + "'";
 }
 

@@ -16,10 +16,10 @@
 
 namespace hil::io::can::dbc {
 
-enum class TokenKind : std::uint8_t { kIdentifier, kNumber, kString, kPunctuation, kEnd };
+enum class TokenKind : std::uint8_t { identifier, number, string, punctuation, end };
 
 struct Token {
-  TokenKind kind = TokenKind::kEnd;
+  TokenKind kind = TokenKind::end;
   std::string_view text;  ///< as in the file; a string includes its quotes
   SourceLocation location;
   bool first_on_line = false;  ///< no other token before it on its line
@@ -28,11 +28,11 @@ struct Token {
     return kind == k && text == t;
   }
   [[nodiscard]] bool is_punct(char c) const noexcept {
-    return kind == TokenKind::kPunctuation && text.size() == 1 && text[0] == c;
+    return kind == TokenKind::punctuation && text.size() == 1 && text[0] == c;
   }
 };
 
-/// Splits `text` into tokens ending with one kEnd token. Throws DbcError
+/// Splits `text` into tokens ending with one end token. Throws DbcError
 /// ("file:line:column: ...") on an unterminated string or a character no DBC token starts with
 /// — unless `lenient`: then such a character (or the opening '"') becomes a punctuation token
 /// of its own that no statement accepts, so the parser skips the statement around it.

@@ -24,10 +24,10 @@ struct SourceLocation {
 
 /// DBC byte order: '@1' Intel (little endian; start bit = LSB), '@0' Motorola (big endian;
 /// start bit = MSB in the DBC's sawtooth numbering: bit 8·byte + bit-in-byte, 7 = MSB).
-enum class ByteOrder : std::uint8_t { kLittleEndian, kBigEndian };
+enum class ByteOrder : std::uint8_t { little_endian, big_endian };
 
 /// Integer (the default) or SIG_VALTYPE_ 1 = IEEE float32, 2 = IEEE float64.
-enum class ValueType : std::uint8_t { kInteger, kFloat32, kFloat64 };
+enum class ValueType : std::uint8_t { integer, float32, float64 };
 
 /// Raw value → text (VAL_, VAL_TABLE_). `value` holds the raw bits read as int64 (negative for
 /// signed signals).
@@ -47,13 +47,13 @@ struct MuxRange {
 using AttributeValue = std::variant<std::int64_t, double, std::string>;
 using Attributes = std::map<std::string, AttributeValue, std::less<>>;
 
-enum class AttributeObject : std::uint8_t { kNetwork, kNode, kMessage, kSignal, kEnvironment };
-enum class AttributeType : std::uint8_t { kInt, kHex, kFloat, kString, kEnum };
+enum class AttributeObject : std::uint8_t { network, node, message, signal, environment };
+enum class AttributeType : std::uint8_t { integer, hex, floating, string, enumeration };
 
 struct AttributeDefinition {
   std::string name;
-  AttributeObject object = AttributeObject::kNetwork;
-  AttributeType type = AttributeType::kInt;
+  AttributeObject object = AttributeObject::network;
+  AttributeType type = AttributeType::integer;
   double minimum = 0.0;  ///< INT, HEX, FLOAT; no range check when both are 0
   double maximum = 0.0;
   std::vector<std::string> enum_values;
@@ -66,9 +66,9 @@ struct Signal {
   SourceLocation location;  ///< of the name in its SG_ line
   std::uint32_t start_bit = 0;
   std::uint32_t length = 0;  ///< bits, 1–64
-  ByteOrder byte_order = ByteOrder::kLittleEndian;
+  ByteOrder byte_order = ByteOrder::little_endian;
   bool is_signed = false;
-  ValueType value_type = ValueType::kInteger;
+  ValueType value_type = ValueType::integer;
   double factor = 1.0;  ///< physical = raw · factor + offset
   double offset = 0.0;
   double minimum = 0.0;  ///< physical range; [0|0] means none
@@ -97,10 +97,10 @@ struct Signal {
 
 /// VFrameFormat of a message (and what bit 31 of the BO_ id says).
 enum class FrameFormat : std::uint8_t {
-  kStandardCan,
-  kExtendedCan,
-  kStandardCanFd,
-  kExtendedCanFd
+  standard_can,
+  extended_can,
+  standard_can_fd,
+  extended_can_fd
 };
 
 struct Message {

@@ -57,7 +57,7 @@ bool is_keyword(std::string_view identifier) noexcept {
          std::ranges::find(kParsedKeywords, identifier) != kParsedKeywords.end();
 }
 
-Parser::Parser(std::string_view text, std::string_view file_name, const DbcReadOptions& options)
+Parser::Parser(std::string_view text, std::string_view file_name, const DbcReadSpec& options)
     : options_(options), tokens_(tokenize_dbc(text, file_name, options.lenient)), file_(file_name) {
   options_.accept_deviations = options_.accept_deviations || options_.lenient;
   db_.file_name = file_;
@@ -97,7 +97,7 @@ void Parser::expect_semicolon(std::string_view context) {
 }
 
 std::string Parser::expect_identifier(std::string_view context, std::string_view what) {
-  if (peek().kind != TokenKind::kIdentifier) expected(context, what, peek());
+  if (peek().kind != TokenKind::identifier) expected(context, what, peek());
   const Token& name = take();
   note_digit_name(name, context);
   return std::string(name.text);
@@ -115,14 +115,14 @@ void Parser::note_digit_name(const Token& name, std::string_view context) {
 }
 
 std::string Parser::expect_string(std::string_view context, std::string_view what) {
-  if (peek().kind != TokenKind::kString) expected(context, what, peek());
+  if (peek().kind != TokenKind::string) expected(context, what, peek());
   return unquote(take());
 }
 
 std::uint64_t Parser::expect_unsigned(std::string_view context, std::string_view what,
                                       std::uint64_t max) {
   const Token& t = peek();
-  if (t.kind != TokenKind::kNumber) expected(context, what, t);
+  if (t.kind != TokenKind::number) expected(context, what, t);
   std::string_view digits = t.text;
   int base = 10;
   if (digits.starts_with("0x") || digits.starts_with("0X")) {
@@ -145,7 +145,7 @@ double Parser::expect_number(std::string_view context, std::string_view what) {
   const bool negative = first.is_punct('-');
   if (negative || first.is_punct('+')) take();
   const Token& t = peek();
-  if (t.kind != TokenKind::kNumber) expected(context, what, negative ? first : t);
+  if (t.kind != TokenKind::number) expected(context, what, negative ? first : t);
   double value = 0.0;
   if (t.text.starts_with("0x") || t.text.starts_with("0X")) {
     value = static_cast<double>(expect_unsigned(context, what, UINT64_MAX));
@@ -186,9 +186,9 @@ void Parser::warn_skipped(const DbcError& error, std::string_view skipped) {
 
 void Parser::resync(std::size_t failed_at, bool to_signal) {
   if (pos_ == failed_at) take();
-  while (peek().kind != TokenKind::kEnd) {
+  while (peek().kind != TokenKind::end) {
     const Token& t = peek();
-    if (t.first_on_line && t.kind == TokenKind::kIdentifier && is_keyword(t.text) &&
+    if (t.first_on_line && t.kind == TokenKind::identifier && is_keyword(t.text) &&
         (to_signal || t.text != "SG_")) {
       return;
     }
@@ -197,7 +197,7 @@ void Parser::resync(std::size_t failed_at, bool to_signal) {
 }
 
 Database Parser::parse() {
-  while (peek().kind != TokenKind::kEnd) {
+  while (peek().kind != TokenKind::end) {
     if (!options_.lenient) {
       statement();
       continue;
@@ -208,7 +208,7 @@ Database Parser::parse() {
     } catch (const DbcError& e) {
       const Token& first = tokens_[start];
       warn_skipped(e,
-                   first.kind == TokenKind::kIdentifier && is_keyword(first.text)
+                   first.kind == TokenKind::identifier && is_keyword(first.text)
                        ? fmt::format("the {} statement at line {}", first.text, first.location.line)
                        : std::string("everything up to the next statement"));
       resync(start, false);
@@ -219,7 +219,7 @@ Database Parser::parse() {
 
 void Parser::statement() {
   const Token& t = peek();
-  if (t.kind != TokenKind::kIdentifier || !is_keyword(t.text)) {
+  if (t.kind != TokenKind::identifier || !is_keyword(t.text)) {
     expected("", "a DBC keyword (VERSION, BU_, BO_, SG_, CM_, BA_DEF_, BA_, VAL_, ...)", t);
   }
   const std::string_view k = t.text;
@@ -250,7 +250,7 @@ void Parser::parse_new_symbols() {
   take();
   expect_punct(':', "NS_", "':' after NS_");
   // The list of symbol names ends where the bit timing (BS_), nodes or messages begin.
-  while (peek().kind == TokenKind::kIdentifier && peek().text != "BS_" && peek().text != "BU_" &&
+  while (peek().kind == TokenKind::identifier && peek().text != "BS_" && peek().text != "BU_" &&
          peek().text != "BO_") {
     take();
   }
@@ -259,7 +259,7 @@ void Parser::parse_new_symbols() {
 void Parser::parse_bit_timing() {
   take();
   expect_punct(':', "BS_", "':' after BS_");
-  if (peek().kind != TokenKind::kNumber) return;
+  if (peek().kind != TokenKind::number) return;
   (void)expect_unsigned("BS_", "the baud rate", UINT32_MAX);
   expect_punct(':', "BS_", "':' after the baud rate");
   (void)expect_unsigned("BS_", "BTR1", UINT32_MAX);
@@ -270,7 +270,7 @@ void Parser::parse_bit_timing() {
 void Parser::parse_nodes() {
   take();
   expect_punct(':', "BU_", "':' after BU_");
-  while (peek().kind == TokenKind::kIdentifier && !is_keyword(peek().text)) {
+  while (peek().kind == TokenKind::identifier && !is_keyword(peek().text)) {
     const Token& name = take();
     note_digit_name(name, "BU_");
     if (node_for(name, "") != nullptr) {
@@ -284,7 +284,7 @@ void Parser::parse_nodes() {
 void Parser::skip_statement(std::string_view keyword) {
   const Token& start = take();
   while (!peek().is_punct(';')) {
-    if (peek().kind == TokenKind::kEnd) {
+    if (peek().kind == TokenKind::end) {
       expected(keyword,
                fmt::format("';' at the end of the {} statement started at line {}", keyword,
                            start.location.line),
@@ -297,14 +297,13 @@ void Parser::skip_statement(std::string_view keyword) {
 
 }  // namespace detail
 
-Database parse_dbc(std::string_view text, std::string_view file_name,
-                   const DbcReadOptions& options) {
+Database parse_dbc(std::string_view text, std::string_view file_name, const DbcReadSpec& options) {
   Database db = detail::Parser(text, file_name, options).parse();
   check_database(db, options);
   return db;
 }
 
-Database load_dbc(const std::filesystem::path& path, const DbcReadOptions& options) {
+Database load_dbc(const std::filesystem::path& path, const DbcReadSpec& options) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw DbcError(fmt::format("{}: cannot open the DBC file", path.string()));
   std::ostringstream text;

@@ -7,7 +7,7 @@
 //
 // Every error throws DbcError: "file:line:column: <statement> '<name>': expected <what>, got
 // <token>" — e.g. "ravon.dbc:42:17: SG_ 'speed_fl': expected '@0' or '@1' after the bit
-// length, got '@2'". What production files commonly write outside the grammar (DbcReadOptions)
+// length, got '@2'". What production files commonly write outside the grammar (DbcReadSpec)
 // is accepted with a located warning saying what was assumed, or refused for a rig.
 // Setup phase only (allocates, throws). Thread-safety: pure functions.
 
@@ -19,7 +19,7 @@
 namespace hil::io::can::dbc {
 
 /// How much of what the field writes the reader accepts (docs/can.md "Files from the field").
-struct DbcReadOptions {
+struct DbcReadSpec {
   /// The field's deviations that change what a frame means — a 29-bit id written without the
   /// 0x80000000 flag, a bare `m` multiplexer indicator, a signal running past its message's
   /// length — are accepted with a warning saying what was assumed (true: the command line), or
@@ -34,11 +34,10 @@ struct DbcReadOptions {
 
 /// Parses and checks DBC `text`; `file_name` appears in messages and Database::file_name.
 [[nodiscard]] Database parse_dbc(std::string_view text, std::string_view file_name,
-                                 const DbcReadOptions& options = {});
+                                 const DbcReadSpec& options = {});
 
 /// Reads `path` and parse_dbc()s it (messages name the path as given). Throws DbcError also
 /// when the file cannot be read.
-[[nodiscard]] Database load_dbc(const std::filesystem::path& path,
-                                const DbcReadOptions& options = {});
+[[nodiscard]] Database load_dbc(const std::filesystem::path& path, const DbcReadSpec& options = {});
 
 }  // namespace hil::io::can::dbc

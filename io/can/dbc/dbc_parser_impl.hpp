@@ -21,7 +21,7 @@ inline constexpr std::uint32_t kExtendedIdBit = 0x8000'0000;
 
 class Parser {
  public:
-  Parser(std::string_view text, std::string_view file_name, const DbcReadOptions& options);
+  Parser(std::string_view text, std::string_view file_name, const DbcReadSpec& options);
   /// Parses every statement; the semantic checks run afterwards (dbc_checks.hpp).
   Database parse();
 
@@ -93,7 +93,7 @@ class Parser {
   Node* node_for(const Token& name_token, std::string_view context);
   AttributeDefinition* definition_for(std::string_view name);
 
-  DbcReadOptions options_;
+  DbcReadSpec options_;
   std::vector<Token> tokens_;
   std::size_t pos_ = 0;
   std::string file_;

@@ -56,7 +56,7 @@ void Parser::parse_message() {
 
   if (independent) {
     independent_signals_ = std::move(m);
-    while (peek().is(TokenKind::kIdentifier, "SG_")) parse_signal(independent_signals_, context);
+    while (peek().is(TokenKind::identifier, "SG_")) parse_signal(independent_signals_, context);
     return;
   }
   if (const Message* other = db_.find_message(m.id, m.extended)) {
@@ -72,7 +72,7 @@ void Parser::parse_message() {
   message_by_raw_id_[raw_id] = db_.messages.size();
   if (m.extended) message_by_raw_id_[m.id | kExtendedIdBit] = db_.messages.size();
   db_.messages.push_back(std::move(m));
-  while (peek().is(TokenKind::kIdentifier, "SG_")) {
+  while (peek().is(TokenKind::identifier, "SG_")) {
     if (!options_.lenient) {
       parse_signal(db_.messages.back(), context);
       continue;
@@ -97,7 +97,7 @@ void Parser::parse_signal(Message& message, std::string_view message_context) {
   if (message.find_signal(s.name) != nullptr) {
     fail(s.location, fmt::format("{}: duplicate signal name in {}", context, message_context));
   }
-  if (peek().kind == TokenKind::kIdentifier) parse_mux_indicator(s, take(), context);
+  if (peek().kind == TokenKind::identifier) parse_mux_indicator(s, take(), context);
   expect_punct(':', context, "':' after the signal name (or its multiplexer indicator)");
   parse_layout(s, context);
   parse_scaling(s, context);
@@ -149,12 +149,12 @@ void Parser::parse_layout(Signal& signal, std::string_view context) {
   const Token& order = peek(1);
   const char* kOrderExpected = "'@0' or '@1' after the bit length";
   if (!at.is_punct('@')) expected(context, kOrderExpected, at);
-  if (order.kind != TokenKind::kNumber || (order.text != "0" && order.text != "1")) {
+  if (order.kind != TokenKind::number || (order.text != "0" && order.text != "1")) {
     fail(at.location, fmt::format("{}: expected {}, got '@{}'", context, kOrderExpected,
-                                  order.kind == TokenKind::kEnd ? "" : order.text));
+                                  order.kind == TokenKind::end ? "" : order.text));
   }
   take();
-  signal.byte_order = take().text == "1" ? ByteOrder::kLittleEndian : ByteOrder::kBigEndian;
+  signal.byte_order = take().text == "1" ? ByteOrder::little_endian : ByteOrder::big_endian;
   if (take_if_punct('-')) {
     signal.is_signed = true;
   } else if (!take_if_punct('+')) {
@@ -179,7 +179,7 @@ void Parser::parse_scaling(Signal& signal, std::string_view context) {
 }
 
 void Parser::parse_receivers(Signal& signal, std::uint32_t line, std::string_view context) {
-  while (peek().kind != TokenKind::kEnd && peek().location.line == line) {
+  while (peek().kind != TokenKind::end && peek().location.line == line) {
     if (take_if_punct(',')) continue;
     signal.receivers.push_back(expect_identifier(context, "a receiving node after the unit"));
   }

@@ -13,7 +13,7 @@ constexpr std::uint32_t kFloat32Bits = 32;
 constexpr std::uint32_t kFloat64Bits = 64;
 
 bool starts_number(const Token& t) noexcept {
-  return t.kind == TokenKind::kNumber || t.is_punct('-') || t.is_punct('+');
+  return t.kind == TokenKind::number || t.is_punct('-') || t.is_punct('+');
 }
 
 }  // namespace
@@ -60,21 +60,21 @@ void Parser::parse_comment() {
   take();
   const Token& kind = peek();
   constexpr std::string_view kWhat = "a comment string, or BU_, BO_, SG_ or EV_ and its object";
-  if (kind.kind == TokenKind::kString) {
+  if (kind.kind == TokenKind::string) {
     db_.comment = unquote(take());
-  } else if (kind.is(TokenKind::kIdentifier, "BU_")) {
+  } else if (kind.is(TokenKind::identifier, "BU_")) {
     take();
     const Token& name = peek();
     (void)expect_identifier("CM_ BU_", "the node name");
     std::string text = expect_string("CM_ BU_", "the comment string after the node name");
     if (Node* node = node_for(name, "CM_ BU_")) node->comment = std::move(text);
-  } else if (kind.is(TokenKind::kIdentifier, "BO_")) {
+  } else if (kind.is(TokenKind::identifier, "BO_")) {
     take();
     const Token& id_token = peek();
     const std::uint64_t raw_id = expect_unsigned("CM_ BO_", "the message id", UINT32_MAX);
     std::string text = expect_string("CM_ BO_", "the comment string after the message id");
     if (Message* m = message_for(id_token, raw_id, "CM_ BO_")) m->comment = std::move(text);
-  } else if (kind.is(TokenKind::kIdentifier, "SG_")) {
+  } else if (kind.is(TokenKind::identifier, "SG_")) {
     take();
     const Token& id_token = peek();
     const std::uint64_t raw_id = expect_unsigned("CM_ SG_", "the message id", UINT32_MAX);
@@ -83,7 +83,7 @@ void Parser::parse_comment() {
     std::string text = expect_string("CM_ SG_", "the comment string after the signal name");
     Message* m = message_for(id_token, raw_id, "CM_ SG_");
     if (Signal* s = signal_for(m, name, "CM_ SG_")) s->comment = std::move(text);
-  } else if (kind.is(TokenKind::kIdentifier, "EV_")) {
+  } else if (kind.is(TokenKind::identifier, "EV_")) {
     take();
     (void)expect_identifier("CM_ EV_", "the environment variable name");
     (void)expect_string("CM_ EV_", "the comment string after the variable name");
@@ -92,12 +92,11 @@ void Parser::parse_comment() {
   }
   const Token& end = peek();
   if (!end.is_punct(';') && end.first_on_line &&
-      (end.kind == TokenKind::kEnd ||
-       (end.kind == TokenKind::kIdentifier && is_keyword(end.text)))) {
-    warn(end.location, fmt::format("CM_ at line {}: no ';' at its end; the comment ends before "
-                                   "this {}",
-                                   kind.location.line,
-                                   end.kind == TokenKind::kEnd ? "end of file" : "statement"));
+      (end.kind == TokenKind::end || (end.kind == TokenKind::identifier && is_keyword(end.text)))) {
+    warn(end.location,
+         fmt::format("CM_ at line {}: no ';' at its end; the comment ends before "
+                     "this {}",
+                     kind.location.line, end.kind == TokenKind::end ? "end of file" : "statement"));
     return;
   }
   expect_semicolon("CM_");
@@ -105,7 +104,7 @@ void Parser::parse_comment() {
 
 void Parser::parse_value_descriptions() {
   take();
-  if (peek().kind == TokenKind::kIdentifier) {  // VAL_ of an environment variable
+  if (peek().kind == TokenKind::identifier) {  // VAL_ of an environment variable
     const std::string name = std::string(take().text);
     (void)parse_value_list(fmt::format("VAL_ '{}'", name));
     return;
@@ -142,7 +141,7 @@ void Parser::parse_signal_value_type() {
                      context, type, bits, bits, s->location.line, s->length));
   }
   s->value_type =
-      type == 0 ? ValueType::kInteger : (type == 1 ? ValueType::kFloat32 : ValueType::kFloat64);
+      type == 0 ? ValueType::integer : (type == 1 ? ValueType::float32 : ValueType::float64);
 }
 
 void Parser::parse_mux_values() {

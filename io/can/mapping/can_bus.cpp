@@ -218,8 +218,8 @@ void CanBus::take(Rx& rx, const CanFrame& frame, std::int64_t tick,
                           raw);
     counter = static_cast<std::uint32_t>(raw);
     const CounterCheck check = check_counter(rx.last_counter, *counter, rx.e2e.counter_bits);
-    if (check == CounterCheck::kRepeat) return refuse(c.counter_errors);
-    if (check == CounterCheck::kJump) c.counter_jumps.fetch_add(1, std::memory_order_relaxed);
+    if (check == CounterCheck::repeat) return refuse(c.counter_errors);
+    if (check == CounterCheck::jump) c.counter_jumps.fetch_add(1, std::memory_order_relaxed);
   }
   (void)dbc::decode_message(*rx.message, payload, rx.values);
   for (const Binding& b : rx.bindings) {
@@ -302,7 +302,7 @@ void CanBus::transmit(Tx& tx, const CanFrame& frame, std::int64_t tick) noexcept
   if (tap_ != nullptr) {
     (void)tap_->try_push({.tick = tick, .bus = index_, .transmitted = true, .frame = frame});
   }
-  if (transport_->send(frame, tick) != SendStatus::kOk) {
+  if (transport_->send(frame, tick) != SendStatus::ok) {
     c.drops.fetch_add(1, std::memory_order_relaxed);
     ++tx_drop_total_;
     return;

@@ -38,8 +38,8 @@ std::vector<double> start_values(const dbc::Message& message) {
   return values;
 }
 
-TransportOptions options_for(const CanBusSpec& spec, const dbc::CompiledDatabase& db) {
-  TransportOptions options;
+TransportSpec options_for(const CanBusSpec& spec, const dbc::CompiledDatabase& db) {
+  TransportSpec options;
   for (const RxMessageSpec& r : spec.rx) {
     if (const dbc::Message* m = spec.database.find_message(r.message)) {
       options.socketcan.filters.push_back(
@@ -158,7 +158,7 @@ E2e Resolver::e2e(std::int32_t message, const std::string& counter, const std::s
     e.counter = signal(message, counter, at + ".alive_counter");
     if (e.counter >= 0) {
       const dbc::Signal& s = m.signals[static_cast<std::size_t>(e.counter)];
-      if (s.length > 32 || s.is_signed || s.value_type != dbc::ValueType::kInteger) {
+      if (s.length > 32 || s.is_signed || s.value_type != dbc::ValueType::integer) {
         problems_.push_back({at + ".alive_counter",
                              fmt::format("{} must be an unsigned integer of 1..32 bits", counter)});
         e.counter = -1;
@@ -173,8 +173,8 @@ E2e Resolver::e2e(std::int32_t message, const std::string& counter, const std::s
       const dbc::Signal& s = m.signals[static_cast<std::size_t>(e.crc)];
       // One whole byte: Intel starts at its LSB (bit 0 of a byte), Motorola at its MSB (bit 7)
       const bool aligned =
-          s.length == 8 && s.value_type == dbc::ValueType::kInteger &&
-          s.start_bit % 8 == (s.byte_order == dbc::ByteOrder::kLittleEndian ? 0U : 7U);
+          s.length == 8 && s.value_type == dbc::ValueType::integer &&
+          s.start_bit % 8 == (s.byte_order == dbc::ByteOrder::little_endian ? 0U : 7U);
       if (!aligned) {
         problems_.push_back({at + ".crc", fmt::format("{} must be 8 bits filling one byte", crc)});
         e.crc = -1;

@@ -11,7 +11,7 @@
 
 #include "io/can/dbc/dbc_codec.hpp"
 #include "io/can/mapping/can_bus_spec.hpp"
-#include "io/can/transport/transport_options.hpp"
+#include "io/can/transport/transport_spec.hpp"
 #include "rt_core/channel_table.hpp"
 
 namespace hil::io::can::detail {
@@ -38,7 +38,7 @@ struct E2e {
 [[nodiscard]] std::vector<double> start_values(const dbc::Message& message);
 
 /// Transport options for the bus: socketcan receives only the mapped message ids.
-[[nodiscard]] TransportOptions options_for(const CanBusSpec& spec, const dbc::CompiledDatabase& db);
+[[nodiscard]] TransportSpec options_for(const CanBusSpec& spec, const dbc::CompiledDatabase& db);
 
 /// True when the frame has no CRC signal or its CRC matches (RT).
 [[nodiscard]] bool check_crc(const E2e& e2e, std::span<const std::uint8_t> payload) noexcept;

@@ -17,11 +17,11 @@ std::uint8_t crc8_j1850(std::span<const std::uint8_t> payload, std::size_t skip,
 
 CounterCheck check_counter(std::optional<std::uint32_t> previous, std::uint32_t now,
                            std::uint32_t bits) noexcept {
-  if (!previous) return CounterCheck::kFirst;
+  if (!previous) return CounterCheck::first;
   const std::uint64_t modulus = std::uint64_t{1} << bits;
   const std::uint64_t step = (now + modulus - *previous) % modulus;
-  if (step == 0) return CounterCheck::kRepeat;
-  return step == 1 ? CounterCheck::kNext : CounterCheck::kJump;
+  if (step == 0) return CounterCheck::repeat;
+  return step == 1 ? CounterCheck::next : CounterCheck::jump;
 }
 
 }  // namespace hil::io::can

@@ -17,10 +17,10 @@ namespace hil::io::can {
 
 /// What a received alive counter says about the frame that carries it.
 enum class CounterCheck : std::uint8_t {
-  kFirst,   ///< no previous value to compare with
-  kNext,    ///< previous + 1 (mod 2^bits)
-  kJump,    ///< advanced by more than one: frames were lost on the way (accepted, counted)
-  kRepeat,  ///< the same value again: a stale or replayed frame (dropped, counted)
+  first,   ///< no previous value to compare with
+  next,    ///< previous + 1 (mod 2^bits)
+  jump,    ///< advanced by more than one: frames were lost on the way (accepted, counted)
+  repeat,  ///< the same value again: a stale or replayed frame (dropped, counted)
 };
 
 /// Compares counter value `now` with `previous` for a counter of `bits` bits (1..32).

@@ -53,14 +53,14 @@ std::int64_t parse_time(std::string_view t, std::size_t& bad_offset) noexcept {
 AscLineResult AscLineParser::parse(std::string_view line) noexcept {
   AscTokens tokens{.line = line};
   const AscToken first = tokens.next();
-  if (first.text.empty() || first.text.starts_with("//")) return of_kind(Kind::kHeader);
+  if (first.text.empty() || first.text.starts_with("//")) return of_kind(Kind::header);
   if (is_digit(first.text.front())) return parse_timestamped(first.text, first.column, tokens);
   return parse_header(first.text, first.column, tokens);
 }
 
 AscLineResult AscLineParser::parse_header(std::string_view first, std::size_t column,
                                           AscTokens& tokens) noexcept {
-  if (iequals(first, "date")) return of_kind(Kind::kHeader);
+  if (iequals(first, "date")) return of_kind(Kind::header);
   if (iequals(first, "base")) {
     const AscToken b = tokens.next();
     if (!iequals(b.text, "hex") && !iequals(b.text, "dec")) {
@@ -78,13 +78,13 @@ AscLineResult AscLineParser::parse_header(std::string_view first, std::size_t co
       relative_ = iequals(mode.text, "relative");
     }
     base_ = iequals(b.text, "dec") ? 10 : 16;
-    return of_kind(Kind::kHeader);
+    return of_kind(Kind::header);
   }
   if (iequals(first, "no") || iequals(first, "internal")) {
     const AscToken internal = iequals(first, "no") ? tokens.next() : AscToken{first, column};
     if (iequals(internal.text, "internal") && iequals(tokens.next().text, "events") &&
         iequals(tokens.next().text, "logged")) {
-      return of_kind(Kind::kHeader);
+      return of_kind(Kind::header);
     }
     return bad(column, "expected 'internal events logged' or 'no internal events logged'");
   }
@@ -94,7 +94,7 @@ AscLineResult AscLineParser::parse_header(std::string_view first, std::size_t co
       return bad(block.column, "expected 'Triggerblock' after 'Begin' or 'End'");
     }
     if (iequals(first, "begin") && timed_line_seen_) block_offset_ns_ = last_time_ns_;
-    return of_kind(Kind::kHeader);
+    return of_kind(Kind::header);
   }
   return bad(column,
              "expected a timestamp or a header line (date, base, internal events logged, "
@@ -114,7 +114,7 @@ AscLineResult AscLineParser::parse_timestamped(std::string_view first, std::size
     return bad(column, "the time overflows (more than 292 years since the start)");
   }
   const AscToken second = tokens.next();
-  AscLineResult r = of_kind(Kind::kEvent);
+  AscLineResult r = of_kind(Kind::event);
   if (second.text.empty()) {
     return bad(second.column, "expected a channel, CANFD or an event after the time");
   }
@@ -130,7 +130,7 @@ AscLineResult AscLineParser::parse_timestamped(std::string_view first, std::size
       r = parse_classic(frame, tokens);
     }  // else an event on a channel: "1 Statistic: …", "1 J1939TP …"
   }
-  if (r.kind == Kind::kBad) return r;
+  if (r.kind == Kind::bad) return r;
   last_time_ns_ = frame.time_ns;
   timed_line_seen_ = true;
   return r;
@@ -152,24 +152,24 @@ AscReader::Status AscReader::next() {
       r = parser_.parse(text_);
     }
     switch (r.kind) {
-      case Kind::kHeader:
+      case Kind::header:
         continue;
-      case Kind::kEvent:
+      case Kind::event:
         ++events_;
         continue;
-      case Kind::kFrame:
+      case Kind::frame:
         frame_ = r.frame;
         ++frames_;
-        return Status::kFrame;
-      case Kind::kBad:
+        return Status::frame;
+      case Kind::bad:
         bad_ = {.line = line_number_,
                 .column = r.error.column + 1,
                 .message = std::string(r.error.message)};
         ++bad_lines_;
-        return Status::kBadLine;
+        return Status::bad_line;
     }
   }
-  return Status::kEnd;
+  return Status::end;
 }
 
 std::string AscReader::describe_bad_line() const {

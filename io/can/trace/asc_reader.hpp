@@ -57,12 +57,12 @@ struct AscFrame {
 /// What one line was.
 struct AscLineResult {
   enum class Kind : std::uint8_t {
-    kFrame,   ///< `frame` is set
-    kHeader,  ///< a header, comment, trigger-block line or blank line
-    kEvent,   ///< a timestamped line that is not a CAN frame
-    kBad,     ///< `error` says where and why
+    frame,   ///< `frame` is set
+    header,  ///< a header, comment, trigger-block line or blank line
+    event,   ///< a timestamped line that is not a CAN frame
+    bad,     ///< `error` says where and why
   };
-  Kind kind = Kind::kHeader;
+  Kind kind = Kind::header;
   AscFrame frame;
   TextError error;  ///< column into the line (0-based)
 };
@@ -100,13 +100,13 @@ struct AscBadLine {
 /// column (it carries on after them), headers and events skipped and counted.
 class AscReader {
  public:
-  enum class Status : std::uint8_t { kFrame, kBadLine, kEnd };
+  enum class Status : std::uint8_t { frame, bad_line, end };
 
   /// Reads from `in` (which must outlive the reader); `name` prefixes messages ("run.asc").
   AscReader(std::istream& in, std::string name);
 
-  /// Advances to the next frame or bad line. After kFrame, frame() is valid until the next
-  /// call; after kBadLine, bad_line() is.
+  /// Advances to the next frame or bad line. After frame, frame() is valid until the next
+  /// call; after bad_line, bad_line() is.
   [[nodiscard]] Status next();
 
   [[nodiscard]] const AscFrame& frame() const noexcept { return frame_; }

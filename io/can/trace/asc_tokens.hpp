@@ -92,14 +92,14 @@ inline AscLineResult of_kind(AscLineResult::Kind kind) noexcept {
 
 inline AscLineResult bad(std::size_t column, std::string_view message) noexcept {
   AscLineResult r;
-  r.kind = AscLineResult::Kind::kBad;
+  r.kind = AscLineResult::Kind::bad;
   r.error = {.column = column, .message = message};
   return r;
 }
 
 inline AscLineResult with_frame(const AscFrame& frame) noexcept {
   AscLineResult r;
-  r.kind = AscLineResult::Kind::kFrame;
+  r.kind = AscLineResult::Kind::frame;
   r.frame = frame;
   return r;
 }

@@ -65,20 +65,20 @@ BlfReader::Status BlfReader::next() {
   for (;;) {
     if (pos_ < pending_.size()) {
       switch (parse_pending()) {
-        case Parsed::kFrame:
+        case Parsed::frame:
           ++frames_;
-          return Status::kFrame;
-        case Parsed::kBad:
-          return Status::kBadObject;
-        case Parsed::kOther:
+          return Status::frame;
+        case Parsed::bad:
+          return Status::bad_object;
+        case Parsed::other:
           continue;
-        case Parsed::kNeedMore:
+        case Parsed::need_more:
           break;
       }
     }
     bool bad = false;
     if (read_top_level(bad)) {
-      if (bad) return Status::kBadObject;
+      if (bad) return Status::bad_object;
       continue;
     }
     // The end: what is left must be padding.
@@ -88,9 +88,9 @@ BlfReader::Status BlfReader::next() {
     pos_ = 0;
     if (leftover) {
       fail("the file ends inside an object (the rest of the last container's data is missing)");
-      return Status::kBadObject;
+      return Status::bad_object;
     }
-    return Status::kEnd;
+    return Status::end;
   }
 }
 
@@ -205,11 +205,11 @@ BlfReader::Parsed BlfReader::parse_pending() {
   // Pad bytes may sit between objects.
   std::size_t skip = 0;
   while (skip < kPaddingSearch && skip + 4 <= left && !is_object_signature(at + skip)) ++skip;
-  if (skip + kBaseHeader > left) return Parsed::kNeedMore;
+  if (skip + kBaseHeader > left) return Parsed::need_more;
   if (!is_object_signature(at + skip)) {
     fail(fmt::format("container data: expected an object (\"LOBJ\"); skipped {} bytes",
                      skip_to_next_object()));
-    return Parsed::kBad;
+    return Parsed::bad;
   }
   pos_ += skip;
   at += skip;
@@ -222,13 +222,13 @@ BlfReader::Parsed BlfReader::parse_pending() {
         fmt::format("container data: object size {} (header {} bytes) is no object's; skipped "
                     "{} bytes to the next object",
                     object_size, header_size, skip_to_next_object()));
-    return Parsed::kBad;
+    return Parsed::bad;
   }
-  if (object_size > pending_.size() - pos_) return Parsed::kNeedMore;
+  if (object_size > pending_.size() - pos_) return Parsed::need_more;
   pos_ += object_size;
   if (type == kLogContainer || header_size < kTimedHeader || (version != 1 && version != 2)) {
     ++other_objects_;
-    return Parsed::kOther;
+    return Parsed::other;
   }
   const auto flags = load<std::uint32_t>(at + 16);
   const auto stamp = load<std::uint64_t>(at + 24);
@@ -236,7 +236,7 @@ BlfReader::Parsed BlfReader::parse_pending() {
   const bool ten_us = flags == kFlagTenMicroseconds;
   if (stamp > (ten_us ? kTicksLimit : std::numeric_limits<std::int64_t>::max())) {
     fail(fmt::format("timestamp {} out of range", stamp));
-    return Parsed::kBad;
+    return Parsed::bad;
   }
   const auto time_ns = static_cast<std::int64_t>(ten_us ? stamp * 10'000 : stamp);
   return decode_object(type, at + header_size, object_size - header_size, time_ns);
@@ -247,7 +247,7 @@ BlfReader::Parsed BlfReader::decode_object(std::uint32_t type, const std::uint8_
   const auto too_short = [&](std::size_t needed) {
     fail(fmt::format("container data: object type {} has {} bytes; expected at least {}", type,
                      size, needed));
-    return Parsed::kBad;
+    return Parsed::bad;
   };
   CanFrame f;
   std::uint32_t channel = 0;
@@ -312,21 +312,21 @@ BlfReader::Parsed BlfReader::decode_object(std::uint32_t type, const std::uint8_
       f.length = kMaxClassicLength;
       ++error_frames_;
       frame_ = {.time_ns = time_ns, .channel = channel, .frame = f};
-      return Parsed::kFrame;
+      return Parsed::frame;
     }
     default:
       ++other_objects_;
-      return Parsed::kOther;
+      return Parsed::other;
   }
   f.id = raw_id & ~kExtendedIdBit;
   if ((raw_id & kExtendedIdBit) != 0) f.flags |= kExtended;
   if (!is_valid(f)) {
     fail(fmt::format("container data: frame id 0x{:X} does not fit {} bits", f.id,
                      f.extended() ? 29 : 11));
-    return Parsed::kBad;
+    return Parsed::bad;
   }
   frame_ = {.time_ns = time_ns, .channel = channel, .frame = f};
-  return Parsed::kFrame;
+  return Parsed::frame;
 }
 
 }  // namespace hil::io::can

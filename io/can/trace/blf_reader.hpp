@@ -44,7 +44,7 @@ struct BlfFrame {
 
 class BlfReader {
  public:
-  enum class Status : std::uint8_t { kFrame, kBadObject, kEnd };
+  enum class Status : std::uint8_t { frame, bad_object, end };
 
   /// Reads the file header. Throws std::runtime_error "NAME: not a BLF file (…)" when it is
   /// none, or too short.
@@ -52,9 +52,9 @@ class BlfReader {
 
   /// The next frame, bad object, or the end.
   Status next();
-  /// After kFrame.
+  /// After frame.
   [[nodiscard]] const BlfFrame& frame() const noexcept { return frame_; }
-  /// After kBadObject: "NAME: byte OFFSET: what".
+  /// After bad_object: "NAME: byte OFFSET: what".
   [[nodiscard]] const std::string& describe_bad_object() const noexcept { return bad_; }
 
   [[nodiscard]] std::size_t frames() const noexcept { return frames_; }
@@ -65,8 +65,8 @@ class BlfReader {
   [[nodiscard]] std::size_t bad_objects() const noexcept { return bad_objects_; }
 
  private:
-  enum class Parsed : std::uint8_t { kFrame, kOther, kNeedMore, kBad };
-  /// Parses the object at pending_[pos_]; advances pos_ past it unless kNeedMore.
+  enum class Parsed : std::uint8_t { frame, other, need_more, bad };
+  /// Parses the object at pending_[pos_]; advances pos_ past it unless need_more.
   Parsed parse_pending();
   /// Moves pos_ to the next "LOBJ" after it (or the end); returns the bytes skipped.
   std::size_t skip_to_next_object();

@@ -122,9 +122,9 @@ CandumpParseResult parse_candump_line(std::string_view text) noexcept {
 
   const Field suffix = next_field(text, pos);
   if (suffix.text == "R" || suffix.text == "r") {
-    r.line.direction = CandumpDirection::kReceived;
+    r.line.direction = CandumpDirection::received;
   } else if (suffix.text == "T" || suffix.text == "t") {
-    r.line.direction = CandumpDirection::kTransmitted;
+    r.line.direction = CandumpDirection::transmitted;
   } else if (!suffix.text.empty()) {
     return fail(suffix.column,
                 "expected the end of the line or a direction 'R'/'T' after the frame");
@@ -157,9 +157,9 @@ std::size_t format_candump_line(const CandumpLine& line, std::span<char> out) no
   const std::size_t frame_length = format_frame_text(line.frame, out.subspan(n));
   if (frame_length == 0) return 0;
   n += frame_length;
-  if (line.direction != CandumpDirection::kUnspecified) {
+  if (line.direction != CandumpDirection::unspecified) {
     p[n++] = ' ';
-    p[n++] = line.direction == CandumpDirection::kReceived ? 'R' : 'T';
+    p[n++] = line.direction == CandumpDirection::received ? 'R' : 'T';
   }
   return n;
 }

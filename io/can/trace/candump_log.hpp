@@ -31,14 +31,14 @@ struct CandumpTimestamp {
 };
 
 /// The " R"/" T" suffix of newer candump versions: received, or sent by this host.
-enum class CandumpDirection : std::uint8_t { kUnspecified, kReceived, kTransmitted };
+enum class CandumpDirection : std::uint8_t { unspecified, received, transmitted };
 
 /// A parsed log line. `interface` points into the parsed text (or the caller's storage).
 struct CandumpLine {
   CandumpTimestamp time;
   std::string_view interface;
   CanFrame frame;
-  CandumpDirection direction = CandumpDirection::kUnspecified;
+  CandumpDirection direction = CandumpDirection::unspecified;
 };
 
 struct CandumpParseResult {
@@ -58,7 +58,7 @@ inline constexpr std::size_t kMaxCandumpLineLength =
 [[nodiscard]] CandumpParseResult parse_candump_line(std::string_view text) noexcept;
 
 /// Writes `line` as candump -l does (no '\n') into `out`; the direction suffix is written only
-/// when `line.direction` is not kUnspecified. Returns the characters written, or 0 if `out` is
+/// when `line.direction` is not unspecified. Returns the characters written, or 0 if `out` is
 /// smaller than kMaxCandumpLineLength, the frame is invalid, the interface is empty, too long
 /// or contains blanks or control characters, or the time is negative. Never allocates.
 [[nodiscard]] std::size_t format_candump_line(const CandumpLine& line,

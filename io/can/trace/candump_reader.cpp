@@ -25,7 +25,7 @@ CandumpReader::Status CandumpReader::next() {
               .column = kMaxCandumpReadLength + 1,
               .message = fmt::format("line longer than {} characters", kMaxCandumpReadLength)};
       ++bad_lines_;
-      return Status::kBadLine;
+      return Status::bad_line;
     }
     if (text_.find_first_not_of(" \t\r") == std::string::npos) continue;
     const CandumpParseResult parsed = parse_candump_line(text_);
@@ -34,14 +34,14 @@ CandumpReader::Status CandumpReader::next() {
               .column = parsed.error.column + 1,
               .message = std::string(parsed.error.message)};
       ++bad_lines_;
-      return Status::kBadLine;
+      return Status::bad_line;
     }
     line_ = parsed.line;
     ++frames_;
-    if (line_.direction != CandumpDirection::kUnspecified) ++direction_suffixes_;
-    return Status::kFrame;
+    if (line_.direction != CandumpDirection::unspecified) ++direction_suffixes_;
+    return Status::frame;
   }
-  return Status::kEnd;
+  return Status::end;
 }
 
 std::string CandumpReader::describe_bad_line() const {

@@ -22,13 +22,13 @@ struct CandumpBadLine {
 
 class CandumpReader {
  public:
-  enum class Status { kFrame, kBadLine, kEnd };
+  enum class Status { frame, bad_line, end };
 
   /// Reads from `in` (which must outlive the reader); `name` prefixes messages ("can.log").
   CandumpReader(std::istream& in, std::string name);
 
-  /// Advances to the next frame or bad line. After kFrame, line() is valid until the next
-  /// call; after kBadLine, bad_line() is.
+  /// Advances to the next frame or bad line. After frame, line() is valid until the next
+  /// call; after bad_line, bad_line() is.
   [[nodiscard]] Status next();
 
   [[nodiscard]] const CandumpLine& line() const noexcept { return line_; }

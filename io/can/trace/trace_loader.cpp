@@ -36,20 +36,20 @@ TraceFormat detect(const std::filesystem::path& path, std::istream& in) {
   const bool blf = in.gcount() == 4 && std::string_view(magic.data(), 4) == "LOGG";
   in.clear();
   in.seekg(0);
-  if (blf) return TraceFormat::kBlf;
+  if (blf) return TraceFormat::blf;
   std::string ext = path.extension().string();
-  if (iequals_prefix(ext, ".asc") && ext.size() == 4) return TraceFormat::kAsc;
+  if (iequals_prefix(ext, ".asc") && ext.size() == 4) return TraceFormat::asc;
   std::string line;
-  TraceFormat format = TraceFormat::kCandump;
+  TraceFormat format = TraceFormat::candump;
   for (std::size_t i = 0; i < kSniffLines && std::getline(in, line); ++i) {
     const std::size_t begin = line.find_first_not_of(" \t\r");
     if (begin == std::string::npos) continue;
     const std::string_view text = std::string_view(line).substr(begin);
     if (text.front() == '(') break;
     for (const std::string_view word : {"date", "base", "begin", "internal", "no ", "//"}) {
-      if (iequals_prefix(text, word)) format = TraceFormat::kAsc;
+      if (iequals_prefix(text, word)) format = TraceFormat::asc;
     }
-    if (text.front() >= '0' && text.front() <= '9') format = TraceFormat::kAsc;
+    if (text.front() >= '0' && text.front() <= '9') format = TraceFormat::asc;
     break;
   }
   in.clear();
@@ -102,8 +102,8 @@ void load_candump(std::istream& in, const std::string& name, Collector& out) {
   CandumpReader reader(in, name);
   bool first = true;
   CandumpTimestamp origin;
-  for (auto s = reader.next(); s != CandumpReader::Status::kEnd; s = reader.next()) {
-    if (s == CandumpReader::Status::kBadLine) {
+  for (auto s = reader.next(); s != CandumpReader::Status::end; s = reader.next()) {
+    if (s == CandumpReader::Status::bad_line) {
       out.bad_line(reader.describe_bad_line());
       continue;
     }
@@ -125,8 +125,8 @@ void load_candump(std::istream& in, const std::string& name, Collector& out) {
 
 void load_blf(std::istream& in, const std::string& name, Collector& out, TraceLoad& load) {
   BlfReader reader(in, name);
-  for (auto s = reader.next(); s != BlfReader::Status::kEnd; s = reader.next()) {
-    if (s == BlfReader::Status::kBadObject) {
+  for (auto s = reader.next(); s != BlfReader::Status::end; s = reader.next()) {
+    if (s == BlfReader::Status::bad_object) {
       out.bad_line(reader.describe_bad_object());
       continue;
     }
@@ -138,8 +138,8 @@ void load_blf(std::istream& in, const std::string& name, Collector& out, TraceLo
 
 void load_asc(std::istream& in, const std::string& name, Collector& out, TraceLoad& load) {
   AscReader reader(in, name);
-  for (auto s = reader.next(); s != AscReader::Status::kEnd; s = reader.next()) {
-    if (s == AscReader::Status::kBadLine) {
+  for (auto s = reader.next(); s != AscReader::Status::end; s = reader.next()) {
+    if (s == AscReader::Status::bad_line) {
       out.bad_line(reader.describe_bad_line());
       continue;
     }
@@ -153,13 +153,13 @@ void load_asc(std::istream& in, const std::string& name, Collector& out, TraceLo
 
 std::string_view to_string(TraceFormat format) noexcept {
   switch (format) {
-    case TraceFormat::kAuto:
+    case TraceFormat::automatic:
       return "auto";
-    case TraceFormat::kCandump:
+    case TraceFormat::candump:
       return "candump";
-    case TraceFormat::kAsc:
+    case TraceFormat::asc:
       return "asc";
-    case TraceFormat::kBlf:
+    case TraceFormat::blf:
       return "blf";
   }
   return "unknown";
@@ -171,11 +171,11 @@ std::string asc_interface_name(std::uint32_t channel) {
 
 TraceLoad load_trace(std::istream& in, const std::string& name, TraceFormat format, bool lenient) {
   TraceLoad load;
-  load.format = format == TraceFormat::kAuto ? TraceFormat::kCandump : format;
+  load.format = format == TraceFormat::automatic ? TraceFormat::candump : format;
   Collector out(load, lenient);
-  if (load.format == TraceFormat::kAsc) {
+  if (load.format == TraceFormat::asc) {
     load_asc(in, name, out, load);
-  } else if (load.format == TraceFormat::kBlf) {
+  } else if (load.format == TraceFormat::blf) {
     load_blf(in, name, out, load);
   } else {
     load_candump(in, name, out);
@@ -188,7 +188,7 @@ TraceFormat detect_trace_format(const std::filesystem::path& path) {
   return detect(path, in);
 }
 
-TraceLoad load_trace(const std::filesystem::path& path, const TraceLoadOptions& options) {
+TraceLoad load_trace(const std::filesystem::path& path, const TraceLoadSpec& options) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     const int error = errno;  // what the failed open(2) left
@@ -196,7 +196,7 @@ TraceLoad load_trace(const std::filesystem::path& path, const TraceLoadOptions& 
         fmt::format("cannot open '{}': {}", path.string(), std::generic_category().message(error)));
   }
   const TraceFormat format =
-      options.format == TraceFormat::kAuto ? detect(path, in) : options.format;
+      options.format == TraceFormat::automatic ? detect(path, in) : options.format;
   TraceLoad load = load_trace(in, path.string(), format, options.lenient);
   if (in.bad()) throw std::runtime_error(fmt::format("cannot read '{}'", path.string()));
   return load;

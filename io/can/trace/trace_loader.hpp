@@ -17,17 +17,17 @@
 namespace hil::io::can {
 
 enum class TraceFormat : std::uint8_t {
-  kAuto,     ///< by extension (.asc) or by the first line that is not blank
-  kCandump,  ///< candump -l / -L lines (candump_log.hpp)
-  kAsc,      ///< Vector ASC (asc_reader.hpp); channel N becomes interface "can<N-1>"
-  kBlf,      ///< Vector BLF (blf_reader.hpp); channel N becomes interface "can<N-1>"
+  automatic,  ///< by extension (.asc) or by the first line that is not blank
+  candump,    ///< candump -l / -L lines (candump_log.hpp)
+  asc,        ///< Vector ASC (asc_reader.hpp); channel N becomes interface "can<N-1>"
+  blf,        ///< Vector BLF (blf_reader.hpp); channel N becomes interface "can<N-1>"
 };
 
 [[nodiscard]] std::string_view to_string(TraceFormat format) noexcept;
 
-struct TraceLoadOptions {
+struct TraceLoadSpec {
   bool lenient = false;  ///< skip malformed lines (counted) instead of failing on the first
-  TraceFormat format = TraceFormat::kAuto;
+  TraceFormat format = TraceFormat::automatic;
 };
 
 /// Bad-line messages a lenient load keeps (the count is always exact).
@@ -35,9 +35,9 @@ inline constexpr std::size_t kMaxReportedBadLines = 10;
 
 struct TraceLoad {
   Trace trace;
-  TraceFormat format = TraceFormat::kAuto;   ///< the format read
-  std::size_t bad_lines = 0;                 ///< lenient: lines skipped
-  std::vector<std::string> first_bad_lines;  ///< "FILE:LINE:COLUMN: message", the first few
+  TraceFormat format = TraceFormat::automatic;  ///< the format read
+  std::size_t bad_lines = 0;                    ///< lenient: lines skipped
+  std::vector<std::string> first_bad_lines;     ///< "FILE:LINE:COLUMN: message", the first few
   std::size_t events = 0;  ///< ASC: timestamped lines that are not frames; BLF: objects (skipped)
   std::size_t error_frames = 0;  ///< error frames among the trace's frames
 };
@@ -53,9 +53,9 @@ struct TraceLoad {
 /// Reads `path`. Throws std::runtime_error when the file cannot be read, on the first bad
 /// line unless lenient ("FILE:LINE:COLUMN: message"), and past Trace::kMaxFrames frames.
 [[nodiscard]] TraceLoad load_trace(const std::filesystem::path& path,
-                                   const TraceLoadOptions& options = {});
+                                   const TraceLoadSpec& options = {});
 
-/// The same from a stream of the given format (kAuto is read as candump); `name` prefixes
+/// The same from a stream of the given format (automatic is read as candump); `name` prefixes
 /// messages.
 [[nodiscard]] TraceLoad load_trace(std::istream& in, const std::string& name, TraceFormat format,
                                    bool lenient);

@@ -15,7 +15,7 @@ constexpr std::size_t kMaxBatch = 64;
 }  // namespace
 
 TracePlayer::TracePlayer(const Trace& trace, std::span<Transport* const> routes, FrameFilter filter,
-                         const PlayerOptions& options, rt::Clock& clock)
+                         const PlayerSpec& options, rt::Clock& clock)
     : trace_(trace),
       routes_(routes.begin(), routes.end()),
       filter_(std::move(filter)),
@@ -39,14 +39,14 @@ TracePlayer::TracePlayer(const Trace& trace, std::span<Transport* const> routes,
 
   for (std::size_t i = 0; i < trace.size(); ++i) {
     switch (fate_of(i)) {
-      case Fate::kPlayed:
+      case Fate::played:
         plan_.push_back({.record = static_cast<std::uint32_t>(i),
                          .transport = slot_of[trace.record(i).interface]});
         break;
-      case Fate::kNoRoute:
+      case Fate::no_route:
         ++no_route_per_loop_;
         break;
-      case Fate::kFiltered:
+      case Fate::filtered:
         ++filtered_per_loop_;
         break;
     }
@@ -60,8 +60,8 @@ TracePlayer::TracePlayer(const Trace& trace, std::span<Transport* const> routes,
 }
 
 TracePlayer::Fate TracePlayer::fate_of(std::size_t record) const noexcept {
-  if (routes_[trace_.record(record).interface] == nullptr) return Fate::kNoRoute;
-  return filter_.passes(trace_.frame(record)) ? Fate::kPlayed : Fate::kFiltered;
+  if (routes_[trace_.record(record).interface] == nullptr) return Fate::no_route;
+  return filter_.passes(trace_.frame(record)) ? Fate::played : Fate::filtered;
 }
 
 rt::Nanoseconds TracePlayer::deadline_of(std::uint64_t loop, std::size_t step) const noexcept {
@@ -95,7 +95,7 @@ bool TracePlayer::send(const Step& step, std::int64_t tick, PlayCounts& counts) 
   const CanFrame frame = trace_.frame(step.record);
   SendStatus status = transport.send(frame, tick);
   pending_[step.transport] = 1;
-  if (status == SendStatus::kBackPressure) {
+  if (status == SendStatus::back_pressure) {
     ++refusals_[step.transport].back_pressure;
     const rt::Nanoseconds give_up = clock_.now() + options_.back_pressure_timeout;
     for (;;) {
@@ -107,23 +107,23 @@ bool TracePlayer::send(const Step& step, std::int64_t tick, PlayCounts& counts) 
       ++counts.back_pressure_retries;
       status = transport.send(frame, tick);
       pending_[step.transport] = 1;
-      if (status != SendStatus::kBackPressure) break;
+      if (status != SendStatus::back_pressure) break;
       ++refusals_[step.transport].back_pressure;
     }
   }
   SendRefusals& refused = refusals_[step.transport];
   switch (status) {
-    case SendStatus::kOk:
+    case SendStatus::ok:
       ++counts.sent;
       return true;
-    case SendStatus::kBackPressure:
+    case SendStatus::back_pressure:
       ++counts.back_pressure_gave_up;
       break;
-    case SendStatus::kUnsupported:
+    case SendStatus::unsupported:
       ++counts.unsupported;
       ++refused.unsupported;
       break;
-    case SendStatus::kFailed:
+    case SendStatus::failed:
       ++counts.failed;
       ++refused.failed;
       break;
@@ -137,8 +137,8 @@ void TracePlayer::count_skipped(std::uint64_t whole_loops, std::size_t partial_r
   counts.filtered += whole_loops * filtered_per_loop_;
   for (std::size_t i = 0; i < partial_records; ++i) {
     const Fate fate = fate_of(i);
-    if (fate == Fate::kNoRoute) ++counts.no_route;
-    if (fate == Fate::kFiltered) ++counts.filtered;
+    if (fate == Fate::no_route) ++counts.no_route;
+    if (fate == Fate::filtered) ++counts.filtered;
   }
 }
 

@@ -15,7 +15,7 @@
 //
 // Routing: `routes[j]` is the transport of the trace's interface j (nullptr: its frames are
 // skipped and counted). Frames the FrameFilter rejects are counted as filtered.
-// Back-pressure (SendStatus::kBackPressure): the transport is flushed and the frame retried
+// Back-pressure (SendStatus::back_pressure): the transport is flushed and the frame retried
 // every back_pressure_retry until back_pressure_timeout; retries are counted, and a frame
 // still refused then is counted as not sent — never dropped silently.
 //
@@ -34,11 +34,11 @@
 #include "io/can/trace/trace.hpp"
 #include "io/can/transport/transport.hpp"
 #include "rt_core/clock.hpp"
-#include "rt_core/histogram.hpp"
+#include "rt_core/stats/histogram.hpp"
 
 namespace hil::io::can {
 
-struct PlayerOptions {
+struct PlayerSpec {
   double speed = 1.0;       ///< time scale: 2 plays twice as fast; 0 = as fast as possible
   std::uint64_t loops = 1;  ///< plays of the trace; 0 = until request_stop()
   rt::Nanoseconds loop_gap = rt::kMillisecond;    ///< log time from a loop's end to the next
@@ -55,7 +55,7 @@ struct PlayCounts {
   std::uint64_t no_route = 0;               ///< of an interface without a transport
   std::uint64_t filtered = 0;               ///< rejected by the id filter
   std::uint64_t late = 0;                   ///< lateness > late_after
-  std::uint64_t back_pressure_retries = 0;  ///< sends repeated after kBackPressure
+  std::uint64_t back_pressure_retries = 0;  ///< sends repeated after back_pressure
   std::uint64_t back_pressure_gave_up = 0;  ///< still refused after back_pressure_timeout
   std::uint64_t unsupported = 0;            ///< refused: the link cannot carry it
   std::uint64_t failed = 0;                 ///< I/O error
@@ -75,7 +75,7 @@ struct PlayCounts {
   }
 };
 
-/// What one transport's send() answered other than kOk, every attempt (retries included).
+/// What one transport's send() answered other than ok, every attempt (retries included).
 /// Transports count each of these refusals as a drop too; the difference is what they
 /// dropped after accepting a frame (e.g. a cannelloni datagram the socket refused).
 struct SendRefusals {
@@ -98,7 +98,7 @@ class TracePlayer {
   /// outlive the player. Throws std::invalid_argument for a routes size that does not match
   /// or a negative speed.
   TracePlayer(const Trace& trace, std::span<Transport* const> routes, FrameFilter filter,
-              const PlayerOptions& options, rt::Clock& clock);
+              const PlayerSpec& options, rt::Clock& clock);
 
   /// Sending thread: plays the trace; returns when done or stopped.
   [[nodiscard]] PlayCounts run() noexcept;
@@ -137,7 +137,7 @@ class TracePlayer {
   void count_skipped(std::uint64_t whole_loops, std::size_t partial_records,
                      PlayCounts& counts) const noexcept;
   /// Whether record `i` is played, skipped for want of a route, or filtered out.
-  enum class Fate : std::uint8_t { kPlayed, kNoRoute, kFiltered };
+  enum class Fate : std::uint8_t { played, no_route, filtered };
   [[nodiscard]] Fate fate_of(std::size_t record) const noexcept;
   [[nodiscard]] bool stop_requested() const noexcept {
     return stop_.load(std::memory_order_relaxed);
@@ -150,7 +150,7 @@ class TracePlayer {
   std::vector<SendRefusals> refusals_;  // by transports_
   std::vector<Step> plan_;
   FrameFilter filter_;
-  PlayerOptions options_;
+  PlayerSpec options_;
   rt::Clock& clock_;
   rt::Nanoseconds loop_period_ = 0;
   rt::Nanoseconds t0_ = 0;

@@ -42,21 +42,21 @@ std::size_t encode_frame(const CanFrame& frame, std::uint8_t* out) noexcept {
 
 std::string_view to_string(PacketError error) noexcept {
   switch (error) {
-    case PacketError::kNone:
+    case PacketError::none:
       return "ok";
-    case PacketError::kTruncatedHeader:
+    case PacketError::truncated_header:
       return "truncated header";
-    case PacketError::kBadVersion:
+    case PacketError::bad_version:
       return "version is not 2";
-    case PacketError::kBadOpCode:
+    case PacketError::bad_op_code:
       return "op code is not DATA";
-    case PacketError::kTruncatedFrame:
+    case PacketError::truncated_frame:
       return "packet ends inside a frame";
-    case PacketError::kBadLength:
+    case PacketError::bad_length:
       return "bad frame length";
-    case PacketError::kBadFrame:
+    case PacketError::bad_frame:
       return "bad frame (11-bit id > 0x7FF or FD remote)";
-    case PacketError::kTrailingBytes:
+    case PacketError::trailing_bytes:
       return "bytes after the last frame";
   }
   return "unknown";
@@ -68,14 +68,14 @@ std::size_t encoded_size(const CanFrame& frame) noexcept {
 
 PacketError decode_frame(std::span<const std::uint8_t> bytes, CanFrame& frame,
                          std::size_t& consumed) noexcept {
-  if (bytes.size() < 5) return PacketError::kTruncatedFrame;
+  if (bytes.size() < 5) return PacketError::truncated_frame;
   const std::uint32_t raw = read_be32(bytes.data());
   const bool fd = (bytes[4] & kFdLengthFlag) != 0;
   const std::uint8_t length = bytes[4] & ~kFdLengthFlag;
   std::size_t pos = 5;
   std::uint8_t fd_flags = 0;
   if (fd) {
-    if (bytes.size() < 6) return PacketError::kTruncatedFrame;
+    if (bytes.size() < 6) return PacketError::truncated_frame;
     fd_flags = bytes[pos++];
   }
 
@@ -90,19 +90,19 @@ PacketError decode_frame(std::span<const std::uint8_t> bytes, CanFrame& frame,
   if (fd && (fd_flags & kFdEsi) != 0) frame.flags |= kEsi;
 
   if (!frame.extended() && !frame.error() && frame.id > kMaxStandardId) {
-    return PacketError::kBadFrame;
+    return PacketError::bad_frame;
   }
-  if (fd && frame.remote()) return PacketError::kBadFrame;
+  if (fd && frame.remote()) return PacketError::bad_frame;
   if (fd ? !is_valid_fd_length(length) : length > kMaxClassicLength) {
-    return PacketError::kBadLength;
+    return PacketError::bad_length;
   }
   if (!frame.remote()) {
-    if (bytes.size() - pos < length) return PacketError::kTruncatedFrame;
+    if (bytes.size() - pos < length) return PacketError::truncated_frame;
     std::copy_n(bytes.begin() + static_cast<std::ptrdiff_t>(pos), length, frame.data.begin());
     pos += length;
   }
   consumed = pos;
-  return PacketError::kNone;
+  return PacketError::none;
 }
 
 void PacketWriter::begin(std::uint8_t sequence) noexcept {
@@ -114,12 +114,12 @@ void PacketWriter::begin(std::uint8_t sequence) noexcept {
 }
 
 PacketWriter::Append PacketWriter::append(const CanFrame& frame) noexcept {
-  if (!is_valid(frame)) return Append::kInvalid;
+  if (!is_valid(frame)) return Append::invalid;
   if (size_ == 0) begin(0);
-  if (count_ == 0xFFFF || size_ + encoded_size(frame) > buffer_.size()) return Append::kFull;
+  if (count_ == 0xFFFF || size_ + encoded_size(frame) > buffer_.size()) return Append::full;
   size_ += encode_frame(frame, buffer_.data() + size_);
   ++count_;
-  return Append::kAppended;
+  return Append::appended;
 }
 
 std::span<const std::uint8_t> PacketWriter::finish() noexcept {
@@ -133,7 +133,7 @@ std::span<const std::uint8_t> PacketWriter::finish() noexcept {
 
 PacketReader::PacketReader(std::span<const std::uint8_t> packet) noexcept : packet_(packet) {
   if (packet.size() < kHeaderBytes) {
-    error_ = PacketError::kTruncatedHeader;
+    error_ = PacketError::truncated_header;
     return;
   }
   header_ = {.version = packet[0],
@@ -141,11 +141,11 @@ PacketReader::PacketReader(std::span<const std::uint8_t> packet) noexcept : pack
              .sequence = packet[2],
              .frame_count = static_cast<std::uint16_t>((packet[3] << 8) | packet[4])};
   if (header_.version != kVersion) {
-    error_ = PacketError::kBadVersion;
+    error_ = PacketError::bad_version;
     return;
   }
   if (header_.op_code != kOpData) {
-    error_ = PacketError::kBadOpCode;
+    error_ = PacketError::bad_op_code;
     return;
   }
   std::size_t offset = kHeaderBytes;
@@ -153,11 +153,11 @@ PacketReader::PacketReader(std::span<const std::uint8_t> packet) noexcept : pack
   for (std::size_t i = 0; i < header_.frame_count; ++i) {
     std::size_t consumed = 0;
     error_ = decode_frame(packet.subspan(offset), scratch, consumed);
-    if (error_ != PacketError::kNone) return;
+    if (error_ != PacketError::none) return;
     offset += consumed;
   }
   if (offset != packet.size()) {
-    error_ = PacketError::kTrailingBytes;
+    error_ = PacketError::trailing_bytes;
     return;
   }
   remaining_ = header_.frame_count;
@@ -176,13 +176,13 @@ SequenceTracker::Result SequenceTracker::observe(std::uint8_t sequence) noexcept
   if (!started_) {
     started_ = true;
     expected_ = static_cast<std::uint8_t>(sequence + 1);
-    return {.order = Order::kFirst};
+    return {.order = Order::first};
   }
   const auto ahead = static_cast<std::uint8_t>(sequence - expected_);  // mod 256
-  if (ahead >= 128) return {.order = Order::kLate};
+  if (ahead >= 128) return {.order = Order::late};
   expected_ = static_cast<std::uint8_t>(sequence + 1);
-  if (ahead == 0) return {.order = Order::kInOrder};
-  return {.order = Order::kGap, .missing = ahead};
+  if (ahead == 0) return {.order = Order::in_order};
+  return {.order = Order::gap, .missing = ahead};
 }
 
 }  // namespace hil::io::can::cannelloni

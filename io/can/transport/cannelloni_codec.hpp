@@ -35,20 +35,20 @@ inline constexpr std::uint8_t kFdBrs = 0x01;
 inline constexpr std::uint8_t kFdEsi = 0x02;
 
 enum class PacketError : std::uint8_t {
-  kNone,
-  kTruncatedHeader,  ///< fewer than 5 bytes
-  kBadVersion,       ///< version byte is not 2
-  kBadOpCode,        ///< not DATA (ACK/NACK are not used over UDP)
-  kTruncatedFrame,   ///< the packet ends inside a frame
-  kBadLength,        ///< classic length > 8, or an FD length that is not a DLC length
-  kBadFrame,         ///< 11-bit id above 0x7FF, or RTR on an FD frame
-  kTrailingBytes,    ///< bytes left after the counted frames
+  none,
+  truncated_header,  ///< fewer than 5 bytes
+  bad_version,       ///< version byte is not 2
+  bad_op_code,       ///< not DATA (ACK/NACK are not used over UDP)
+  truncated_frame,   ///< the packet ends inside a frame
+  bad_length,        ///< classic length > 8, or an FD length that is not a DLC length
+  bad_frame,         ///< 11-bit id above 0x7FF, or RTR on an FD frame
+  trailing_bytes,    ///< bytes left after the counted frames
 };
 
 [[nodiscard]] std::string_view to_string(PacketError error) noexcept;
 /// True for the errors that mean "cut short" (counted as truncated rather than malformed).
 [[nodiscard]] constexpr bool is_truncation(PacketError e) noexcept {
-  return e == PacketError::kTruncatedHeader || e == PacketError::kTruncatedFrame;
+  return e == PacketError::truncated_header || e == PacketError::truncated_frame;
 }
 
 struct PacketHeader {
@@ -68,13 +68,13 @@ struct PacketHeader {
 /// Builds packets in a caller-owned buffer (its size is the packet size limit).
 class PacketWriter {
  public:
-  enum class Append : std::uint8_t { kAppended, kFull, kInvalid };
+  enum class Append : std::uint8_t { appended, full, invalid };
 
   explicit PacketWriter(std::span<std::uint8_t> buffer) noexcept : buffer_(buffer) {}
 
   /// Starts a packet with this sequence number; forgets any unfinished one.
   void begin(std::uint8_t sequence) noexcept;
-  /// kFull when the frame does not fit what is left (or 65535 frames are in); kInvalid when
+  /// full when the frame does not fit what is left (or 65535 frames are in); invalid when
   /// !is_valid(frame). Neither changes the packet.
   [[nodiscard]] Append append(const CanFrame& frame) noexcept;
   /// Writes the frame count into the header; returns the packet's bytes.
@@ -97,7 +97,7 @@ class PacketReader {
   explicit PacketReader(std::span<const std::uint8_t> packet) noexcept;
 
   [[nodiscard]] PacketError error() const noexcept { return error_; }
-  /// Valid when error() is kNone, or any error but a truncated header.
+  /// Valid when error() is none, or any error but a truncated header.
   [[nodiscard]] const PacketHeader& header() const noexcept { return header_; }
   /// Frames not handed out yet (0 for a bad packet).
   [[nodiscard]] std::size_t remaining() const noexcept { return remaining_; }
@@ -107,7 +107,7 @@ class PacketReader {
  private:
   std::span<const std::uint8_t> packet_;
   PacketHeader header_;
-  PacketError error_ = PacketError::kNone;
+  PacketError error_ = PacketError::none;
   std::size_t offset_ = kHeaderBytes;
   std::size_t remaining_ = 0;
 };
@@ -118,10 +118,10 @@ class PacketReader {
 /// packet and leaves the expectation alone.
 class SequenceTracker {
  public:
-  enum class Order : std::uint8_t { kFirst, kInOrder, kGap, kLate };
+  enum class Order : std::uint8_t { first, in_order, gap, late };
   struct Result {
-    Order order = Order::kFirst;
-    std::uint8_t missing = 0;  ///< packets skipped, for kGap
+    Order order = Order::first;
+    std::uint8_t missing = 0;  ///< packets skipped, for gap
   };
   [[nodiscard]] Result observe(std::uint8_t sequence) noexcept;
 

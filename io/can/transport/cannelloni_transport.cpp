@@ -57,7 +57,7 @@ bool is_back_pressure(const boost::system::error_code& ec) noexcept {
 
 CannelloniTransport::CannelloniTransport(std::string uri, const HostPort& peer,
                                          const std::optional<HostPort>& local,
-                                         const CannelloniOptions& options)
+                                         const CannelloniSpec& options)
     : Transport(std::move(uri)),
       socket_(std::make_unique<Socket>()),
       max_rx_packet_bytes_(options.max_rx_packet_bytes),
@@ -112,24 +112,24 @@ bool CannelloniTransport::read_packet() noexcept {
   TransportCounters::add(counters_.rx_packets);
   reader_ = cannelloni::PacketReader();
   if (size > max_rx_packet_bytes_) {
-    counters_.drop(DropReason::kOversized);
+    counters_.drop(DropReason::oversized);
     return true;
   }
   if (s.sender != s.peer) {
-    counters_.drop(DropReason::kUnknownPeer);
+    counters_.drop(DropReason::unknown_peer);
     return true;
   }
   reader_ = cannelloni::PacketReader({rx_buffer_.data(), size});
-  if (reader_.error() != cannelloni::PacketError::kNone) {
-    counters_.drop(cannelloni::is_truncation(reader_.error()) ? DropReason::kTruncated
-                                                              : DropReason::kMalformed);
+  if (reader_.error() != cannelloni::PacketError::none) {
+    counters_.drop(cannelloni::is_truncation(reader_.error()) ? DropReason::truncated
+                                                              : DropReason::malformed);
     return true;
   }
   const cannelloni::SequenceTracker::Result order = rx_sequence_.observe(reader_.header().sequence);
-  if (order.order == cannelloni::SequenceTracker::Order::kGap) {
+  if (order.order == cannelloni::SequenceTracker::Order::gap) {
     TransportCounters::add(counters_.sequence_gaps);
     TransportCounters::add(counters_.sequence_lost, order.missing);
-  } else if (order.order == cannelloni::SequenceTracker::Order::kLate) {
+  } else if (order.order == cannelloni::SequenceTracker::Order::late) {
     TransportCounters::add(counters_.sequence_late);
   }
   rx_timestamp_ns_ = rt::MonotonicClock().now();
@@ -164,27 +164,27 @@ void CannelloniTransport::transmit() noexcept {
   if (!ec) {
     TransportCounters::add(counters_.tx_packets);
   } else if (is_back_pressure(ec)) {
-    counters_.drop(DropReason::kBackPressure, frames);
+    counters_.drop(DropReason::back_pressure, frames);
   } else {
     TransportCounters::add(counters_.errors);
-    counters_.drop(DropReason::kSendFailed, frames);
+    counters_.drop(DropReason::send_failed, frames);
   }
 }
 
 SendStatus CannelloniTransport::send(const CanFrame& frame, std::int64_t tick) noexcept {
   if (!writer_.started()) writer_.begin(tx_sequence_);
   cannelloni::PacketWriter::Append result = writer_.append(frame);
-  if (result == cannelloni::PacketWriter::Append::kFull) {
+  if (result == cannelloni::PacketWriter::Append::full) {
     transmit();
     writer_.begin(tx_sequence_);
     result = writer_.append(frame);  // fits: the constructor checked max_packet_bytes
   }
-  if (result != cannelloni::PacketWriter::Append::kAppended) {
-    counters_.drop(DropReason::kUnsupported);
-    return SendStatus::kUnsupported;
+  if (result != cannelloni::PacketWriter::Append::appended) {
+    counters_.drop(DropReason::unsupported);
+    return SendStatus::unsupported;
   }
   counters_.sent(1, carried_bytes(frame), tick);
-  return SendStatus::kOk;
+  return SendStatus::ok;
 }
 
 void CannelloniTransport::flush(std::int64_t /*tick*/) noexcept {

@@ -2,7 +2,7 @@
 // cannelloni://HOST:PORT — CAN over UDP, wire-compatible with cannelloni's packet format v2
 // (cannelloni_codec.hpp), so that a SocketCAN host running `cannelloni` bridges real ECUs to
 // the simulator (docs/can.md). Frames sent during one tick are batched into as few packets as
-// fit CannelloniOptions::max_packet_bytes; flush() sends the last, partial one.
+// fit CannelloniSpec::max_packet_bytes; flush() sends the last, partial one.
 //
 // Socket: Boost.Asio's udp::socket, opened and bound in the setup phase (the resolver takes
 // host names and IPv6) and then used synchronously with non_blocking(true): receive_from and
@@ -25,7 +25,7 @@
 
 #include "io/can/transport/cannelloni_codec.hpp"
 #include "io/can/transport/transport.hpp"
-#include "io/can/transport/transport_options.hpp"
+#include "io/can/transport/transport_spec.hpp"
 #include "io/can/transport/transport_uri.hpp"
 
 namespace hil::io::can {
@@ -36,7 +36,7 @@ class CannelloniTransport final : public Transport {
   /// cannelloni does) and makes the socket non-blocking. Throws std::runtime_error naming the
   /// URI and the cause (unresolvable host, port in use…), std::invalid_argument for options.
   CannelloniTransport(std::string uri, const HostPort& peer, const std::optional<HostPort>& local,
-                      const CannelloniOptions& options);
+                      const CannelloniSpec& options);
   ~CannelloniTransport() override;
   CannelloniTransport(const CannelloniTransport&) = delete;
   CannelloniTransport& operator=(const CannelloniTransport&) = delete;

@@ -25,7 +25,7 @@ std::size_t ReplayTransport::receive(std::span<TimedFrame> out, std::int64_t tic
 SendStatus ReplayTransport::send(const CanFrame& frame, std::int64_t tick) noexcept {
   counters_.sent(1, frame.length, tick);
   if (on_sent_) on_sent_(tick, frame);
-  return SendStatus::kOk;
+  return SendStatus::ok;
 }
 
 }  // namespace hil::io::can

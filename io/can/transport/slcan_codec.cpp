@@ -53,16 +53,16 @@ std::optional<FrameKind> frame_kind(char c) noexcept {
 
 LineKind parse_frame(std::string_view line, const FrameKind& kind, CanFrame& frame) noexcept {
   const std::size_t id_digits = kind.extended ? 8 : 3;
-  if (line.size() < 1 + id_digits + 1) return LineKind::kMalformed;
+  if (line.size() < 1 + id_digits + 1) return LineKind::malformed;
   std::uint32_t id = 0;
-  if (!parse_hex(line.substr(1, id_digits), id)) return LineKind::kMalformed;
-  if (id > (kind.extended ? kMaxExtendedId : kMaxStandardId)) return LineKind::kMalformed;
+  if (!parse_hex(line.substr(1, id_digits), id)) return LineKind::malformed;
+  if (id > (kind.extended ? kMaxExtendedId : kMaxStandardId)) return LineKind::malformed;
   const int dlc = hex_value(line[1 + id_digits]);
-  if (dlc < 0 || (!kind.fd && dlc > 8)) return LineKind::kMalformed;
+  if (dlc < 0 || (!kind.fd && dlc > 8)) return LineKind::malformed;
   const std::size_t length = dlc_to_length(static_cast<std::uint8_t>(dlc), kind.fd);
   const std::size_t data_digits = kind.remote ? 0 : 2 * length;
   const std::string_view rest = line.substr(1 + id_digits + 1);
-  if (rest.size() != data_digits && rest.size() != data_digits + 4) return LineKind::kMalformed;
+  if (rest.size() != data_digits && rest.size() != data_digits + 4) return LineKind::malformed;
 
   CanFrame out;
   out.id = id;
@@ -72,13 +72,13 @@ LineKind parse_frame(std::string_view line, const FrameKind& kind, CanFrame& fra
                                 (kind.fd ? kFd : 0) | (kind.brs ? kBrs : 0));
   for (std::size_t i = 0; i < data_digits / 2; ++i) {
     std::uint32_t byte = 0;
-    if (!parse_hex(rest.substr(2 * i, 2), byte)) return LineKind::kMalformed;
+    if (!parse_hex(rest.substr(2 * i, 2), byte)) return LineKind::malformed;
     out.data[i] = static_cast<std::uint8_t>(byte);
   }
   std::uint32_t timestamp = 0;  // Z1 mode: milliseconds, ignored
-  if (!parse_hex(rest.substr(data_digits), timestamp)) return LineKind::kMalformed;
+  if (!parse_hex(rest.substr(data_digits), timestamp)) return LineKind::malformed;
   frame = out;
-  return LineKind::kFrame;
+  return LineKind::frame;
 }
 
 bool is_response(std::string_view line) noexcept {
@@ -106,14 +106,14 @@ char* write_hex(char* out, std::uint32_t value, std::size_t digits) noexcept {
 }  // namespace
 
 LineKind parse_line(std::string_view line, CanFrame& frame) noexcept {
-  if (line.empty()) return LineKind::kOk;
+  if (line.empty()) return LineKind::ok;
   if (const std::optional<FrameKind> kind = frame_kind(line[0])) {
     return parse_frame(line, *kind, frame);
   }
-  if (line == "z" || line == "Z") return LineKind::kTransmitAck;
-  if (is_response(line)) return LineKind::kResponse;
-  if (kCommandLetters.find(line[0]) != std::string_view::npos) return LineKind::kCommand;
-  return LineKind::kMalformed;
+  if (line == "z" || line == "Z") return LineKind::transmit_ack;
+  if (is_response(line)) return LineKind::response;
+  if (kCommandLetters.find(line[0]) != std::string_view::npos) return LineKind::command;
+  return LineKind::malformed;
 }
 
 std::size_t format_frame(const CanFrame& frame, std::span<char> out) noexcept {
@@ -167,31 +167,31 @@ LineAssembler::Event LineAssembler::push(char byte) noexcept {
   }
   switch (byte) {
     case '\n':
-      return Event::kNone;
+      return Event::none;
     case kBellByte:
       size_ = 0;
       discarding_ = false;
       complete_ = true;
-      return Event::kBell;
+      return Event::bell;
     case kOkByte:
       if (discarding_) {
         discarding_ = false;
         size_ = 0;
-        return Event::kNone;
+        return Event::none;
       }
       complete_ = true;
-      return Event::kLine;
+      return Event::line;
     default:
       break;
   }
-  if (discarding_) return Event::kNone;
+  if (discarding_) return Event::none;
   if (size_ == buffer_.size()) {
     discarding_ = true;
     size_ = 0;
-    return Event::kOverlong;
+    return Event::overlong;
   }
   buffer_[size_++] = byte;
-  return Event::kNone;
+  return Event::none;
 }
 
 }  // namespace hil::io::can::slcan

@@ -36,12 +36,12 @@ inline constexpr char kOkByte = '\r';
 inline constexpr char kBellByte = '\a';
 
 enum class LineKind : std::uint8_t {
-  kFrame,        ///< t T r R d D b B: the frame argument is filled
-  kOk,           ///< empty line: a command succeeded
-  kTransmitAck,  ///< "z" or "Z": the adapter queued our frame
-  kCommand,      ///< a host command (the other side acts as host): acknowledge it
-  kResponse,     ///< an adapter's reply to V, N or F: ignored
-  kMalformed,    ///< anything else
+  frame,         ///< t T r R d D b B: the frame argument is filled
+  ok,            ///< empty line: a command succeeded
+  transmit_ack,  ///< "z" or "Z": the adapter queued our frame
+  command,       ///< a host command (the other side acts as host): acknowledge it
+  response,      ///< an adapter's reply to V, N or F: ignored
+  malformed,     ///< anything else
 };
 
 /// Classifies one line (without its terminator) and decodes a frame line into `frame`.
@@ -57,13 +57,13 @@ enum class LineKind : std::uint8_t {
 [[nodiscard]] std::optional<char> bitrate_digit(std::uint32_t bitrate) noexcept;
 
 /// Cuts a byte stream into lines, with a bounded buffer: a line longer than kMaxLineBytes is
-/// reported once as kOverlong and skipped up to its '\r'. BEL is a line of its own (kBell);
+/// reported once as overlong and skipped up to its '\r'. BEL is a line of its own (bell);
 /// '\n' is ignored (some tools send "\r\n").
 class LineAssembler {
  public:
-  enum class Event : std::uint8_t { kNone, kLine, kBell, kOverlong };
+  enum class Event : std::uint8_t { none, line, bell, overlong };
 
-  /// Feeds one byte. After kLine, line() holds the line until the next push().
+  /// Feeds one byte. After line, line() holds the line until the next push().
   [[nodiscard]] Event push(char byte) noexcept;
   [[nodiscard]] std::string_view line() const noexcept { return {buffer_.data(), size_}; }
 

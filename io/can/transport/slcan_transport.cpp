@@ -86,8 +86,7 @@ void configure_tty(int fd, speed_t speed, const std::string& who) {
 
 }  // namespace
 
-SlcanTransport::SlcanTransport(std::string uri, const std::string& device,
-                               const SlcanOptions& options)
+SlcanTransport::SlcanTransport(std::string uri, const std::string& device, const SlcanSpec& options)
     : Transport(std::move(uri)),
       rx_chunk_(1024),
       tx_buffer_(std::max(options.tx_buffer_bytes, slcan::kMaxFormattedBytes)) {
@@ -146,32 +145,32 @@ void SlcanTransport::write_setup(std::string_view bytes) const {
 bool SlcanTransport::handle(slcan::LineAssembler::Event event, TimedFrame& out) noexcept {
   using Event = slcan::LineAssembler::Event;
   switch (event) {
-    case Event::kNone:
+    case Event::none:
       return false;
-    case Event::kBell:
+    case Event::bell:
       TransportCounters::add(counters_.errors);
       return false;
-    case Event::kOverlong:
-      counters_.drop(DropReason::kOverlongLine);
+    case Event::overlong:
+      counters_.drop(DropReason::overlong_line);
       return false;
-    case Event::kLine:
+    case Event::line:
       break;
   }
   TransportCounters::add(counters_.rx_packets);
   switch (slcan::parse_line(assembler_.line(), out.frame)) {
-    case slcan::LineKind::kFrame:
+    case slcan::LineKind::frame:
       out.timestamp_ns = rx_timestamp_ns_;
       return true;
-    case slcan::LineKind::kCommand:
+    case slcan::LineKind::command:
       TransportCounters::add(counters_.peer_commands);
-      if (!queue({&slcan::kOkByte, 1})) counters_.drop(DropReason::kBackPressure);
+      if (!queue({&slcan::kOkByte, 1})) counters_.drop(DropReason::back_pressure);
       return false;
-    case slcan::LineKind::kMalformed:
-      counters_.drop(DropReason::kMalformed);
+    case slcan::LineKind::malformed:
+      counters_.drop(DropReason::malformed);
       return false;
-    case slcan::LineKind::kOk:
-    case slcan::LineKind::kTransmitAck:
-    case slcan::LineKind::kResponse:
+    case slcan::LineKind::ok:
+    case slcan::LineKind::transmit_ack:
+    case slcan::LineKind::response:
       return false;
   }
   return false;
@@ -214,20 +213,20 @@ bool SlcanTransport::queue(std::span<const char> bytes) noexcept {
 
 SendStatus SlcanTransport::send(const CanFrame& frame, std::int64_t tick) noexcept {
   if (!is_valid(frame) || frame.error()) {
-    counters_.drop(DropReason::kUnsupported);
-    return SendStatus::kUnsupported;
+    counters_.drop(DropReason::unsupported);
+    return SendStatus::unsupported;
   }
   // SLCAN has no ESI bit (only a node in error-passive state sets it, never a host): drop it.
   const std::span<char> room = std::span(tx_buffer_).subspan(tx_size_);
   const std::size_t written = slcan::format_frame(frame, room);  // 0: the buffer is full
   if (written == 0) {
-    counters_.drop(DropReason::kBackPressure);
-    return SendStatus::kBackPressure;
+    counters_.drop(DropReason::back_pressure);
+    return SendStatus::back_pressure;
   }
   tx_size_ += written;
   TransportCounters::add(counters_.tx_packets);
   counters_.sent(1, carried_bytes(frame), tick);
-  return SendStatus::kOk;
+  return SendStatus::ok;
 }
 
 void SlcanTransport::flush(std::int64_t /*tick*/) noexcept {
@@ -241,7 +240,7 @@ void SlcanTransport::flush(std::int64_t /*tick*/) noexcept {
     // The device is gone or broken: what is queued will never go out.
     TransportCounters::add(counters_.errors);
     counters_.drop(
-        DropReason::kSendFailed,
+        DropReason::send_failed,
         static_cast<std::uint64_t>(std::count(
             tx_buffer_.begin(), tx_buffer_.begin() + static_cast<std::ptrdiff_t>(tx_size_),
             slcan::kOkByte)));

@@ -21,7 +21,7 @@
 
 #include "io/can/transport/slcan_codec.hpp"
 #include "io/can/transport/transport.hpp"
-#include "io/can/transport/transport_options.hpp"
+#include "io/can/transport/transport_spec.hpp"
 #include "io/can/transport/unique_fd.hpp"
 
 namespace hil::io::can {
@@ -31,7 +31,7 @@ class SlcanTransport final : public Transport {
   /// Setup phase: opens `device`, configures it (raw, 8N1, `baud`, non-blocking) and sends
   /// C, Sn, O. Throws std::runtime_error naming the URI and the cause (missing device,
   /// permission, not a tty), std::invalid_argument for an unsupported bitrate or baud.
-  SlcanTransport(std::string uri, const std::string& device, const SlcanOptions& options);
+  SlcanTransport(std::string uri, const std::string& device, const SlcanSpec& options);
   /// Setup phase: sends C (close the CAN channel) and closes the tty.
   ~SlcanTransport() override;
   SlcanTransport(const SlcanTransport&) = delete;
@@ -41,7 +41,7 @@ class SlcanTransport final : public Transport {
 
   /// Timestamps: CLOCK_MONOTONIC when the bytes were read.
   [[nodiscard]] std::size_t receive(std::span<TimedFrame> out, std::int64_t tick) noexcept override;
-  /// kBackPressure when the line buffer is full; kUnsupported for error frames.
+  /// back_pressure when the line buffer is full; unsupported for error frames.
   [[nodiscard]] SendStatus send(const CanFrame& frame, std::int64_t tick) noexcept override;
   /// Writes as much of the line buffer as the tty takes now.
   void flush(std::int64_t tick) noexcept override;

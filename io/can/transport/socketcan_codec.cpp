@@ -81,16 +81,16 @@ ErrorReport decode_error_frame(const CanFrame& frame) noexcept {
 }
 
 BusState next_bus_state(BusState state, const ErrorReport& report) noexcept {
-  if (report.bus_off) return BusState::kBusOff;
-  if (report.restarted || report.back_to_active) return BusState::kErrorActive;
-  if (state == BusState::kBusOff) return state;  // only a restart leaves bus-off
-  if (report.passive) return BusState::kErrorPassive;
-  if (report.warning) return BusState::kErrorWarning;
+  if (report.bus_off) return BusState::bus_off;
+  if (report.restarted || report.back_to_active) return BusState::error_active;
+  if (state == BusState::bus_off) return state;  // only a restart leaves bus-off
+  if (report.passive) return BusState::error_passive;
+  if (report.warning) return BusState::error_warning;
   if (report.has_counters) {
     const unsigned worst = std::max(report.tx_error_count, report.rx_error_count);
-    if (worst >= CAN_ERROR_PASSIVE_THRESHOLD) return BusState::kErrorPassive;
-    if (worst >= CAN_ERROR_WARNING_THRESHOLD) return BusState::kErrorWarning;
-    return BusState::kErrorActive;
+    if (worst >= CAN_ERROR_PASSIVE_THRESHOLD) return BusState::error_passive;
+    if (worst >= CAN_ERROR_WARNING_THRESHOLD) return BusState::error_warning;
+    return BusState::error_active;
   }
   return state;
 }

@@ -12,7 +12,7 @@
 
 #include "io/can/can_frame.hpp"
 #include "io/can/transport/transport_counters.hpp"
-#include "io/can/transport/transport_options.hpp"
+#include "io/can/transport/transport_spec.hpp"
 
 namespace hil::io::can::socketcan {
 

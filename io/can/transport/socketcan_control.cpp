@@ -12,15 +12,15 @@ namespace hil::io::can::socketcan {
 BusState bus_state_from_netlink(int can_state) noexcept {
   switch (can_state) {
     case CAN_STATE_ERROR_ACTIVE:
-      return BusState::kErrorActive;
+      return BusState::error_active;
     case CAN_STATE_ERROR_WARNING:
-      return BusState::kErrorWarning;
+      return BusState::error_warning;
     case CAN_STATE_ERROR_PASSIVE:
-      return BusState::kErrorPassive;
+      return BusState::error_passive;
     case CAN_STATE_BUS_OFF:
-      return BusState::kBusOff;
+      return BusState::bus_off;
     default:
-      return BusState::kUnknown;
+      return BusState::unknown;
   }
 }
 

@@ -14,7 +14,7 @@
 namespace hil::io::can::socketcan {
 
 /// libsocketcan's CAN_STATE_* (linux/can/netlink.h) as a BusState; stopped and sleeping are
-/// kUnknown.
+/// unknown.
 [[nodiscard]] BusState bus_state_from_netlink(int can_state) noexcept;
 
 class SocketCanControl {

@@ -49,7 +49,7 @@ std::string no_socketcan_message(std::string_view uri, std::string_view cause) {
 }
 
 SocketCanTransport::SocketCanTransport(std::string uri, const std::string& interface,
-                                       const SocketCanOptions& options)
+                                       const SocketCanSpec& options)
     : Transport(std::move(uri)),
       control_(interface),
       deliver_error_frames_(options.deliver_error_frames) {
@@ -118,9 +118,9 @@ void SocketCanTransport::on_error_frame(const CanFrame& frame) noexcept {
   const BusState after = socketcan::next_bus_state(before, report);
   if (report.restarted) TransportCounters::add(counters_.restarts);
   if (after != before) {
-    if (after == BusState::kBusOff) TransportCounters::add(counters_.bus_off_events);
-    if (after == BusState::kErrorPassive) TransportCounters::add(counters_.error_passive_events);
-    if (after == BusState::kErrorWarning) TransportCounters::add(counters_.error_warning_events);
+    if (after == BusState::bus_off) TransportCounters::add(counters_.bus_off_events);
+    if (after == BusState::error_passive) TransportCounters::add(counters_.error_passive_events);
+    if (after == BusState::error_warning) TransportCounters::add(counters_.error_warning_events);
     counters_.bus_state.store(after, std::memory_order_relaxed);  // a statistic: relaxed
   }
 }
@@ -157,13 +157,13 @@ std::size_t SocketCanTransport::receive(std::span<TimedFrame> out, std::int64_t 
       } else if (c->cmsg_type == SO_RXQ_OVFL) {
         std::uint32_t dropped = 0;  // cumulative for the socket
         std::memcpy(&dropped, CMSG_DATA(c), sizeof dropped);
-        counters_.drop(DropReason::kKernelOverflow, dropped - kernel_drops_seen_);
+        counters_.drop(DropReason::kernel_overflow, dropped - kernel_drops_seen_);
         kernel_drops_seen_ = dropped;
       }
     }
     CanFrame frame;
     if (!socketcan::from_kernel_frame(raw, static_cast<std::size_t>(got), frame)) {
-      counters_.drop(DropReason::kMalformed);
+      counters_.drop(DropReason::malformed);
       continue;
     }
     if (frame.error()) {
@@ -182,21 +182,21 @@ SendStatus SocketCanTransport::send(const CanFrame& frame, std::int64_t tick) no
   canfd_frame raw{};
   const std::size_t size = socketcan::to_kernel_frame(frame, raw);
   if (size == 0 || frame.error() || (frame.fd() && !fd_enabled_)) {
-    counters_.drop(DropReason::kUnsupported);
-    return SendStatus::kUnsupported;
+    counters_.drop(DropReason::unsupported);
+    return SendStatus::unsupported;
   }
   const ssize_t written = ::send(socket_.get(), &raw, size, MSG_DONTWAIT);
   if (written == static_cast<ssize_t>(size)) {
     counters_.sent(1, carried_bytes(frame), tick);
-    return SendStatus::kOk;
+    return SendStatus::ok;
   }
   if (written < 0 && (errno == ENOBUFS || errno == EAGAIN || errno == EWOULDBLOCK)) {
-    counters_.drop(DropReason::kBackPressure);
-    return SendStatus::kBackPressure;
+    counters_.drop(DropReason::back_pressure);
+    return SendStatus::back_pressure;
   }
   TransportCounters::add(counters_.errors);  // ENETDOWN (bus-off, link down), EIO…
-  counters_.drop(DropReason::kSendFailed);
-  return SendStatus::kFailed;
+  counters_.drop(DropReason::send_failed);
+  return SendStatus::failed;
 }
 
 void SocketCanTransport::flush(std::int64_t /*tick*/) noexcept {}

@@ -21,7 +21,7 @@
 
 #include "io/can/transport/socketcan_control.hpp"
 #include "io/can/transport/transport.hpp"
-#include "io/can/transport/transport_options.hpp"
+#include "io/can/transport/transport_spec.hpp"
 #include "io/can/transport/unique_fd.hpp"
 
 namespace hil::io::can {
@@ -34,13 +34,12 @@ class SocketCanTransport final : public Transport {
   /// Setup phase: opens and binds the socket, applies bitrate/restart-ms through libsocketcan
   /// when given. Throws std::runtime_error: no AF_CAN (no_socketcan_message), no such
   /// interface, or a failed socket option / interface control.
-  SocketCanTransport(std::string uri, const std::string& interface,
-                     const SocketCanOptions& options);
+  SocketCanTransport(std::string uri, const std::string& interface, const SocketCanSpec& options);
 
   /// Timestamps: the kernel's receive time, moved to CLOCK_MONOTONIC. Error frames update
   /// the state and counters and are returned only if deliver_error_frames was set.
   [[nodiscard]] std::size_t receive(std::span<TimedFrame> out, std::int64_t tick) noexcept override;
-  /// kUnsupported for error frames and for FD frames on a classic-only interface.
+  /// unsupported for error frames and for FD frames on a classic-only interface.
   [[nodiscard]] SendStatus send(const CanFrame& frame, std::int64_t tick) noexcept override;
   /// Nothing to do: send() writes at once.
   void flush(std::int64_t tick) noexcept override;

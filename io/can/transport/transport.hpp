@@ -27,23 +27,23 @@ struct TimedFrame {
   std::int64_t timestamp_ns = 0;
 };
 
-/// What send() did with a frame. Every outcome but kOk is also counted under a DropReason.
+/// What send() did with a frame. Every outcome but ok is also counted under a DropReason.
 enum class SendStatus : std::uint8_t {
-  kOk,            ///< sent, or queued until flush()
-  kBackPressure,  ///< the link is full (ENOBUFS, EAGAIN, full queue): dropped
-  kUnsupported,   ///< not a valid frame, or one this link cannot carry: dropped
-  kFailed,        ///< I/O error (link down, device gone): dropped, counted in errors too
+  ok,             ///< sent, or queued until flush()
+  back_pressure,  ///< the link is full (ENOBUFS, EAGAIN, full queue): dropped
+  unsupported,    ///< not a valid frame, or one this link cannot carry: dropped
+  failed,         ///< I/O error (link down, device gone): dropped, counted in errors too
 };
 
 [[nodiscard]] constexpr std::string_view to_string(SendStatus status) noexcept {
   switch (status) {
-    case SendStatus::kOk:
+    case SendStatus::ok:
       return "ok";
-    case SendStatus::kBackPressure:
+    case SendStatus::back_pressure:
       return "back_pressure";
-    case SendStatus::kUnsupported:
+    case SendStatus::unsupported:
       return "unsupported";
-    case SendStatus::kFailed:
+    case SendStatus::failed:
       return "failed";
   }
   return "unknown";

@@ -9,27 +9,27 @@ constexpr auto kRelaxed = std::memory_order_relaxed;
 
 std::string_view to_string(DropReason reason) noexcept {
   switch (reason) {
-    case DropReason::kBackPressure:
+    case DropReason::back_pressure:
       return "back_pressure";
-    case DropReason::kUnsupported:
+    case DropReason::unsupported:
       return "unsupported";
-    case DropReason::kSendFailed:
+    case DropReason::send_failed:
       return "send_failed";
-    case DropReason::kPeerQueueFull:
+    case DropReason::peer_queue_full:
       return "peer_queue_full";
-    case DropReason::kQueueFull:
+    case DropReason::queue_full:
       return "queue_full";
-    case DropReason::kMalformed:
+    case DropReason::malformed:
       return "malformed";
-    case DropReason::kTruncated:
+    case DropReason::truncated:
       return "truncated";
-    case DropReason::kOversized:
+    case DropReason::oversized:
       return "oversized";
-    case DropReason::kUnknownPeer:
+    case DropReason::unknown_peer:
       return "unknown_peer";
-    case DropReason::kOverlongLine:
+    case DropReason::overlong_line:
       return "overlong_line";
-    case DropReason::kKernelOverflow:
+    case DropReason::kernel_overflow:
       return "kernel_overflow";
   }
   return "unknown";
@@ -37,15 +37,15 @@ std::string_view to_string(DropReason reason) noexcept {
 
 std::string_view to_string(BusState state) noexcept {
   switch (state) {
-    case BusState::kUnknown:
+    case BusState::unknown:
       return "unknown";
-    case BusState::kErrorActive:
+    case BusState::error_active:
       return "error_active";
-    case BusState::kErrorWarning:
+    case BusState::error_warning:
       return "error_warning";
-    case BusState::kErrorPassive:
+    case BusState::error_passive:
       return "error_passive";
-    case BusState::kBusOff:
+    case BusState::bus_off:
       return "bus_off";
   }
   return "unknown";

@@ -22,17 +22,17 @@ namespace hil::io::can {
 
 /// Why a frame (tx) or a packet/line (rx) was dropped.
 enum class DropReason : std::uint8_t {
-  kBackPressure,    ///< tx: the link is full (ENOBUFS, EAGAIN, full buffer); frame dropped
-  kUnsupported,     ///< tx: invalid frame, or one this link cannot carry (FD on classic)
-  kSendFailed,      ///< tx: I/O error (link down, device gone); also counted in errors
-  kPeerQueueFull,   ///< tx, virtual: another endpoint's receive queue was full
-  kQueueFull,       ///< rx, virtual: this endpoint's receive queue was full
-  kMalformed,       ///< rx: a packet or line that does not parse (bad version, length, id…)
-  kTruncated,       ///< rx: a packet shorter than its header or frames say
-  kOversized,       ///< rx: a datagram larger than the receive limit
-  kUnknownPeer,     ///< rx: a datagram from an address that is not the configured peer
-  kOverlongLine,    ///< rx, slcan: a line longer than any valid line
-  kKernelOverflow,  ///< rx, socketcan: frames the kernel dropped (SO_RXQ_OVFL)
+  back_pressure,    ///< tx: the link is full (ENOBUFS, EAGAIN, full buffer); frame dropped
+  unsupported,      ///< tx: invalid frame, or one this link cannot carry (FD on classic)
+  send_failed,      ///< tx: I/O error (link down, device gone); also counted in errors
+  peer_queue_full,  ///< tx, virtual: another endpoint's receive queue was full
+  queue_full,       ///< rx, virtual: this endpoint's receive queue was full
+  malformed,        ///< rx: a packet or line that does not parse (bad version, length, id…)
+  truncated,        ///< rx: a packet shorter than its header or frames say
+  oversized,        ///< rx: a datagram larger than the receive limit
+  unknown_peer,     ///< rx: a datagram from an address that is not the configured peer
+  overlong_line,    ///< rx, slcan: a line longer than any valid line
+  kernel_overflow,  ///< rx, socketcan: frames the kernel dropped (SO_RXQ_OVFL)
 };
 inline constexpr std::size_t kDropReasonCount = 11;
 
@@ -41,11 +41,11 @@ inline constexpr std::size_t kDropReasonCount = 11;
 
 /// CAN controller error state (ISO 11898-1 fault confinement), as far as the link reports it.
 enum class BusState : std::uint8_t {
-  kUnknown,       ///< the link does not report it (virtual, cannelloni, slcan) or not yet
-  kErrorActive,   ///< normal
-  kErrorWarning,  ///< an error counter reached 96
-  kErrorPassive,  ///< an error counter reached 128
-  kBusOff,        ///< transmit error counter passed 255: the controller left the bus
+  unknown,        ///< the link does not report it (virtual, cannelloni, slcan) or not yet
+  error_active,   ///< normal
+  error_warning,  ///< an error counter reached 96
+  error_passive,  ///< an error counter reached 128
+  bus_off,        ///< transmit error counter passed 255: the controller left the bus
 };
 
 [[nodiscard]] std::string_view to_string(BusState state) noexcept;
@@ -64,7 +64,7 @@ struct TransportStats {
   std::uint64_t error_frames = 0;   ///< socketcan: error frames received
   std::uint64_t bus_off_events = 0, error_passive_events = 0, error_warning_events = 0;
   std::uint64_t restarts = 0;  ///< socketcan: "controller restarted" error frames
-  BusState bus_state = BusState::kUnknown;
+  BusState bus_state = BusState::unknown;
   std::int64_t last_rx_tick = -1;  ///< tick of the last receive() that returned a frame
   std::int64_t last_tx_tick = -1;  ///< tick of the last send() that accepted a frame
 
@@ -101,7 +101,7 @@ class TransportCounters {
   Counter peer_commands{0};
   Counter error_frames{0}, bus_off_events{0}, error_passive_events{0}, error_warning_events{0};
   Counter restarts{0};
-  std::atomic<BusState> bus_state{BusState::kUnknown};
+  std::atomic<BusState> bus_state{BusState::unknown};
   std::atomic<std::int64_t> last_rx_tick{-1}, last_tx_tick{-1};
 };
 

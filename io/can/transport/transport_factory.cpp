@@ -11,7 +11,7 @@
 namespace hil::io::can {
 namespace {
 
-std::unique_ptr<Transport> open_virtual(const TransportUri& uri, VirtualOptions options) {
+std::unique_ptr<Transport> open_virtual(const TransportUri& uri, VirtualSpec options) {
   for (const char c : uri.target) {
     const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
                     c == '_' || c == '-' || c == '.';
@@ -26,7 +26,7 @@ std::unique_ptr<Transport> open_virtual(const TransportUri& uri, VirtualOptions 
   return std::make_unique<VirtualTransport>(uri.text, uri.target, options);
 }
 
-std::unique_ptr<Transport> open_cannelloni(const TransportUri& uri, CannelloniOptions options) {
+std::unique_ptr<Transport> open_cannelloni(const TransportUri& uri, CannelloniSpec options) {
   std::string why;
   const std::optional<HostPort> peer = parse_host_port(uri.target, why);
   if (!peer) throw_uri_error(uri, "peer " + why);
@@ -42,7 +42,7 @@ std::unique_ptr<Transport> open_cannelloni(const TransportUri& uri, CannelloniOp
   return std::make_unique<CannelloniTransport>(uri.text, *peer, local, options);
 }
 
-std::unique_ptr<Transport> open_slcan(const TransportUri& uri, SlcanOptions options) {
+std::unique_ptr<Transport> open_slcan(const TransportUri& uri, SlcanSpec options) {
   UriQuery query(uri);
   if (auto b = query.take_u32("bitrate", 1, 1'000'000)) options.bitrate = b;
   if (auto b = query.take_u32("baud", 1, 4'000'000)) options.baud = *b;
@@ -72,7 +72,7 @@ std::vector<CanIdFilter> parse_filters(const TransportUri& uri, std::string_view
   return filters;
 }
 
-std::unique_ptr<Transport> open_socketcan(const TransportUri& uri, SocketCanOptions options) {
+std::unique_ptr<Transport> open_socketcan(const TransportUri& uri, SocketCanSpec options) {
   UriQuery query(uri);
   if (auto fd = query.take_bool("fd")) options.fd = *fd;
   if (auto f = query.take("filter")) options.filters = parse_filters(uri, *f);
@@ -84,8 +84,7 @@ std::unique_ptr<Transport> open_socketcan(const TransportUri& uri, SocketCanOpti
 
 }  // namespace
 
-std::unique_ptr<Transport> open_transport(std::string_view uri_text,
-                                          const TransportOptions& options) {
+std::unique_ptr<Transport> open_transport(std::string_view uri_text, const TransportSpec& options) {
   const TransportUri uri = parse_transport_uri(uri_text);
   if (uri.scheme == "virtual") return open_virtual(uri, options.virtual_bus);
   if (uri.scheme == "cannelloni") return open_cannelloni(uri, options.cannelloni);

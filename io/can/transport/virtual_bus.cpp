@@ -88,7 +88,7 @@ std::shared_ptr<VirtualBus> find_or_create_bus(std::string_view name) {
 }  // namespace detail
 
 VirtualTransport::VirtualTransport(std::string uri, std::string_view bus_name,
-                                   const VirtualOptions& options)
+                                   const VirtualSpec& options)
     : Transport(std::move(uri)) {
   if (options.queue_frames == 0 || options.queue_frames > kMaxVirtualQueueFrames) {
     throw std::invalid_argument(std::string(name()) + ": queue of " +
@@ -118,15 +118,15 @@ std::size_t VirtualTransport::receive(std::span<TimedFrame> out, std::int64_t ti
   counters_.received(n, bytes, tick);
   // Statistics only: relaxed, the count is monotonic.
   const std::uint64_t overflow = slot.overflow.load(std::memory_order_relaxed);
-  counters_.drop(DropReason::kQueueFull, overflow - overflow_seen_);
+  counters_.drop(DropReason::queue_full, overflow - overflow_seen_);
   overflow_seen_ = overflow;
   return n;
 }
 
 SendStatus VirtualTransport::send(const CanFrame& frame, std::int64_t tick) noexcept {
   if (!is_valid(frame)) {
-    counters_.drop(DropReason::kUnsupported);
-    return SendStatus::kUnsupported;
+    counters_.drop(DropReason::unsupported);
+    return SendStatus::unsupported;
   }
   const TimedFrame timed{.frame = frame, .timestamp_ns = rt::MonotonicClock().now()};
   std::uint64_t missed = 0;
@@ -141,9 +141,9 @@ SendStatus VirtualTransport::send(const CanFrame& frame, std::int64_t tick) noex
     }
   }
   counters_.sent(1, carried_bytes(frame), tick);
-  if (missed == 0) return SendStatus::kOk;
-  counters_.drop(DropReason::kPeerQueueFull, missed);
-  return SendStatus::kBackPressure;
+  if (missed == 0) return SendStatus::ok;
+  counters_.drop(DropReason::peer_queue_full, missed);
+  return SendStatus::back_pressure;
 }
 
 void VirtualTransport::flush(std::int64_t /*tick*/) noexcept {}

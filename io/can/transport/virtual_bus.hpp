@@ -18,7 +18,7 @@
 #include <string_view>
 
 #include "io/can/transport/transport.hpp"
-#include "io/can/transport/transport_options.hpp"
+#include "io/can/transport/transport_spec.hpp"
 
 namespace hil::io::can {
 
@@ -35,7 +35,7 @@ class VirtualTransport final : public Transport {
  public:
   /// Setup phase: attaches to the bus `bus_name` (created on first use). Throws
   /// std::invalid_argument for a bad queue size, std::runtime_error when the bus is full.
-  VirtualTransport(std::string uri, std::string_view bus_name, const VirtualOptions& options);
+  VirtualTransport(std::string uri, std::string_view bus_name, const VirtualSpec& options);
   /// Setup phase: detaches; frames still queued for this endpoint are discarded.
   ~VirtualTransport() override;
   VirtualTransport(const VirtualTransport&) = delete;
@@ -45,7 +45,7 @@ class VirtualTransport final : public Transport {
 
   /// Timestamps are the sender's CLOCK_MONOTONIC at send().
   [[nodiscard]] std::size_t receive(std::span<TimedFrame> out, std::int64_t tick) noexcept override;
-  /// kBackPressure when some other endpoint's queue was full (the others got the frame).
+  /// back_pressure when some other endpoint's queue was full (the others got the frame).
   [[nodiscard]] SendStatus send(const CanFrame& frame, std::int64_t tick) noexcept override;
   /// Nothing to do: send() delivers at once.
   void flush(std::int64_t tick) noexcept override;

@@ -15,7 +15,7 @@ void append_magic(std::vector<std::uint8_t>& out) {
 
 }  // namespace
 
-McapWriter::McapWriter(std::unique_ptr<ByteSink> sink, McapWriterOptions options)
+McapWriter::McapWriter(std::unique_ptr<ByteSink> sink, McapWriterSpec options)
     : sink_(std::move(sink)),
       options_(std::move(options)),
       compressor_(options_.compression, options_.level) {

@@ -23,7 +23,7 @@
 
 namespace hil::io::record {
 
-struct McapWriterOptions {
+struct McapWriterSpec {
   std::string profile;                   ///< Header profile; "" = none (no ROS profile applies)
   std::string library = "hilsim";        ///< Header library: the writer's name and version
   std::size_t chunk_bytes = 512 * 1024;  ///< a chunk closes once its records reach this size
@@ -35,7 +35,7 @@ struct McapWriterOptions {
 class McapWriter {
  public:
   /// Writes the magic and the Header record. Throws std::system_error from the sink.
-  McapWriter(std::unique_ptr<ByteSink> sink, McapWriterOptions options);
+  McapWriter(std::unique_ptr<ByteSink> sink, McapWriterSpec options);
   McapWriter(const McapWriter&) = delete;
   McapWriter& operator=(const McapWriter&) = delete;
   ~McapWriter();
@@ -102,7 +102,7 @@ class McapWriter {
   void require_open() const;
 
   std::unique_ptr<ByteSink> sink_;
-  McapWriterOptions options_;
+  McapWriterSpec options_;
   std::vector<std::uint8_t> out_;    // whole records waiting for the sink
   std::vector<std::uint8_t> chunk_;  // records of the open chunk
   std::uint64_t chunk_start_time_ = 0, chunk_end_time_ = 0;

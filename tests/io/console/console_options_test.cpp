@@ -9,7 +9,7 @@ namespace hil::io::console {
 namespace {
 
 TEST(ConsoleEndpoint, ReadsEveryForm) {
-  ConsoleOptions o;
+  ConsoleSpec o;
   parse_console_endpoint("9000", o);
   EXPECT_EQ(o.address, "127.0.0.1");
   EXPECT_EQ(o.port, 9000);
@@ -24,7 +24,7 @@ TEST(ConsoleEndpoint, ReadsEveryForm) {
 }
 
 TEST(ConsoleEndpoint, SaysWhatIsWrong) {
-  ConsoleOptions o;
+  ConsoleSpec o;
   for (const char* bad : {"", "65536", "http://x", "localhost:80", "1.2.3:80", "80x"}) {
     try {
       parse_console_endpoint(bad, o);

@@ -85,12 +85,12 @@ TEST_P(BatteryChemistries, ConstantCurrentDischargeMatchesTheClosedForm) {
 }
 
 INSTANTIATE_TEST_SUITE_P(All, BatteryChemistries,
-                         ::testing::Values(BatteryChemistry::kLeadAcid,
-                                           BatteryChemistry::kLithiumIon,
-                                           BatteryChemistry::kNickelMetalHydride));
+                         ::testing::Values(BatteryChemistry::lead_acid,
+                                           BatteryChemistry::lithium_ion,
+                                           BatteryChemistry::nickel_metal_hydride));
 
 TEST(Battery, ChargeUsesThePublishedPolarisationResistance) {
-  BatteryParams p = params(BatteryChemistry::kLithiumIon);
+  BatteryParams p = params(BatteryChemistry::lithium_ion);
   const double Q = p.capacity;
   const BatteryState s{.extracted_charge = 0.4 * Q, .filtered_current = -30.0};
   // Li-ion charge: E0 − K·Q/(it + 0.1·Q)·i* − K·Q/(Q − it)·it + A·exp(−B·it)
@@ -98,11 +98,11 @@ TEST(Battery, ChargeUsesThePublishedPolarisationResistance) {
                     p.a * std::exp(-p.b * 0.4 * Q);
   EXPECT_NEAR(battery_source_voltage(p, s), li, 1e-12);
   // Lead-acid charge: the same polarisation resistance, the Exp state instead of A·e^(−B·it)
-  p.chemistry = BatteryChemistry::kLeadAcid;
+  p.chemistry = BatteryChemistry::lead_acid;
   const BatteryState lead{.extracted_charge = 0.4 * Q, .filtered_current = -30.0, .exp_zone = 0.7};
   EXPECT_NEAR(battery_source_voltage(p, lead), li - p.a * std::exp(-p.b * 0.4 * Q) + 0.7, 1e-12);
   // NiMH charge: K·Q/(|it| + 0.1·Q); differs from lead-acid once it < 0 (over-charged)
-  p.chemistry = BatteryChemistry::kNickelMetalHydride;
+  p.chemistry = BatteryChemistry::nickel_metal_hydride;
   const BatteryState over{.extracted_charge = -0.05 * Q, .filtered_current = -30.0};
   const double nimh =
       p.e0 - p.k * Q / (0.15 * Q) * -30.0 - p.k * Q / (1.05 * Q) * (-0.05 * Q / kAh);
@@ -110,7 +110,7 @@ TEST(Battery, ChargeUsesThePublishedPolarisationResistance) {
 }
 
 TEST(Battery, ExponentialZoneHysteresisRisesInChargeAndDecaysInDischarge) {
-  const BatteryParams p = params(BatteryChemistry::kLeadAcid);
+  const BatteryParams p = params(BatteryChemistry::lead_acid);
   constexpr double kI = 50.0;
   // Charging from Exp = 0 with i* already negative: dExp/dt = B·|i|·(A − Exp)
   Rk4Battery s{.it = 0.5 * p.capacity, .i_star = -kI, .exp_zone = 0.0};
@@ -126,7 +126,7 @@ TEST(Battery, ExponentialZoneHysteresisRisesInChargeAndDecaysInDischarge) {
 }
 
 TEST(Battery, ChargeIsConservedOverADischargeChargeCycle) {
-  const BatteryParams p = params(BatteryChemistry::kLeadAcid);
+  const BatteryParams p = params(BatteryChemistry::lead_acid);
   // One hour: a slow cycle of ±60 A (out for 30 min, back for 30 min) with a ±25 A ripple.
   auto current = [](double t) {
     return 60.0 * std::sin(2.0 * std::numbers::pi * t / 3600.0) +
@@ -139,7 +139,7 @@ TEST(Battery, ChargeIsConservedOverADischargeChargeCycle) {
 }
 
 TEST(Battery, VoltageStaysPhysicalWhenOverDischargedOrOverCharged) {
-  const BatteryParams p = params(BatteryChemistry::kLithiumIon);
+  const BatteryParams p = params(BatteryChemistry::lithium_ion);
   const double e_empty = battery_source_voltage(p, {.extracted_charge = 2.0 * p.capacity});
   EXPECT_GE(e_empty, 0.0);
   EXPECT_LT(e_empty, p.e0);
@@ -153,7 +153,7 @@ TEST(Battery, VoltageStaysPhysicalWhenOverDischargedOrOverCharged) {
 /// Battery Parameters From Data Sheets"): Panasonic NiMH-HHR650D and A123 ANR26650M1 — and the
 /// RAVON pack.
 std::vector<BatteryDatasheet> datasheets() {
-  return {{.chemistry = BatteryChemistry::kNickelMetalHydride,
+  return {{.chemistry = BatteryChemistry::nickel_metal_hydride,
            .full_voltage = 1.39,
            .exp_zone_voltage = 1.28,
            .exp_zone_charge = 1.3 * kAh,
@@ -162,7 +162,7 @@ std::vector<BatteryDatasheet> datasheets() {
            .nominal_current = 1.3,
            .capacity = 7.0 * kAh,
            .internal_resistance = 0.002},
-          {.chemistry = BatteryChemistry::kLithiumIon,
+          {.chemistry = BatteryChemistry::lithium_ion,
            .full_voltage = 3.7,
            .exp_zone_voltage = 3.4,
            .exp_zone_charge = 0.23 * kAh,

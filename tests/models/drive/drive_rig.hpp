@@ -14,18 +14,17 @@
 
 namespace hil::models::testing {
 
-/// Integrated powers [J] of the energy-balance test.
-enum EnergyTerm : int {
-  kBatteryOut = 0,  ///< ∫ V·i_b dt at the battery terminals
-  kCopper,          ///< ∫ Σ R·i² dt
-  kMotorFriction,   ///< ∫ Σ τ_f(ω_m)·ω_m dt
-  kConverter,       ///< ∫ H-bridge losses dt
-  kChopper,         ///< ∫ brake-chopper power dt
-  kGear,            ///< ∫ Σ (τ_in·ω_m − τ_out·ω) dt
-  kBearing,         ///< ∫ Σ β·ω² dt
-  kLoad,            ///< ∫ Σ −Q_load·ω dt: work done on the external load
-  kEnergyTerms
-};
+/// Integrated powers [J] of the energy-balance test: indices into the state after the wheels.
+using EnergyTerm = int;
+inline constexpr EnergyTerm kBatteryOut = 0;     ///< ∫ V·i_b dt at the battery terminals
+inline constexpr EnergyTerm kCopper = 1;         ///< ∫ Σ R·i² dt
+inline constexpr EnergyTerm kMotorFriction = 2;  ///< ∫ Σ τ_f(ω_m)·ω_m dt
+inline constexpr EnergyTerm kConverter = 3;      ///< ∫ H-bridge losses dt
+inline constexpr EnergyTerm kChopper = 4;        ///< ∫ brake-chopper power dt
+inline constexpr EnergyTerm kGear = 5;           ///< ∫ Σ (τ_in·ω_m − τ_out·ω) dt
+inline constexpr EnergyTerm kBearing = 6;        ///< ∫ Σ β·ω² dt
+inline constexpr EnergyTerm kLoad = 7;  ///< ∫ Σ −Q_load·ω dt: work done on the external load
+inline constexpr int kEnergyTerms = 8;
 
 struct DriveRig {
   using L = ElectricDriveLayout;

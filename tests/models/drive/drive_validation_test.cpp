@@ -28,8 +28,8 @@ std::string error_of(const Params& p, Validate validate) {
 TEST(DriveValidation, ShippedParameterSetsAreValid) {
   EXPECT_NO_THROW(validate_electric_drive(ravon_drive_params()));
   EXPECT_NO_THROW(validate_powertrain(hmmwv_powertrain()));
-  EXPECT_NO_THROW(validate_powertrain(autosim_car_powertrain(ShiftMode::kManual)));
-  EXPECT_NO_THROW(validate_powertrain(autosim_car_powertrain(ShiftMode::kAutomatic)));
+  EXPECT_NO_THROW(validate_powertrain(autosim_car_powertrain(ShiftMode::manual)));
+  EXPECT_NO_THROW(validate_powertrain(autosim_car_powertrain(ShiftMode::automatic)));
 }
 
 TEST(DriveValidation, ElectricDriveErrorsNameTheField) {
@@ -62,7 +62,7 @@ TEST(DriveValidation, PowertrainErrorsNameTheField) {
   p.transmission.downshift_speed = 300.0;  // 4000 rev/min·2.1/3.6 = 244 rad/s: would hunt
   EXPECT_NE(error_of(p, validate_powertrain).find("lands above downshift_speed"),
             std::string::npos);
-  p = autosim_car_powertrain(ShiftMode::kManual);
+  p = autosim_car_powertrain(ShiftMode::manual);
   p.transmission.downshift_speed = 300.0;  // manual: the thresholds do not shift, so no
   p.transmission.upshift_speed = 400.0;    // hunting check (they must still be ordered)
   EXPECT_EQ(error_of(p, validate_powertrain), "");

@@ -47,7 +47,7 @@ double automatic_car_time(PointMassCar& car) {
 }
 
 TEST(AutoSimGearTests, AutomaticUpshiftSpeedsIncreaseAndTheCarReaches1000m) {
-  PointMassCar car(autosim_car_powertrain(ShiftMode::kAutomatic), car_tire(), 1200.0);
+  PointMassCar car(autosim_car_powertrain(ShiftMode::automatic), car_tire(), 1200.0);
   const double t = automatic_car_time(car);
   EXPECT_LT(t, 60.0);
   const std::vector<double> v = upshift_speeds(car);
@@ -58,9 +58,9 @@ TEST(AutoSimGearTests, AutomaticUpshiftSpeedsIncreaseAndTheCarReaches1000m) {
 }
 
 TEST(AutoSimGearTests, FirstGearOnlyIsSlowerThanTheAutomatic) {
-  PointMassCar automatic(autosim_car_powertrain(ShiftMode::kAutomatic), car_tire(), 1200.0);
+  PointMassCar automatic(autosim_car_powertrain(ShiftMode::automatic), car_tire(), 1200.0);
   const double t_auto = automatic.time_to(1000.0, kLimit, kDt, {.throttle = 1.0});
-  PointMassCar first(autosim_car_powertrain(ShiftMode::kManual), car_tire(), 1200.0);
+  PointMassCar first(autosim_car_powertrain(ShiftMode::manual), car_tire(), 1200.0);
   first.tick({.throttle = 0.0, .shift_up = true}, kDt);  // N → 1, then never again
   const double t_first = first.time_to(1000.0, kLimit, kDt, {.throttle = 1.0});
   print("AutoSim car, first gear only", first, t_first);
@@ -75,7 +75,7 @@ TEST(AutoSimGearTests, FirstGearOnlyIsSlowerThanTheAutomatic) {
 }
 
 TEST(AutoSimGearTests, ManualDriverShiftingLateBeatsTheTorquePeakRule) {
-  PointMassCar car(autosim_car_powertrain(ShiftMode::kManual), car_tire(), 1200.0);
+  PointMassCar car(autosim_car_powertrain(ShiftMode::manual), car_tire(), 1200.0);
   car.tick({.shift_up = true}, kDt);
   bool lever = false;
   while (car.x[PointMassCar::kX] < 1000.0 && car.t < kLimit) {
@@ -87,7 +87,7 @@ TEST(AutoSimGearTests, ManualDriverShiftingLateBeatsTheTorquePeakRule) {
     car.tick({.throttle = 1.0, .shift_up = lever}, kDt);
   }
   print("AutoSim car, manual at 6000 rev/min", car, car.t);
-  PointMassCar automatic(autosim_car_powertrain(ShiftMode::kAutomatic), car_tire(), 1200.0);
+  PointMassCar automatic(autosim_car_powertrain(ShiftMode::automatic), car_tire(), 1200.0);
   const double t_auto = automatic.time_to(1000.0, kLimit, kDt, {.throttle = 1.0});
   EXPECT_LT(car.t, t_auto);  // the power peak is above the torque peak
   EXPECT_GE(car.shifts.size(), 4U);

@@ -52,7 +52,7 @@ TEST(Powertrain, NeutralLeavesTheEngineFree) {
 }
 
 TEST(Powertrain, GearEfficiencyFollowsThePowerFlow) {
-  const PowertrainParams p = autosim_car_powertrain(ShiftMode::kManual);
+  const PowertrainParams p = autosim_car_powertrain(ShiftMode::manual);
   PowertrainDiscreteState d = powertrain_initial_discrete_state(p);
   d.transmission.gear = 2;  // r_g = 2.1, clutch fully engaged long ago
   PowertrainState x = powertrain_initial_state(p);

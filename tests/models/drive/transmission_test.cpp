@@ -12,7 +12,7 @@ constexpr double kDt = 0.01;
 
 TransmissionParams manual() {
   TransmissionParams p;
-  p.mode = ShiftMode::kManual;
+  p.mode = ShiftMode::manual;
   return p;
 }
 

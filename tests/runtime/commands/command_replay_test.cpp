@@ -29,9 +29,8 @@ std::vector<std::string> lines_of(const std::filesystem::path& file) {
 }
 
 /// A recorded run of `duration` into `dir`, without RT setup or console.
-RunOptions recorded_run(const std::filesystem::path& dir, const std::string& duration,
-                        Speed speed) {
-  RunOptions o;
+RunSpec recorded_run(const std::filesystem::path& dir, const std::string& duration, Speed speed) {
+  RunSpec o;
   o.duration = duration;
   o.record_dir = dir.string();
   o.no_rt = true;
@@ -42,8 +41,8 @@ RunOptions recorded_run(const std::filesystem::path& dir, const std::string& dur
 }
 
 /// A quiet replay of `dir` without console.
-ReplayOptions replay_of(const std::filesystem::path& dir) {
-  ReplayOptions r;
+ReplaySpec replay_of(const std::filesystem::path& dir) {
+  ReplaySpec r;
   r.source = dir.string();
   r.quiet = true;
   r.console.enabled = false;
@@ -53,7 +52,7 @@ ReplayOptions replay_of(const std::filesystem::path& dir) {
 TEST(Commands, AppliedAtATickLoggedAndReplayedIdentically) {
   const config::testing::TempDir tmp;
   const auto dir = tmp.path() / "run";
-  RunOptions o = recorded_run(dir, "2s", {.mode = Speed::Mode::factor, .factor = 1.0});
+  RunSpec o = recorded_run(dir, "2s", {.mode = Speed::Mode::factor, .factor = 1.0});
   std::thread sender;
   std::vector<std::string> refused;
   o.with_commands = [&](runtime::CommandQueue& q) {
@@ -114,7 +113,7 @@ TEST(Commands, AppliedAtATickLoggedAndReplayedIdentically) {
             std::string::npos)
       << manifest.dump();
 
-  ReplayOptions r = replay_of(dir);
+  ReplaySpec r = replay_of(dir);
   EXPECT_EQ(replay(r), 0) << "the commands, applied again at their ticks, replay identically";
 
   r.without_faults = {"lost"};
@@ -130,11 +129,11 @@ TEST(Commands, AppliedAtATickLoggedAndReplayedIdentically) {
 TEST(Commands, ThirtyTwoFileFaultsReplayIdentically) {
   const config::testing::TempDir tmp;
   const auto dir = tmp.path() / "run";
-  RunOptions o = recorded_run(dir, "3s", {.mode = Speed::Mode::max});
+  RunSpec o = recorded_run(dir, "3s", {.mode = Speed::Mode::max});
   o.rig.overlays = {HIL_SOURCE_DIR "/tests/bench/faults_32.pbtxt"};
   const int status = run_rig(o);
   ASSERT_TRUE(status == 0 || status == 4) << status;
-  ReplayOptions r = replay_of(dir);
+  ReplaySpec r = replay_of(dir);
   EXPECT_EQ(replay(r), 0);
   r.without_faults = {"f18"};  // only every 3rd HIL_Imu from 1 s: fault.f18.active differs first
   r.report = (tmp.path() / "without.json").string();

@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "config/scenario/scenario_settings.hpp"
+#include "config/scenario/scenario_spec.hpp"
 #include "rt_core/clock.hpp"
 #include "rt_core/executive.hpp"
 #include "runtime/faults/fault_engine.hpp"

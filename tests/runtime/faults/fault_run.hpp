@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "config/scenario/scenario_settings.hpp"
+#include "config/scenario/scenario_spec.hpp"
 #include "runtime/faults/fault_engine.hpp"
 #include "tools/session/run_builder.hpp"
 

@@ -60,8 +60,8 @@ TEST(ScenarioEvents, AnUnknownChannelIsRefusedAtSetup) {
       std::out_of_range);
 }
 
-config::ScenarioSettings with_gate(config::GateCheck check) {
-  config::ScenarioSettings s;
+config::ScenarioSpec with_gate(config::GateCheck check) {
+  config::ScenarioSpec s;
   s.duration_s = 10.0;
   s.drive.path = {{.x = 0, .y = 0}, {.x = 100, .y = 0}};
   s.footprint = {.x_front = 1.0, .x_rear = -1.0, .half_width = 0.5};
@@ -70,7 +70,7 @@ config::ScenarioSettings with_gate(config::GateCheck check) {
 }
 
 TEST(ScenarioJudge, LaneGateChecksTheFootprintsCorners) {
-  const config::ScenarioSettings s =
+  const config::ScenarioSpec s =
       with_gate(config::LaneGate{.x_min = 10, .x_max = 20, .y_min = -1.0, .y_max = 1.0});
   runtime::ScenarioJudge inside(s);
   for (double x = 0; x < 30; x += 0.1) inside.observe({.time = x, .x = x, .y = 0.4});
@@ -92,7 +92,7 @@ TEST(ScenarioJudge, LaneGateChecksTheFootprintsCorners) {
 }
 
 TEST(ScenarioJudge, SpeedGateNeedsTheBandHeldLongEnoughAndInTime) {
-  const config::ScenarioSettings s = with_gate(
+  const config::ScenarioSpec s = with_gate(
       config::SpeedReachedGate{.speed = 2.0, .tolerance = 0.04, .by_s = 5.0, .hold_s = 1.0});
   const auto run = [&](double reach_at, double leave_at) {
     runtime::ScenarioJudge j(s);
@@ -111,7 +111,7 @@ TEST(ScenarioJudge, SpeedGateNeedsTheBandHeldLongEnoughAndInTime) {
 // A failed hold says what was needed and what happened: the longest hold and where, or how
 // close the speed came — never "0.000 m/s off" for a speed that was in the band.
 TEST(ScenarioJudge, AFailedSpeedGateSaysTheLongestHoldAndWhere) {
-  const config::ScenarioSettings s = with_gate(
+  const config::ScenarioSpec s = with_gate(
       config::SpeedReachedGate{.speed = 2.0, .tolerance = 0.04, .by_s = 5.0, .hold_s = 1.0});
   const auto detail = [&](double reach_at, double leave_at) {
     runtime::ScenarioJudge j(s);
@@ -186,7 +186,7 @@ TEST(ScenarioJudge, LiveMarksWhatIsDecidedDuringTheRun) {
 }
 
 TEST(ScenarioJudge, GatesAreInTheCourseFrameOfTheStartPose) {
-  config::ScenarioSettings s = with_gate(config::DistanceReachedGate{.distance = 10, .by_s = 10});
+  config::ScenarioSpec s = with_gate(config::DistanceReachedGate{.distance = 10, .by_s = 10});
   s.start = {.x = 100, .y = 50, .yaw = std::numbers::pi / 2};  // heading north
   runtime::ScenarioJudge j(s);
   j.observe({.time = 1, .x = 100, .y = 61, .yaw = std::numbers::pi / 2});

@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "config/scenario/scenario_settings.hpp"
+#include "config/scenario/scenario_spec.hpp"
 #include "rt_core/clock.hpp"
 #include "rt_core/executive.hpp"
 #include "runtime/rig.hpp"

@@ -8,7 +8,7 @@
 
 #include <thread>
 
-#include "config/loader.hpp"
+#include "config/rig/loader.hpp"
 #include "runtime/rig.hpp"
 #include "tests/support/budget_probe.hpp"
 #include "tests/support/console_client.hpp"
@@ -34,7 +34,7 @@ void expect_free_tick(int clients) {
   runtime::TickPlan plan;
   rig.add_stages(plan);
   plan.add(runtime::Slot::record, "probe", probe);
-  io::console::ConsoleOptions console;
+  io::console::ConsoleSpec console;
   console.port = 0;
   Speed speed;
   speed.mode = Speed::Mode::max;

@@ -51,8 +51,8 @@ struct GustTask {
   }
 };
 
-RunOptions short_run(const std::filesystem::path& dir, Speed speed) {
-  RunOptions o;
+RunSpec short_run(const std::filesystem::path& dir, Speed speed) {
+  RunSpec o;
   o.duration = "2s";
   o.record_dir = dir.string();
   o.no_rt = true;
@@ -63,7 +63,7 @@ RunOptions short_run(const std::filesystem::path& dir, Speed speed) {
 
 int replay_dir(const std::filesystem::path& dir,
                std::function<void(runtime::TickPlan&, runtime::Rig&)> extra = {}) {
-  ReplayOptions r;
+  ReplaySpec r;
   r.source = dir.string();
   r.quiet = true;
   r.extra_stages = std::move(extra);
@@ -89,7 +89,7 @@ TEST(HarnessRun, ADecimatedTaskWithAnOffsetReplaysIdentically) {
   const config::testing::TempDir tmp;
   const auto dir = tmp.path() / "run";
   GustTask in_run{.decimation = 4, .offset = 1};
-  RunOptions o = short_run(dir, kMax);
+  RunSpec o = short_run(dir, kMax);
   o.extra_stages = in_run.adder();
   const int status = run_rig(o);
   ASSERT_TRUE(status == 0 || status == 4) << status;
@@ -156,7 +156,7 @@ TEST(HarnessRun, ANonFiniteStateLatchesTheSafeStateAndNoNanLeaves) {
   std::unique_ptr<Breaker> breaker;
   std::unique_ptr<NanWatch> watch;
   runtime::Rig* runtime = nullptr;
-  RunOptions o = short_run(dir, kMax);
+  RunSpec o = short_run(dir, kMax);
   o.extra_stages = [&](runtime::TickPlan& plan, runtime::Rig& rig) {
     runtime = &rig;
     breaker = std::make_unique<Breaker>(rig, 4000);  // at 1 s

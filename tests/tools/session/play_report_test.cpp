@@ -4,6 +4,7 @@
 #include "tools/session/play/play_report.hpp"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 namespace hil::tools {
 namespace {
@@ -14,9 +15,9 @@ using io::can::TransportStats;
 TransportStats with_drops(std::uint64_t back_pressure, std::uint64_t send_failed,
                           std::uint64_t peer_queue_full = 0) {
   TransportStats s;
-  s.drops[static_cast<std::size_t>(DropReason::kBackPressure)] = back_pressure;
-  s.drops[static_cast<std::size_t>(DropReason::kSendFailed)] = send_failed;
-  s.drops[static_cast<std::size_t>(DropReason::kPeerQueueFull)] = peer_queue_full;
+  s.drops[static_cast<std::size_t>(DropReason::back_pressure)] = back_pressure;
+  s.drops[static_cast<std::size_t>(DropReason::send_failed)] = send_failed;
+  s.drops[static_cast<std::size_t>(DropReason::peer_queue_full)] = peer_queue_full;
   return s;
 }
 
@@ -29,7 +30,7 @@ TEST(PlayReport, DropsAfterSendAreWhatTheRefusalsDoNotExplain) {
   d = session::after_send_drops("cannelloni://h:1", with_drops(0, 0), with_drops(4, 2), {});
   EXPECT_EQ(d.frames, 6U);
   EXPECT_EQ(d.reasons, "back_pressure 4, send_failed 2");
-  // virtual: a full peer queue is a refusal (kBackPressure from send), never a drop here.
+  // virtual: a full peer queue is a refusal (back_pressure from send), never a drop here.
   d = session::after_send_drops("virtual:x", with_drops(0, 0), with_drops(0, 0, 9),
                                 {.back_pressure = 9});
   EXPECT_EQ(d.frames, 0U);

@@ -23,7 +23,7 @@
 #include <utility>
 #include <vector>
 
-#include "config/scenario/scenario_settings.hpp"
+#include "config/scenario/scenario_spec.hpp"
 #include "rt_core/clock.hpp"
 #include "rt_core/executive.hpp"
 #include "runtime/rig.hpp"

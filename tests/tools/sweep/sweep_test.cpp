@@ -33,7 +33,7 @@ using config::testing::TempDir;
 /// A stand-in for `hilsim run` in the variant's child: reads its overlay and record directory
 /// and behaves as the variant's mass says: 101 passes, 102 fails its gates, 103 cannot set
 /// up, 104 crashes, 105 hangs.
-int fake_run(const session::RunOptions& o) {
+int fake_run(const session::RunSpec& o) {
   std::ifstream overlay(o.rig.overlays.at(0));
   std::stringstream text;
   text << overlay.rdbuf();
@@ -75,18 +75,18 @@ timeout_s: 1
   const fs::path out = dir.path() / "out";
   write_plan_json(*load.plan, out);
   const std::vector<std::size_t> all{0, 1, 2, 3, 4, 5};
-  const RunnerOptions options{.out = out, .jobs = 2, .progress = false, .run_variant = fake_run};
+  const RunnerSpec options{.out = out, .jobs = 2, .progress = false, .run_variant = fake_run};
   const std::vector<VariantOutcome> first = run_variants(*load.plan, all, options);
   ASSERT_EQ(first.size(), 6U);
-  EXPECT_EQ(first[0].status, Status::kPassed);
-  EXPECT_EQ(first[1].status, Status::kFailed);
+  EXPECT_EQ(first[0].status, Status::passed);
+  EXPECT_EQ(first[1].status, Status::failed);
   EXPECT_EQ(first[1].exit_status, 4);
-  EXPECT_EQ(first[2].status, Status::kError);
+  EXPECT_EQ(first[2].status, Status::error);
   EXPECT_EQ(first[2].exit_status, 1);
-  EXPECT_EQ(first[3].status, Status::kCrashed);
+  EXPECT_EQ(first[3].status, Status::crashed);
   EXPECT_EQ(first[3].signal, SIGSEGV);
-  EXPECT_EQ(first[4].status, Status::kTimedOut);
-  EXPECT_EQ(first[5].status, Status::kPassed);
+  EXPECT_EQ(first[4].status, Status::timed_out);
+  EXPECT_EQ(first[5].status, Status::passed);
   EXPECT_EQ(sweep_exit_status(first), 1);
   for (std::size_t i = 0; i < 6; ++i) {
     EXPECT_TRUE(fs::exists(run_directory(out, i) / "sweep.json")) << i;

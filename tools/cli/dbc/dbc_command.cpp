@@ -5,6 +5,7 @@
 
 #include <charconv>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -21,7 +22,7 @@ namespace dbc = io::can::dbc;
 
 namespace {
 
-struct DbcOptions {
+struct DbcSpec {
   std::string file;
   std::string message;
   std::vector<std::string> assignments;
@@ -31,7 +32,7 @@ struct DbcOptions {
   bool lenient = false;
 };
 
-dbc::Database load(const DbcOptions& o) {
+dbc::Database load(const DbcSpec& o) {
   dbc::Database db = dbc::load_dbc(o.file, {.lenient = o.lenient});
   for (const std::string& w : db.warnings) fmt::print(stderr, "{}\n", w);
   return db;
@@ -58,7 +59,7 @@ const dbc::Message& find_message(const dbc::Database& db, const std::string& key
                                                     db.file_name, fmt::join(names, ", ")));
 }
 
-void run_encode(const DbcOptions& o) {
+void run_encode(const DbcSpec& o) {
   const dbc::Database db = load(o);
   const dbc::Message& message = find_message(db, o.message);
   const dbc::CompiledMessage compiled = dbc::compile(message);
@@ -92,15 +93,14 @@ void run_encode(const DbcOptions& o) {
   for (std::size_t i = 0; i < message.signals.size(); ++i) {
     const dbc::CompiledSignal& c = compiled.signals[i];
     const std::optional<ExactInteger>& integer = integers[i];
-    if (!integer || c.factor != 1.0 || c.offset != 0.0 ||
-        c.value_type != dbc::ValueType::kInteger ||
+    if (!integer || c.factor != 1.0 || c.offset != 0.0 || c.value_type != dbc::ValueType::integer ||
         !dbc::is_selected(compiled, c, frame.payload())) {
       continue;
     }
     exact[i] = true;
     if (dbc::encode_integer(c, integer->negative, integer->magnitude,
                             std::span(frame.data.data(), frame.length)) ==
-        dbc::SignalStatus::kSaturated) {
+        dbc::SignalStatus::saturated) {
       fmt::print(stderr, "warning: {}={} does not fit its {} {}-bit integer; saturated\n",
                  message.signals[i].name, texts[i], c.is_signed ? "signed" : "unsigned", c.length);
     }
@@ -116,7 +116,7 @@ void run_encode(const DbcOptions& o) {
       continue;
     }
     std::uint64_t raw = 0;
-    if (!exact[i] && dbc::physical_to_raw(c, physical[i], raw) == dbc::SignalStatus::kSaturated) {
+    if (!exact[i] && dbc::physical_to_raw(c, physical[i], raw) == dbc::SignalStatus::saturated) {
       double sent = 0.0;
       (void)dbc::decode_signal(c, frame.payload(), sent);
       fmt::print(stderr, "warning: {}={} is out of range; saturated to {}{}\n", s.name,
@@ -128,14 +128,14 @@ void run_encode(const DbcOptions& o) {
   fmt::print("{}\n", io::can::to_frame_text(frame));
 }
 
-void add_file_options(CLI::App& cmd, const std::shared_ptr<DbcOptions>& o) {
+void add_file_options(CLI::App& cmd, const std::shared_ptr<DbcSpec>& o) {
   cmd.add_option("file", o->file, "DBC file")->required()->type_name("FILE");
   cmd.add_flag("--lenient", o->lenient,
                "Skip a statement or signal that cannot be read, with a located warning, instead "
                "of refusing the file");
 }
 
-void add_show(CLI::App& dbc_cmd, const std::shared_ptr<DbcOptions>& o) {
+void add_show(CLI::App& dbc_cmd, const std::shared_ptr<DbcSpec>& o) {
   CLI::App* cmd = dbc_cmd.add_subcommand("show", "List the messages, signals and value tables");
   cmd->footer(
       "Per message: id, length, classic/FD, cycle time (GenMsgCycleTime), senders.\n"
@@ -146,7 +146,7 @@ void add_show(CLI::App& dbc_cmd, const std::shared_ptr<DbcOptions>& o) {
   cmd->callback([o] { std::fputs(format_dbc_show(load(*o)).c_str(), stdout); });
 }
 
-void add_encode(CLI::App& dbc_cmd, const std::shared_ptr<DbcOptions>& o) {
+void add_encode(CLI::App& dbc_cmd, const std::shared_ptr<DbcSpec>& o) {
   CLI::App* cmd = dbc_cmd.add_subcommand("encode", "Encode signal values into a CAN frame");
   cmd->footer(
       "Prints the frame in candump/cansend syntax: ID#HEX (3 hex digits for 11-bit ids,\n"
@@ -166,7 +166,7 @@ void add_encode(CLI::App& dbc_cmd, const std::shared_ptr<DbcOptions>& o) {
   cmd->callback([o] { run_encode(*o); });
 }
 
-void add_decode(CLI::App& dbc_cmd, const std::shared_ptr<DbcOptions>& o) {
+void add_decode(CLI::App& dbc_cmd, const std::shared_ptr<DbcSpec>& o) {
   CLI::App* cmd = dbc_cmd.add_subcommand("decode", "Decode a CAN frame or a candump log");
   cmd->footer(
       "FRAME is candump/cansend syntax: ID#HEX, ID##FHEX (CAN FD), 8 hex digits for 29-bit ids.\n"
@@ -204,7 +204,7 @@ void add_decode(CLI::App& dbc_cmd, const std::shared_ptr<DbcOptions>& o) {
 }  // namespace
 
 void add_dbc_command(CLI::App& app) {
-  auto options = std::make_shared<DbcOptions>();
+  auto options = std::make_shared<DbcSpec>();
   CLI::App* cmd =
       app.add_subcommand("dbc", "Show a DBC file, encode and decode CAN frames with it");
   cmd->require_subcommand(1);

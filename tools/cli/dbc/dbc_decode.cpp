@@ -230,7 +230,7 @@ void decode_trace(const dbc::Database& db, const std::filesystem::path& log,
     decoder.frame(fmt::format("{:.6f}", static_cast<double>(r.time_ns) / 1e9),
                   load.trace.interfaces()[r.interface], load.trace.frame(i));
   }
-  const bool blf = load.format == can::TraceFormat::kBlf;
+  const bool blf = load.format == can::TraceFormat::blf;
   print_summary(fmt::format("{}, {}, {} skipped",
                             decoder.summary(fmt::format("{} ({}; times since the first frame)",
                                                         log.string(), can::to_string(load.format))),
@@ -248,15 +248,15 @@ void decode_log_command(const dbc::Database& db, const std::filesystem::path& lo
     throw CLI::RuntimeError(1);
   }
   if (const can::TraceFormat format = can::detect_trace_format(log);
-      format != can::TraceFormat::kCandump) {
+      format != can::TraceFormat::candump) {
     decode_trace(db, log, format, json);
     return;
   }
   can::CandumpReader reader(in, log.string());
   LogDecoder decoder(db, json);
-  for (auto status = reader.next(); status != can::CandumpReader::Status::kEnd;
+  for (auto status = reader.next(); status != can::CandumpReader::Status::end;
        status = reader.next()) {
-    if (status == can::CandumpReader::Status::kBadLine) {
+    if (status == can::CandumpReader::Status::bad_line) {
       std::fflush(stdout);
       fmt::print(stderr, "{} (line skipped)\n", reader.describe_bad_line());
       continue;

@@ -33,11 +33,11 @@ std::string id_text(const dbc::Message& m) {
 
 std::string type_text(const dbc::Signal& s) {
   switch (s.value_type) {
-    case dbc::ValueType::kFloat32:
+    case dbc::ValueType::float32:
       return "float32";
-    case dbc::ValueType::kFloat64:
+    case dbc::ValueType::float64:
       return "float64";
-    case dbc::ValueType::kInteger:
+    case dbc::ValueType::integer:
       break;
   }
   return s.is_signed ? "signed" : "unsigned";
@@ -45,7 +45,7 @@ std::string type_text(const dbc::Signal& s) {
 
 std::string layout_text(const dbc::Signal& s) {
   const dbc::BitLayout l = dbc::compute_layout(s.start_bit, s.length, s.byte_order);
-  const bool intel = s.byte_order == dbc::ByteOrder::kLittleEndian;
+  const bool intel = s.byte_order == dbc::ByteOrder::little_endian;
   return fmt::format("{}|{}@{}{} {} bits {}..{}", s.start_bit, s.length, intel ? 1 : 0,
                      s.is_signed ? '-' : '+', intel ? "Intel" : "Motorola", l.first_bit,
                      l.last_bit);

@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <charconv>
 #include <cmath>
+#include <nlohmann/json.hpp>
 
 namespace hil::cli {
 
@@ -15,7 +16,7 @@ namespace {
 constexpr double kExactIntegerLimit = 9007199254740992.0;  // 2^53
 
 bool integral_scaling(const dbc::Signal& s) {
-  return s.value_type == dbc::ValueType::kInteger && std::trunc(s.factor) == s.factor &&
+  return s.value_type == dbc::ValueType::integer && std::trunc(s.factor) == s.factor &&
          std::trunc(s.offset) == s.offset;
 }
 
@@ -35,7 +36,7 @@ ShownValue show_value(const dbc::Message& message, const dbc::CompiledSignal& si
   (void)dbc::decode_raw(signal, payload, shown.raw);
   double physical = 0.0;
   (void)dbc::decode_signal(signal, payload, physical);
-  if (s.factor == 1.0 && s.offset == 0.0 && s.value_type == dbc::ValueType::kInteger) {
+  if (s.factor == 1.0 && s.offset == 0.0 && s.value_type == dbc::ValueType::integer) {
     // Exact, also beyond 2^53: the raw integer itself.
     const bool big_unsigned = !s.is_signed && shown.raw < 0;
     shown.number = big_unsigned ? fmt::format("{}", static_cast<std::uint64_t>(shown.raw))
@@ -43,7 +44,7 @@ ShownValue show_value(const dbc::Message& message, const dbc::CompiledSignal& si
   } else {
     shown.number = format_number(physical);
   }
-  if (s.value_type == dbc::ValueType::kInteger) {
+  if (s.value_type == dbc::ValueType::integer) {
     if (const std::string* text = s.value_text(shown.raw)) shown.label = *text;
   }
   return shown;

@@ -2,7 +2,7 @@
 // How `hilsim dbc` shows and reads signal values: numbers without float noise, VAL_ names,
 // SIG=VALUE arguments. Setup/tool code (allocates, throws CLI errors).
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include <cstdint>
 #include <optional>

@@ -10,8 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "config/loader.hpp"
-#include "config/rig_locator.hpp"
+#include "config/rig/loader.hpp"
+#include "config/rig/rig_locator.hpp"
 #include "io/bus/bus_image.hpp"
 #include "io/bus/client/bus_client.hpp"
 #include "io/bus/endpoint.hpp"
@@ -128,7 +128,7 @@ void print_snapshot(const bus::RegionInfo& r, const bus::RegionSnapshot& s, bool
 
 }  // namespace
 
-int bus_ls(const BusLsOptions& o) {
+int bus_ls(const BusLsSpec& o) {
   std::vector<std::filesystem::path> endpoints;
   if (!o.target.rig.empty()) {
     endpoints.push_back(*find_endpoint(o.target));
@@ -206,7 +206,7 @@ int bus_ls(const BusLsOptions& o) {
   return code;
 }
 
-int bus_dump(const BusDumpOptions& o) {
+int bus_dump(const BusDumpSpec& o) {
   auto client = attach(o.target);
   if (!client) return 1;
   const int id = region_of(*client, o.region);
@@ -246,7 +246,7 @@ int bus_dump(const BusDumpOptions& o) {
   return 0;
 }
 
-int bus_write(const BusWriteOptions& o) {
+int bus_write(const BusWriteSpec& o) {
   // Attach read-only first to learn the region's writer role, then as that writer
   std::unique_ptr<bus::BusClient> look = attach(o.target);
   if (!look) return 1;
@@ -337,7 +337,7 @@ int bus_write(const BusWriteOptions& o) {
   return 0;
 }
 
-int bus_mirror(const BusMirrorOptions& o) {
+int bus_mirror(const BusMirrorSpec& o) {
   const std::filesystem::path rig_file = config::locate_rig(o.rig);
   const std::vector<std::filesystem::path> overlays(o.overlays.begin(), o.overlays.end());
   config::LoadResult loaded = config::load_rig_config(rig_file, overlays);
@@ -345,7 +345,7 @@ int bus_mirror(const BusMirrorOptions& o) {
     print_config_errors(loaded.errors, rig_file.string());
     return 2;
   }
-  config::RigSettings& settings = *loaded.settings;
+  config::RigSpec& settings = *loaded.settings;
   if (!settings.bus) {
     fmt::print(stderr, "{} has no bus block: nothing to mirror\n", rig_file.string());
     return 2;

@@ -15,32 +15,32 @@ struct BusTarget {
   std::string rig;  ///< "" = the only bus in the runtime directory
 };
 
-struct BusLsOptions {
+struct BusLsSpec {
   BusTarget target;
   bool json = false;
 };
 /// The regions of the running rig(s): writer, lease, sequence, rate, age, status.
-[[nodiscard]] int bus_ls(const BusLsOptions& o);
+[[nodiscard]] int bus_ls(const BusLsSpec& o);
 
-struct BusDumpOptions {
+struct BusDumpSpec {
   BusTarget target;
   std::string region;
   bool json = false;
   bool follow = false;      ///< print every new snapshot until Ctrl-C (or --count)
   std::uint64_t count = 0;  ///< with follow: stop after this many (0: no limit)
 };
-[[nodiscard]] int bus_dump(const BusDumpOptions& o);
+[[nodiscard]] int bus_dump(const BusDumpSpec& o);
 
-struct BusWriteOptions {
+struct BusWriteSpec {
   BusTarget target;
   std::string region;
   std::vector<std::string> assignments;  ///< CHANNEL=VALUE; a unique suffix names a channel
   std::optional<std::string> duration;   ///< keep publishing this long ("10s", "inf")
   double rate_hz = 100.0;
 };
-[[nodiscard]] int bus_write(const BusWriteOptions& o);
+[[nodiscard]] int bus_write(const BusWriteSpec& o);
 
-struct BusMirrorOptions {
+struct BusMirrorSpec {
   std::string rig;  ///< the rig file or name whose bus to mirror (the same files as the rig's host)
   std::vector<std::string> overlays;
   std::string peer;                     ///< host:port of the rig's mirror (its bus.mirror.bind)
@@ -50,7 +50,7 @@ struct BusMirrorOptions {
 };
 /// The far end: a local replica of the rig's bus that local co-simulators attach to, kept in
 /// step with the rig over the UDP mirror, until Ctrl-C.
-[[nodiscard]] int bus_mirror(const BusMirrorOptions& o);
+[[nodiscard]] int bus_mirror(const BusMirrorSpec& o);
 
 /// A new random mirror key in `file` (mode 0600).
 [[nodiscard]] int bus_keygen(const std::string& file);

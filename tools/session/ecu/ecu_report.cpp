@@ -1,6 +1,7 @@
 #include "tools/session/ecu/ecu_report.hpp"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 namespace hil::session {
 

@@ -4,7 +4,7 @@
 // cycles it held the vehicle; the scenario's verdict on its own observations. Collected after
 // the ECU's loop has stopped (setup-phase code: allocates).
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <vector>

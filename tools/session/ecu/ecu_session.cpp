@@ -26,8 +26,8 @@ std::string progress_line(const ecu::VirtualEcu& ecu) {
       p.cross_track, p.progress, errors, timeouts);
 }
 
-Recipe ecu_recipe(const EcuOptions& o) {
-  rt::ExecutiveConfig executive{.period = o.period};
+Recipe ecu_recipe(const EcuSpec& o) {
+  rt::ExecutiveSpec executive{.period = o.period};
   executive.overrun.kind = rt::OverrunKind::skip;
   return {.rig = {.rig = o.rig, .scenario = o.scenario.empty() ? "none" : o.scenario},
           .sources = LiveSources{.can_uri = o.can},
@@ -39,10 +39,10 @@ Recipe ecu_recipe(const EcuOptions& o) {
 
 }  // namespace
 
-std::optional<EcuReport> run_ecu(const EcuOptions& o) {
+std::optional<EcuReport> run_ecu(const EcuSpec& o) {
   const std::unique_ptr<Run> run = RunBuilder(ecu_recipe(o)).build();
   if (!run) return std::nullopt;
-  const config::ScenarioSettings& scenario = *run->scenario;
+  const config::ScenarioSpec& scenario = *run->scenario;
   const ecu::VirtualEcu& ecu = *run->ecu;
   EcuReport report{.rig = o.rig, .scenario = scenario.name, .uri = o.can};
   if (!o.quiet) {

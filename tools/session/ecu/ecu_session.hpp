@@ -11,7 +11,7 @@
 
 namespace hil::session {
 
-struct EcuOptions {
+struct EcuSpec {
   std::string rig;       ///< a name or a rig file
   std::string can;       ///< the transport URI
   std::string scenario;  ///< a name or a file; "" a straight drive at `speed`
@@ -25,6 +25,6 @@ struct EcuOptions {
 
 /// Runs the ECU until the scenario's end, --duration or a signal, printing progress; the
 /// report, or nullopt after printing why the rig or scenario does not load.
-[[nodiscard]] std::optional<EcuReport> run_ecu(const EcuOptions& options);
+[[nodiscard]] std::optional<EcuReport> run_ecu(const EcuSpec& options);
 
 }  // namespace hil::session

@@ -46,8 +46,8 @@ std::vector<std::pair<std::string, std::uint16_t>> assign_channels(
   std::ifstream in = open_log(log);
   io::can::CandumpReader reader(in, log.filename().string());
   std::vector<std::string> names;
-  for (auto s = reader.next(); s != io::can::CandumpReader::Status::kEnd; s = reader.next()) {
-    if (s != io::can::CandumpReader::Status::kFrame) continue;
+  for (auto s = reader.next(); s != io::can::CandumpReader::Status::end; s = reader.next()) {
+    if (s != io::can::CandumpReader::Status::frame) continue;
     const std::string_view name = reader.line().interface;
     if (std::ranges::find(names, name) == names.end()) names.emplace_back(name);
   }
@@ -87,8 +87,8 @@ BlfExport export_blf(const std::filesystem::path& log, const std::filesystem::pa
   if (!out) throw std::runtime_error(fmt::format("cannot create '{}'", blf.string()));
   std::unique_ptr<io::can::BlfWriter> writer;
   io::can::CandumpTimestamp origin;
-  for (auto s = reader.next(); s != io::can::CandumpReader::Status::kEnd; s = reader.next()) {
-    if (s == io::can::CandumpReader::Status::kBadLine) {
+  for (auto s = reader.next(); s != io::can::CandumpReader::Status::end; s = reader.next()) {
+    if (s == io::can::CandumpReader::Status::bad_line) {
       result.bad_lines.push_back(reader.describe_bad_line());
       continue;
     }
@@ -111,7 +111,7 @@ BlfExport export_blf(const std::filesystem::path& log, const std::filesystem::pa
     const auto it = std::ranges::find_if(result.channels,
                                          [&](const auto& c) { return c.first == line.interface; });
     writer->add(since_first, it->second, line.frame,
-                line.direction == io::can::CandumpDirection::kTransmitted);
+                line.direction == io::can::CandumpDirection::transmitted);
     ++result.frames;
   }
   if (!writer) writer = std::make_unique<io::can::BlfWriter>(out, 0);  // an empty trace

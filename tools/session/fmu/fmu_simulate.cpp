@@ -35,7 +35,7 @@ const fmu::Variable& real_variable(const fmu::ModelDescription& md, std::string_
     throw fmu::FmuError(fmt::format("{}: no variable \"{}\" in {}{}", what, name, md.model_name,
                                     near ? fmt::format("; did you mean \"{}\"?", *near) : ""));
   }
-  if (v->type != fmu::VariableType::kReal) {
+  if (v->type != fmu::VariableType::real) {
     throw fmu::FmuError(fmt::format("{}: \"{}\" is {} ({}); hilsim sets and reads reals", what,
                                     name, v->type_name, fmu::to_string(v->causality)));
   }
@@ -89,7 +89,7 @@ InputTable read_inputs(const std::filesystem::path& file, const fmu::ModelDescri
   for (std::size_t c = 1; c < header.size(); ++c) {
     const fmu::Variable& v =
         real_variable(md, header[c], fmt::format("{}:1: column {}", file.string(), c + 1));
-    if (v.causality != fmu::Causality::kInput) {
+    if (v.causality != fmu::Causality::input) {
       throw fmu::FmuError(fmt::format("{}:1: column {}: \"{}\" has causality {}, not input",
                                       file.string(), c + 1, v.name, fmu::to_string(v.causality)));
     }
@@ -127,7 +127,7 @@ InputTable read_inputs(const std::filesystem::path& file, const fmu::ModelDescri
 
 }  // namespace
 
-FmuSimulation simulate_fmu(fmu::Fmu& f, const FmuSimulateOptions& o) {
+FmuSimulation simulate_fmu(fmu::Fmu& f, const FmuSimulateSpec& o) {
   const fmu::ModelDescription& md = f.description();
   const fmu::DefaultExperiment& de = md.default_experiment;
   const double start = o.start_time.value_or(de.start_time.value_or(0.0));
@@ -145,7 +145,7 @@ FmuSimulation simulate_fmu(fmu::Fmu& f, const FmuSimulateOptions& o) {
     if (!value) {
       throw fmu::FmuError(fmt::format("--set {}={}: \"{}\" is no number", name, text, text));
     }
-    if (v.causality != fmu::Causality::kParameter && v.causality != fmu::Causality::kInput) {
+    if (v.causality != fmu::Causality::parameter && v.causality != fmu::Causality::input) {
       throw fmu::FmuError(
           fmt::format("--set {}: \"{}\" has causality {}; only parameters and inputs are "
                       "set",
@@ -157,7 +157,7 @@ FmuSimulation simulate_fmu(fmu::Fmu& f, const FmuSimulateOptions& o) {
   std::vector<std::uint32_t> outputs;
   std::string csv = "time";
   for (const fmu::Variable& v : md.variables) {
-    if (v.causality == fmu::Causality::kOutput && v.type == fmu::VariableType::kReal) {
+    if (v.causality == fmu::Causality::output && v.type == fmu::VariableType::real) {
       outputs.push_back(v.value_reference);
       csv += "," + v.name;
     }

@@ -17,7 +17,7 @@
 
 namespace hil::session {
 
-struct FmuSimulateOptions {
+struct FmuSimulateSpec {
   std::optional<double> start_time;
   std::optional<double> stop_time;
   std::optional<double> step;
@@ -34,7 +34,7 @@ struct FmuSimulation {
 /// Runs `fmu`. Throws io::fmu::FmuError: an unknown variable (with the closest name), a value
 /// that is no number, a variable that is not a real, a bad input CSV (file:line), a step that
 /// fails (its time and status).
-[[nodiscard]] FmuSimulation simulate_fmu(io::fmu::Fmu& fmu, const FmuSimulateOptions& options);
+[[nodiscard]] FmuSimulation simulate_fmu(io::fmu::Fmu& fmu, const FmuSimulateSpec& options);
 
 /// `hilsim fmu info`: the model description as text.
 [[nodiscard]] std::string describe_fmu(const io::fmu::Fmu& fmu);

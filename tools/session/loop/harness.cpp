@@ -22,7 +22,7 @@ extern "C" void on_interrupt(int /*signal*/) { g_interrupted = 1; }
 
 constexpr std::size_t kLogLinesPerReport = 3;
 
-rt::ExecutiveConfig for_run(rt::ExecutiveConfig config, const HarnessOptions& options) {
+rt::ExecutiveSpec for_run(rt::ExecutiveSpec config, const HarnessSpec& options) {
   if (!options.speed.realtime() || options.open_loop) config.overrun.kind = rt::OverrunKind::skip;
   config.task_timing_stride = options.speed.task_timing_stride();
   return config;
@@ -38,7 +38,7 @@ runtime::TickPlan with_helpers(runtime::TickPlan plan, rt::Stage* console_tap,
 }
 
 /// The console of a run, or nullptr when it is off or cannot listen (never a failed run).
-std::unique_ptr<io::console::ConsoleServer> open_console(const HarnessOptions& o) {
+std::unique_ptr<io::console::ConsoleServer> open_console(const HarnessSpec& o) {
   if (!o.console.enabled || o.console_feed.table == nullptr) return nullptr;
   try {
     auto console = std::make_unique<io::console::ConsoleServer>(o.console, o.console_feed,
@@ -58,7 +58,7 @@ std::unique_ptr<io::console::ConsoleServer> open_console(const HarnessOptions& o
 
 }  // namespace
 
-bool run_watched(const rt::RtOptions& rt, rt::RtStatus& status, const std::function<void()>& body,
+bool run_watched(const rt::RtSpec& rt, rt::RtStatus& status, const std::function<void()>& body,
                  const LoopWatch& watch) {
   // The loop thread says when it is done (after the body: its results are visible); the
   // watcher wakes then, not at its next period
@@ -90,7 +90,7 @@ bool run_watched(const rt::RtOptions& rt, rt::RtStatus& status, const std::funct
   return g_interrupted != 0;
 }
 
-Harness::Harness(rt::ExecutiveConfig config, runtime::TickPlan plan, HarnessOptions options)
+Harness::Harness(rt::ExecutiveSpec config, runtime::TickPlan plan, HarnessSpec options)
     : options_(std::move(options)),
       console_(open_console(options_)),
       clock_(options_.paused ? std::make_unique<rt::LockStepClock>(true)
@@ -127,14 +127,14 @@ std::string describe_ending(const RunOutcome& o) {
   return o.result.reason == rt::StopReason::tick_limit ? "completed" : "stopped";
 }
 
-rt::RtOptions Harness::thread_options() const noexcept {
+rt::RtSpec Harness::thread_options() const noexcept {
   if (options_.speed.realtime()) return options_.rt;
   return {.priority = 0, .lock_memory = false, .hold_dma_latency = false};
 }
 
 RunOutcome Harness::run(std::int64_t max_ticks, const RunHooks& hooks) {
   RunOutcome out;
-  const rt::RtOptions rt_options = thread_options();
+  const rt::RtSpec rt_options = thread_options();
   const rt::Nanoseconds period = executive_.config().period;
   const auto started = std::chrono::steady_clock::now();
   if (options_.notify && !notifier_) {

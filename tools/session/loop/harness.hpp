@@ -25,9 +25,9 @@
 #include "rt_core/executive.hpp"
 #include "rt_core/lock_step_clock.hpp"
 #include "rt_core/rt_log.hpp"
-#include "rt_core/rt_options.hpp"
 #include "rt_core/rt_setup.hpp"
-#include "rt_core/timing_stats.hpp"
+#include "rt_core/rt_spec.hpp"
+#include "rt_core/stats/timing_stats.hpp"
 #include "runtime/tick_counter_stage.hpp"
 #include "runtime/tick_plan.hpp"
 #include "tools/session/loop/io_jobs.hpp"
@@ -48,11 +48,11 @@ struct LoopWatch {
 /// Runs `body` on a thread set up with `rt` (its part of the setup merged into `status`)
 /// while the calling thread polls; SIGINT and SIGTERM call watch.stop() (the default
 /// handlers are back on return). Returns whether a signal asked for the stop.
-[[nodiscard]] bool run_watched(const rt::RtOptions& rt, rt::RtStatus& status,
+[[nodiscard]] bool run_watched(const rt::RtSpec& rt, rt::RtStatus& status,
                                const std::function<void()>& body, const LoopWatch& watch);
 
-struct HarnessOptions {
-  rt::RtOptions rt;  ///< the rig's RT setup: applied at real-time speed only
+struct HarnessSpec {
+  rt::RtSpec rt;  ///< the rig's RT setup: applied at real-time speed only
   Speed speed;
   bool quiet = false;   ///< no progress
   bool notify = false;  ///< systemd's Type=notify protocol (a no-op outside systemd)
@@ -61,7 +61,7 @@ struct HarnessOptions {
   bool open_loop = false;
   std::string name;  ///< what STATUS= says is starting ("rig ravon")
   /// The operator console (docs/console.md): where it listens (off: none) and what it shows.
-  io::console::ConsoleOptions console{.enabled = false};
+  io::console::ConsoleSpec console{.enabled = false};
   io::console::ConsoleFeed console_feed;
   /// --paused (with --speed max): the loop runs only as far as the console or the API steps it.
   bool paused = false;
@@ -101,7 +101,7 @@ class Harness {
   /// open loop, the overrun policy is `skip` (an overrun there is a tick slower than its period,
   /// reported, never a reason to stop). Throws std::invalid_argument for a config the executive
   /// refuses.
-  Harness(rt::ExecutiveConfig config, runtime::TickPlan plan, HarnessOptions options);
+  Harness(rt::ExecutiveSpec config, runtime::TickPlan plan, HarnessSpec options);
   ~Harness();  // the console first: it reads the executive
   Harness(const Harness&) = delete;
   Harness& operator=(const Harness&) = delete;
@@ -120,7 +120,7 @@ class Harness {
   void finish(const std::string& ending);
   /// The console, or nullptr (off, or it could not listen).
   [[nodiscard]] io::console::ConsoleServer* console() noexcept { return console_.get(); }
-  /// The gate of a paused run (HarnessOptions::paused), or nullptr.
+  /// The gate of a paused run (HarnessSpec::paused), or nullptr.
   [[nodiscard]] rt::LockStepClock* lock_step() noexcept { return lock_step_; }
   /// The run's periodic non-RT work (io_jobs.hpp), on the console's thread when there is one.
   [[nodiscard]] IoJobs& jobs() noexcept { return *jobs_; }
@@ -128,9 +128,9 @@ class Harness {
  private:
   /// The RT options the loop thread gets: the rig's at real-time speed, a normal thread
   /// without memory locking otherwise.
-  [[nodiscard]] rt::RtOptions thread_options() const noexcept;
+  [[nodiscard]] rt::RtSpec thread_options() const noexcept;
 
-  HarnessOptions options_;
+  HarnessSpec options_;
   std::unique_ptr<io::console::ConsoleServer> console_;  // before the plan: its tap is in it
   std::atomic<bool> console_stop_{false};
   std::unique_ptr<rt::Clock> clock_;

@@ -27,7 +27,7 @@ struct Speed {
   [[nodiscard]] bool realtime() const noexcept { return mode == Mode::realtime; }
   /// The clock that runs at this speed (setup phase).
   [[nodiscard]] std::unique_ptr<rt::Clock> make_clock() const;
-  /// rt::ExecutiveConfig::task_timing_stride at this speed: every tick in real time (the
+  /// rt::ExecutiveSpec::task_timing_stride at this speed: every tick in real time (the
   /// per-task figures are what `hilsim timing` is for), every 16th faster or slower than it.
   [[nodiscard]] std::uint32_t task_timing_stride() const noexcept { return realtime() ? 1 : 16; }
 };

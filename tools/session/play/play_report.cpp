@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <nlohmann/json.hpp>
 #include <utility>
 
 namespace hil::session {
@@ -34,8 +35,8 @@ TransportDrops after_send_drops(std::string uri, const io::can::TransportStats& 
     drops.reasons += fmt::format("{}{} {}", drops.reasons.empty() ? "" : ", ",
                                  io::can::to_string(reason), grew - reported);
   };
-  add(DropReason::kBackPressure, refused.back_pressure);
-  add(DropReason::kSendFailed, refused.failed);
+  add(DropReason::back_pressure, refused.back_pressure);
+  add(DropReason::send_failed, refused.failed);
   return drops;
 }
 

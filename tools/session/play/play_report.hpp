@@ -1,12 +1,12 @@
 #pragma once
 // What `hilsim play` did, as the summary printed at the end and as JSON (--json).
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
 
 #include "io/can/trace/trace_player.hpp"
-#include "rt_core/histogram.hpp"
+#include "rt_core/stats/histogram.hpp"
 
 namespace hil::session {
 

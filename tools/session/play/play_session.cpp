@@ -39,7 +39,7 @@ struct Destinations {
   std::vector<std::string> unrouted;
 };
 
-Destinations open_destinations(const PlayOptions& o, const io::can::Trace& trace) {
+Destinations open_destinations(const PlaySpec& o, const io::can::Trace& trace) {
   std::map<std::string, std::string> uri_of_interface;
   for (const std::string& map : o.maps) {
     const std::size_t eq = map.find('=');
@@ -97,7 +97,7 @@ class PlayProgress {
 
 }  // namespace
 
-PlayReport play_trace(const PlayOptions& o) {
+PlayReport play_trace(const PlaySpec& o) {
   if (o.to.empty() && o.maps.empty()) {
     throw std::invalid_argument("nothing to send to: give --to URI and/or --map IFACE=URI");
   }
@@ -112,7 +112,7 @@ PlayReport play_trace(const PlayOptions& o) {
   if (load.trace.empty()) throw std::runtime_error("'" + o.log + "' holds no CAN frame");
 
   Destinations d = open_destinations(o, load.trace);
-  io::can::PlayerOptions options{
+  io::can::PlayerSpec options{
       .speed = player_speed(o.speed),
       .loops = o.loops,
       .loop_gap = o.loop_gap.value_or(load.trace.median_gap(rt::kMillisecond)),
@@ -135,7 +135,7 @@ PlayReport play_trace(const PlayOptions& o) {
 
   PlayReport report;
   rt::RtStatus status;
-  const rt::RtOptions rt_options{.priority = o.priority};
+  const rt::RtSpec rt_options{.priority = o.priority};
   {
     const rt::RtProcessGuard process(rt_options, status);
     PlayProgress progress(player, o.loops);

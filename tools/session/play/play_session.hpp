@@ -14,7 +14,7 @@
 
 namespace hil::session {
 
-struct PlayOptions {
+struct PlaySpec {
   std::string log;
   std::string to;                 ///< the default destination URI ("" none)
   std::vector<std::string> maps;  ///< IFACE=URI
@@ -32,6 +32,6 @@ struct PlayOptions {
 /// Plays the trace; what was sent. Throws std::invalid_argument (a bad --map, nothing to send
 /// to) or std::runtime_error (a log that cannot be read, holds no frame, or a transport that
 /// does not open), naming what is wrong.
-[[nodiscard]] PlayReport play_trace(const PlayOptions& options);
+[[nodiscard]] PlayReport play_trace(const PlaySpec& options);
 
 }  // namespace hil::session

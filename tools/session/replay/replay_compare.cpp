@@ -9,6 +9,7 @@
 #include <cmath>
 #include <fstream>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 
 #include "io/can/trace/candump_frame.hpp"

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "io/can/transport/replay_transport.hpp"
 #include "tools/session/replay/replay_session.hpp"
@@ -123,6 +123,6 @@ class FrameChecker {
 [[nodiscard]] nlohmann::json to_json(const Comparison& c, std::int64_t period_ns);
 
 /// `hilsim replay LOG --rig NAME`: see replay_session.hpp.
-[[nodiscard]] int replay_external_log(const ReplayOptions& options);
+[[nodiscard]] int replay_external_log(const ReplaySpec& options);
 
 }  // namespace hil::session

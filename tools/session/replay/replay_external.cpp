@@ -4,6 +4,7 @@
 // recorded in a run directory for inspection. As fast as --speed says.
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "tools/session/replay/replay_compare.hpp"
 #include "tools/session/run/run_directory.hpp"
@@ -11,7 +12,7 @@
 
 namespace hil::session {
 
-int replay_external_log(const ReplayOptions& o) {
+int replay_external_log(const ReplaySpec& o) {
   const std::unique_ptr<Run> run = RunBuilder(replay_recipe(o)).build();
   if (!run) return 2;
   const std::int64_t period_ns = run->recorded.period_ns;

@@ -125,7 +125,7 @@ class SampleComparer {
 
 }  // namespace
 
-Recipe replay_recipe(const ReplayOptions& o) {
+Recipe replay_recipe(const ReplaySpec& o) {
   Recipe r{.sources = RecordedSources{.dir = o.source,
                                       .overrides = o.overrides,
                                       .without_faults = o.without_faults,
@@ -147,7 +147,7 @@ Recipe replay_recipe(const ReplayOptions& o) {
   return r;
 }
 
-int replay(const ReplayOptions& o) {
+int replay(const ReplaySpec& o) {
   if (o.rig) return replay_external_log(o);
   const std::unique_ptr<Run> run = RunBuilder(replay_recipe(o)).build();
   if (!run) return 2;

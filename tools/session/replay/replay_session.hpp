@@ -20,7 +20,7 @@
 
 namespace hil::session {
 
-struct ReplayOptions {
+struct ReplaySpec {
   std::string source;                     ///< run directory, or a candump log with `rig`
   Speed speed{.mode = Speed::Mode::max};  ///< max, or paced (realtime or a factor)
   std::optional<std::string> until;       ///< stop at this simulated time ("12.5s")
@@ -39,14 +39,14 @@ struct ReplayOptions {
   /// Tests: more stages for the replayed tick, as the run had them (e.g. a decimated one).
   std::function<void(runtime::TickPlan&, runtime::Rig&)> extra_stages;
   bool quiet = false;
-  io::console::ConsoleOptions console;  ///< --console
+  io::console::ConsoleSpec console;  ///< --console
 };
 
 /// What a replay with these options is made of.
-[[nodiscard]] Recipe replay_recipe(const ReplayOptions& options);
+[[nodiscard]] Recipe replay_recipe(const ReplaySpec& options);
 
 /// Exit status: 0 identical, within the tolerance, or an external log replayed; 1 divergence;
 /// 2 bad input.
-[[nodiscard]] int replay(const ReplayOptions& options);
+[[nodiscard]] int replay(const ReplaySpec& options);
 
 }  // namespace hil::session

@@ -8,11 +8,12 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
 #include <system_error>
 
-#include "config/rig_document.hpp"
+#include "config/rig/rig_document.hpp"
 #include "io/can/trace/candump_frame.hpp"
 #include "io/can/trace/candump_reader.hpp"
 #include "io/can/trace/trace_loader.hpp"
@@ -45,7 +46,7 @@ std::filesystem::path make_run_directory(const std::optional<std::filesystem::pa
   return dir;
 }
 
-std::string save_rig(const config::RigSettings& settings, const std::filesystem::path& dir,
+std::string save_rig(const config::RigSpec& settings, const std::filesystem::path& dir,
                      const runtime::Rig& runtime) {
   std::vector<config::FmuThread> threads;
   for (const auto& fmu : runtime.fmus()) {
@@ -147,8 +148,8 @@ CanRecording read_can_recording(const std::filesystem::path& file, const RunReco
   io::can::CandumpReader reader(in, file.filename().string());
   for (;;) {
     const io::can::CandumpReader::Status s = reader.next();
-    if (s == io::can::CandumpReader::Status::kEnd) break;
-    if (s == io::can::CandumpReader::Status::kBadLine) {
+    if (s == io::can::CandumpReader::Status::end) break;
+    if (s == io::can::CandumpReader::Status::bad_line) {
       out.bad_lines.push_back(reader.describe_bad_line());
       continue;
     }
@@ -157,7 +158,7 @@ CanRecording read_can_recording(const std::filesystem::path& file, const RunReco
     // The recorder wrote start + tick·dt, cut to microseconds
     const std::int64_t tick = std::llround(static_cast<double>(ns - run.start_epoch_ns) /
                                            static_cast<double>(run.period_ns));
-    const bool sent = line.direction == io::can::CandumpDirection::kTransmitted;
+    const bool sent = line.direction == io::can::CandumpDirection::transmitted;
     auto& lists = sent ? out.sent : out.received;
     lists[std::string(line.interface)].push_back({.tick = tick, .frame = line.frame});
     out.last_tick = std::max(out.last_tick, tick);

@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
-#include "config/loader.hpp"
+#include "config/rig/loader.hpp"
 #include "io/can/transport/replay_transport.hpp"
 #include "runtime/rig.hpp"
 
@@ -35,7 +35,7 @@ namespace hil::session {
 /// pointing the copy at them. Returns the text written followed by the copied files' bytes
 /// (its hash is the config hash: a changed DBC changes it). Each FMU's `thread` is written as
 /// `runtime` steps it (AUTO resolved by its probe), so the run's replay steps it the same way.
-std::string save_rig(const config::RigSettings& settings, const std::filesystem::path& dir,
+std::string save_rig(const config::RigSpec& settings, const std::filesystem::path& dir,
                      const runtime::Rig& runtime);
 
 /// Copies the scenario file into `dir` as scenario.pbtxt (what `hilsim replay` runs the

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include <array>
+#include <nlohmann/json.hpp>
 
 #include "tools/session/run/run_directory.hpp"
 #include "tools/session/timing/timing_report.hpp"
@@ -173,7 +174,7 @@ std::string run_summary(const RunReport& r) {
 }
 
 nlohmann::json manifest_json(const RunReport& r) {
-  const config::RigSettings& s = *r.settings;
+  const config::RigSpec& s = *r.settings;
   nlohmann::json j = {
       {"hilsim_version", hilsim_version()},
       {"git_revision", git_revision()},

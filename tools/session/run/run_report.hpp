@@ -7,12 +7,12 @@
 #include <optional>
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
-#include "config/loader.hpp"
+#include "config/rig/loader.hpp"
 #include "rt_core/executive.hpp"
 #include "rt_core/rt_setup.hpp"
-#include "rt_core/timing_stats.hpp"
+#include "rt_core/stats/timing_stats.hpp"
 #include "runtime/record/recording.hpp"
 #include "runtime/rig.hpp"
 #include "runtime/scenario/scenario_judge.hpp"
@@ -25,7 +25,7 @@ struct RunReport {
   std::filesystem::path rig_file;
   std::string scenario;  ///< "" when none
   std::string ecu;       ///< "virtual (in process)", the --can URI, or "none"
-  const config::RigSettings* settings = nullptr;
+  const config::RigSpec* settings = nullptr;
   runtime::Rig* runtime = nullptr;
   std::int64_t ticks_wanted = -1;  ///< −1: until stopped
   Speed speed;                     ///< the clock it ran on

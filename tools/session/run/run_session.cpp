@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <memory>
+#include <nlohmann/json.hpp>
 
 #include "tools/session/run/run_report.hpp"
 #include "tools/session/run_builder.hpp"
@@ -42,7 +43,7 @@ std::string size_text(double bytes) {
 }
 
 /// What the user sees before the loop starts: where the recording goes, who the ECU is.
-void print_start(const Run& run, const RunOptions& o) {
+void print_start(const Run& run, const RunSpec& o) {
   if (run.recording && !o.quiet) {  // after the console's lines: they come first on stderr
     const double per_hour = run.recording->estimated_bytes_per_hour();
     const auto free = static_cast<double>(run.recording->free_bytes());
@@ -82,7 +83,7 @@ bool finish_recording(Run& run, RunReport& report) {
 
 }  // namespace
 
-Recipe run_recipe(const RunOptions& o) {
+Recipe run_recipe(const RunSpec& o) {
   Recipe r{.rig = o.rig,
            .sources = LiveSources{.can_uri = o.can_uri},
            .peer = o.ecu == "virtual" ? Peer::builtin_ecu : Peer::none,
@@ -103,7 +104,7 @@ Recipe run_recipe(const RunOptions& o) {
   return r;
 }
 
-int run_rig(const RunOptions& o) {
+int run_rig(const RunSpec& o) {
   const std::unique_ptr<Run> run = RunBuilder(run_recipe(o)).build();
   if (!run) return 1;
   RunReport report{.rig = run->rig_name,

@@ -16,7 +16,7 @@
 
 namespace hil::session {
 
-struct RunOptions {
+struct RunSpec {
   RigFiles rig;                           ///< rig, overlays, scenario
   std::optional<std::string> can_uri;     ///< --can: a real ECU on this transport
   std::string ecu = "virtual";            ///< "virtual" (in process) or "none"
@@ -27,10 +27,10 @@ struct RunOptions {
   /// --split-size MiB, --split-duration: split telemetry files (over the rig's recording block).
   std::optional<double> split_size_mb;
   std::optional<std::string> split_duration;
-  bool no_rt = false;                   ///< normal thread, no memory locking (laptops, CI)
-  Speed speed;                          ///< realtime, max (SIL, as fast as possible) or a factor
-  bool quiet = false;                   ///< no progress lines
-  io::console::ConsoleOptions console;  ///< --console
+  bool no_rt = false;                ///< normal thread, no memory locking (laptops, CI)
+  Speed speed;                       ///< realtime, max (SIL, as fast as possible) or a factor
+  bool quiet = false;                ///< no progress lines
+  io::console::ConsoleSpec console;  ///< --console
   /// --paused (with --speed max): the loop waits for step/resume from the console or the API.
   bool paused = false;
   /// Tests: more stages in the tick (e.g. a decimated one, to show that replay runs it alike).
@@ -40,12 +40,12 @@ struct RunOptions {
 };
 
 /// What `hilsim run` with these options is made of.
-[[nodiscard]] Recipe run_recipe(const RunOptions& options);
+[[nodiscard]] Recipe run_recipe(const RunSpec& options);
 
 /// Runs and prints the summary. Exit status: 0 completed or stopped with Ctrl-C, 1 setup
 /// error (also: a speed other than realtime with a transport that is not virtual:), 3 the
 /// overrun policy stop_after ended the run, 4 the scenario's criteria failed, 5 the run
 /// completed but its recording stopped early (disk full, I/O error; manifest.json says where).
-[[nodiscard]] int run_rig(const RunOptions& options);
+[[nodiscard]] int run_rig(const RunSpec& options);
 
 }  // namespace hil::session

@@ -26,7 +26,7 @@ std::int64_t summary_value(const std::string& line) {
 
 }  // namespace
 
-std::string cyclictest_command(const CyclictestOptions& o) {
+std::string cyclictest_command(const CyclictestSpec& o) {
   std::string cmd = fmt::format(
       "cyclictest --quiet --mlockall --threads=1 --priority={} --interval={} --loops={} "
       "--histogram={}",
@@ -67,7 +67,7 @@ rt::HistogramSummary parse_cyclictest_histogram(std::istream& in) {
   return h;
 }
 
-rt::HistogramSummary run_cyclictest(const CyclictestOptions& options) {
+rt::HistogramSummary run_cyclictest(const CyclictestSpec& options) {
   const std::string cmd = cyclictest_command(options) + " 2>&1";
   std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(cmd.c_str(), "r"), pclose);
   if (!pipe) throw std::runtime_error("cannot start cyclictest");

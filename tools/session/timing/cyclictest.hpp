@@ -6,12 +6,12 @@
 #include <istream>
 #include <optional>
 
-#include "rt_core/histogram.hpp"
+#include "rt_core/stats/histogram.hpp"
 #include "rt_core/time.hpp"
 
 namespace hil::session {
 
-struct CyclictestOptions {
+struct CyclictestSpec {
   rt::Nanoseconds period = 250 * rt::kMicrosecond;
   std::int64_t loops = 40'000;
   int priority = 80;
@@ -19,7 +19,7 @@ struct CyclictestOptions {
 };
 
 /// The command line for `options`, histogram of 1 µs bins to 10 ms like ours.
-[[nodiscard]] std::string cyclictest_command(const CyclictestOptions& options);
+[[nodiscard]] std::string cyclictest_command(const CyclictestSpec& options);
 
 /// Parses cyclictest's `-h` output (bins "000012 000345", "# Min/Max Latencies",
 /// "# Histogram Overflows"). Throws std::runtime_error naming the line it cannot read.
@@ -27,6 +27,6 @@ struct CyclictestOptions {
 
 /// Runs cyclictest and parses its histogram. Blocks for the whole run; throws
 /// std::runtime_error with the fix when cyclictest is missing or fails.
-[[nodiscard]] rt::HistogramSummary run_cyclictest(const CyclictestOptions& options);
+[[nodiscard]] rt::HistogramSummary run_cyclictest(const CyclictestSpec& options);
 
 }  // namespace hil::session

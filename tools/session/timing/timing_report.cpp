@@ -1,6 +1,7 @@
 #include "tools/session/timing/timing_report.hpp"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 namespace hil::session {
 

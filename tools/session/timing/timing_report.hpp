@@ -1,7 +1,7 @@
 #pragma once
 // What `hilsim timing` measured, as a readable summary and as JSON.
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -12,8 +12,8 @@
 namespace hil::session {
 
 struct TimingReport {
-  rt::ExecutiveConfig config;
-  rt::RtOptions rt_options;
+  rt::ExecutiveSpec config;
+  rt::RtSpec rt_options;
   rt::Nanoseconds duration = 0;
   rt::Nanoseconds load = 0;
   std::string workload;                 ///< "" for the synthetic load, else the rig's

@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
-#include "config/loader.hpp"
-#include "config/rig_locator.hpp"
+#include "config/rig/loader.hpp"
+#include "config/rig/rig_locator.hpp"
 #include "tools/session/config_errors.hpp"
 #include "tools/session/run_builder.hpp"
 #include "tools/session/timing/cyclictest.hpp"
@@ -15,7 +15,7 @@ namespace {
 
 /// Executive and RT settings: defaults, then the rig file and its overlays, then the flags.
 /// False after printing the rig file's errors.
-bool resolve_settings(const TimingOptions& o, TimingReport& report) {
+bool resolve_settings(const TimingSpec& o, TimingReport& report) {
   const std::string rig_file = o.rig.empty() ? o.config_path : config::locate_rig(o.rig).string();
   if (!rig_file.empty()) {
     const config::LoadResult loaded = config::load_rig_config(rig_file, o.overlays);
@@ -39,7 +39,7 @@ bool resolve_settings(const TimingOptions& o, TimingReport& report) {
   return true;
 }
 
-Recipe timing_recipe(const TimingOptions& o, const TimingReport& report) {
+Recipe timing_recipe(const TimingSpec& o, const TimingReport& report) {
   Recipe r{.console = o.console,
            .clock = {.rt = report.rt_options, .executive = report.config},
            .quiet = o.quiet};
@@ -56,7 +56,7 @@ Recipe timing_recipe(const TimingOptions& o, const TimingReport& report) {
 
 }  // namespace
 
-std::optional<TimingReport> run_timing(const TimingOptions& o) {
+std::optional<TimingReport> run_timing(const TimingSpec& o) {
   TimingReport report;
   if (!resolve_settings(o, report)) return std::nullopt;
   const std::int64_t ticks = std::max<std::int64_t>(1, report.duration / report.config.period);

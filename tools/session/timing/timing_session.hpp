@@ -17,7 +17,7 @@ namespace hil::session {
 
 /// The flags as given: executive and RT settings apply only when given; the rest comes from
 /// the rig file (--rig or --config) and its overlays, else rt_core's defaults.
-struct TimingOptions {
+struct TimingSpec {
   std::optional<rt::Nanoseconds> period;
   rt::Nanoseconds duration = 10 * rt::kSecond;
   std::optional<int> priority;
@@ -32,10 +32,10 @@ struct TimingOptions {
   std::optional<std::int64_t> window_ticks;
   bool compare_cyclictest = false;
   bool quiet = false;
-  io::console::ConsoleOptions console;
+  io::console::ConsoleSpec console;
 };
 
 /// Runs, printing progress; the figures, or nullopt after printing why the rig does not load.
-[[nodiscard]] std::optional<TimingReport> run_timing(const TimingOptions& options);
+[[nodiscard]] std::optional<TimingReport> run_timing(const TimingSpec& options);
 
 }  // namespace hil::session

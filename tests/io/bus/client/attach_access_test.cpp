@@ -165,7 +165,7 @@ TEST(RuntimeDirectoryTest, FollowsTheEnvironmentInOrder) {
 
 TEST_F(AttachTest, AnAllowListRefusesOtherUsers) {
   server.reset();
-  AttachServerOptions options;
+  AttachServerSpec options;
   options.allow["behaviour"] = RoleAccess{.uids = {getuid() + 4242}, .gids = {}};
   options.allow["env"] = RoleAccess{.uids = {}, .gids = {getgid()}};
   server = std::make_unique<AttachServer>(image, dir.endpoint(), options);
@@ -183,7 +183,7 @@ TEST_F(AttachTest, AnAllowListRefusesOtherUsers) {
 TEST_F(AttachTest, TheClientCapRefusesTheExtraClient) {
   server.reset();
   server =
-      std::make_unique<AttachServer>(image, dir.endpoint(), AttachServerOptions{.max_clients = 1});
+      std::make_unique<AttachServer>(image, dir.endpoint(), AttachServerSpec{.max_clients = 1});
   auto first = attach(dir.endpoint(), "", status, why);
   ASSERT_TRUE(first) << why;
   auto second = attach(dir.endpoint(), "", status, why);
@@ -201,7 +201,7 @@ TEST_F(AttachTest, TheClientCapRefusesTheExtraClient) {
 TEST_F(AttachTest, ASilentConnectionIsClosedAfterTheHelloTimeout) {
   server.reset();
   server = std::make_unique<AttachServer>(image, dir.endpoint(),
-                                          AttachServerOptions{.hello_timeout_ms = 50});
+                                          AttachServerSpec{.hello_timeout_ms = 50});
   const int fd = connect_raw(dir.endpoint());
   char byte = 0;
   timeval tv{2, 0};

@@ -25,7 +25,7 @@ inline std::unique_ptr<BusClient> attach(const std::filesystem::path& endpoint,
                                          const std::string& role, BusStatus& status,
                                          std::string& why,
                                          const std::string& name = "attach_test") {
-  AttachOptions o;
+  AttachSpec o;
   o.role = role;
   o.client_name = name;
   return BusClient::attach(endpoint, o, status, why);

@@ -189,7 +189,7 @@ TEST_F(AttachTest, AnUnknownRoleIsRefusedListingTheRoles) {
 }
 
 TEST_F(AttachTest, ASchemaMismatchIsRefusedNamingTheFirstDifferingChannel) {
-  AttachOptions o;
+  AttachSpec o;
   o.expect_schema_hash = image.schema().hash() ^ 1;
   auto c = BusClient::attach(dir.endpoint(), o, status, why);
   EXPECT_FALSE(c);
@@ -198,7 +198,7 @@ TEST_F(AttachTest, ASchemaMismatchIsRefusedNamingTheFirstDifferingChannel) {
 
   BusSchema expected = ravon_bus();
   expected.regions[0].channels[1].unit = "deg";
-  o = AttachOptions{};
+  o = AttachSpec{};
   o.role = "behaviour";
   o.expect_schema = expected;
   c = BusClient::attach(dir.endpoint(), o, status, why);

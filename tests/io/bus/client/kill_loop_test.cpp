@@ -43,7 +43,7 @@ BusSchema wide_bus() {
 
 /// In the child: attach as the writer (retrying while the last one's lease is being freed).
 std::unique_ptr<BusClient> attach_writer(const std::filesystem::path& endpoint) {
-  AttachOptions o;
+  AttachSpec o;
   o.role = "loader";
   o.client_name = "kill_loop_writer";
   BusStatus s = BusStatus::io_error;

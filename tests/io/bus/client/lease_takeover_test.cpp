@@ -23,7 +23,7 @@ TEST(LeaseTakeoverTest, AKilledWritersRoleIsFreeWithinTenMilliseconds) {
   test::RuntimeDir dir;
   BusImage image(test::ravon_bus());
   AttachServer server(image, dir.endpoint());
-  AttachOptions o;
+  AttachSpec o;
   o.role = "behaviour";
   std::vector<double> ms;
   for (int round = 0; round < 20; ++round) {

@@ -35,9 +35,9 @@ class MirrorPairTest : public ::testing::Test {
     write_new_key(key_);
   }
 
-  MirrorConfig config(const std::string& peer, std::vector<std::string> send,
-                      std::vector<std::string> receive) const {
-    MirrorConfig c;
+  MirrorLinkSpec config(const std::string& peer, std::vector<std::string> send,
+                        std::vector<std::string> receive) const {
+    MirrorLinkSpec c;
     c.peers.push_back({peer, std::move(send), std::move(receive)});
     c.key_file = key_;
     c.max_rate_hz = 0;
@@ -56,9 +56,9 @@ TEST_F(MirrorPairTest, SnapshotsReachTheOtherReplicaWithTheirHeader) {
   // Ports first: each mirror needs the other's address
   const std::uint16_t a_port = can::test::UdpTestSocket::free_port();
   const std::uint16_t b_port = can::test::UdpTestSocket::free_port();
-  MirrorConfig ca = config("127.0.0.1:" + std::to_string(b_port), {"state"}, {"battery"});
+  MirrorLinkSpec ca = config("127.0.0.1:" + std::to_string(b_port), {"state"}, {"battery"});
   ca.bind = "127.0.0.1:" + std::to_string(a_port);
-  MirrorConfig cb = config("127.0.0.1:" + std::to_string(a_port), {"battery"}, {"state"});
+  MirrorLinkSpec cb = config("127.0.0.1:" + std::to_string(a_port), {"battery"}, {"state"});
   cb.bind = "127.0.0.1:" + std::to_string(b_port);
   Mirror a(a_image_, ca);
   Mirror b(b_image_, cb);
@@ -122,7 +122,7 @@ TEST_F(MirrorPairTest, StrangersAndForgersAreCountedNotApplied) {
 }
 
 TEST_F(MirrorPairTest, SetupErrorsSayWhatIsWrong) {
-  auto error = [&](MirrorConfig c) -> std::string {
+  auto error = [&](MirrorLinkSpec c) -> std::string {
     try {
       Mirror m(a_image_, std::move(c));
     } catch (const std::runtime_error& e) {
@@ -135,22 +135,22 @@ TEST_F(MirrorPairTest, SetupErrorsSayWhatIsWrong) {
             std::string::npos);
   EXPECT_NE(error(config(peer, {"state"}, {"state"})).find("both sent and received"),
             std::string::npos);
-  MirrorConfig two = config(peer, {}, {"battery"});
+  MirrorLinkSpec two = config(peer, {}, {"battery"});
   two.peers.push_back({"127.0.0.1:29998", {}, {"battery"}});
   EXPECT_NE(error(two).find("received from two peers"), std::string::npos);
   EXPECT_NE(error(config("127.0.0.1", {}, {})).find("HOST:PORT"), std::string::npos);
   EXPECT_NE(error(config("no.such.host.invalid:1", {}, {})).find("cannot resolve"),
             std::string::npos);
-  MirrorConfig bad_bind = config(peer, {}, {});
+  MirrorLinkSpec bad_bind = config(peer, {}, {});
   bad_bind.bind = "192.0.2.1:0";  // TEST-NET: not an address of this host
   EXPECT_NE(error(bad_bind).find("cannot bind"), std::string::npos) << error(bad_bind);
-  MirrorConfig no_key = config(peer, {}, {});
+  MirrorLinkSpec no_key = config(peer, {}, {});
   no_key.key_file = dir_.path() / "missing.key";
   EXPECT_NE(error(no_key).find("missing.key"), std::string::npos);
   ::chmod(key_.c_str(), 0644);
   EXPECT_NE(error(config(peer, {}, {})).find("chmod 640"), std::string::npos);
   ::chmod(key_.c_str(), 0600);
-  MirrorConfig repeat = config(peer, {}, {});
+  MirrorLinkSpec repeat = config(peer, {}, {});
   repeat.send_repeat = 0;
   EXPECT_NE(error(repeat).find("send_repeat"), std::string::npos);
   EXPECT_EQ(error(config(peer, {"state"}, {"battery"})), "");
@@ -160,9 +160,9 @@ TEST_F(MirrorPairTest, AnOldKeyIsAcceptedDuringARotation) {
   const std::filesystem::path next = dir_.path() / "next.key";
   write_new_key(next);
   const std::uint16_t b_port = can::test::UdpTestSocket::free_port();
-  MirrorConfig ca = config("127.0.0.1:" + std::to_string(b_port), {"state"}, {});
+  MirrorLinkSpec ca = config("127.0.0.1:" + std::to_string(b_port), {"state"}, {});
   Mirror a(a_image_, ca);  // still signs with key 1
-  MirrorConfig cb = config(a.local_address(), {}, {"state"});
+  MirrorLinkSpec cb = config(a.local_address(), {}, {"state"});
   cb.bind = "127.0.0.1:" + std::to_string(b_port);
   cb.key_file = next;  // B already signs with key 2, and accepts key 1
   cb.key_id = 2;

@@ -36,7 +36,7 @@ TEST(MirrorPythonPeerTest, ExchangesDataAndPings) {
   unsigned port = 0;
   ASSERT_EQ(std::sscanf(line, "PORT %u", &port), 1) << line;
 
-  MirrorConfig c;
+  MirrorLinkSpec c;
   c.peers.push_back({"127.0.0.1:" + std::to_string(port), {"state"}, {"battery"}});
   c.key_file = key;
   c.max_rate_hz = 0;

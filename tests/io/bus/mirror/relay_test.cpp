@@ -122,13 +122,13 @@ TEST(MirrorRelayTest, LossDuplicationReorderCorruptionBurstRestartAndReplay) {
                           .truncate = 0.01,
                           .capture = 0.01},
                          20240611);
-  MirrorConfig ca;
+  MirrorLinkSpec ca;
   ca.peers.push_back({"127.0.0.1:" + std::to_string(relay.a_side_port()), {"state"}, {"battery"}});
   ca.key_file = key;
   ca.max_rate_hz = 0;
   ca.ping_interval_s = 0.2;
   ca.poll_us = 50;
-  MirrorConfig cb = ca;
+  MirrorLinkSpec cb = ca;
   cb.peers = {{"127.0.0.1:" + std::to_string(relay.b_side_port()), {"battery"}, {"state"}}};
   auto a = std::make_unique<Mirror>(a_image, ca);
   Mirror b(b_image, cb);

@@ -26,10 +26,10 @@ constexpr int kCasesPerMessage = 60;
 /// A random raw value a signal can hold within its [min|max] (multiplexors small, so that
 /// branches get chosen).
 double random_raw(const Signal& s, std::mt19937_64& rng) {
-  if (s.value_type == ValueType::kFloat32) {
+  if (s.value_type == ValueType::float32) {
     return static_cast<float>(std::uniform_real_distribution<double>(-1e6, 1e6)(rng));
   }
-  if (s.value_type == ValueType::kFloat64)
+  if (s.value_type == ValueType::float64)
     return std::uniform_real_distribution<double>(-1e12, 1e12)(rng);
   if (s.is_multiplexor) return static_cast<double>(rng() % 8);
   const std::uint32_t bits = std::min<std::uint32_t>(s.length, 52);  // exact in a double
@@ -44,7 +44,7 @@ double random_raw(const Signal& s, std::mt19937_64& rng) {
 }
 
 std::string number_text(const Signal& s, double raw) {
-  if (s.value_type == ValueType::kInteger) return std::to_string(static_cast<std::int64_t>(raw));
+  if (s.value_type == ValueType::integer) return std::to_string(static_cast<std::int64_t>(raw));
   std::ostringstream out;
   out.precision(17);
   out << raw;
@@ -94,7 +94,7 @@ void add_decode_case(const Message& message, const CompiledMessage& c, std::mt19
     std::int64_t raw = 0;
     (void)decode_raw(c.signals[i], payload, raw);
     std::string text = std::to_string(raw);
-    if (s.value_type != ValueType::kInteger) text = "float:" + number_text(s, values[i].physical);
+    if (s.value_type != ValueType::integer) text = "float:" + number_text(s, values[i].physical);
     present[s.name] = text;
   }
   std::string expected;
@@ -113,7 +113,7 @@ std::string normalise_floats(const std::string& line, const Message& message) {
   for (std::string field; in >> field;) {
     const std::size_t eq = field.find('=');
     const Signal* s = message.find_signal(field.substr(0, eq));
-    if (s != nullptr && s->value_type != ValueType::kInteger) {
+    if (s != nullptr && s->value_type != ValueType::integer) {
       // strtod, not stod: subnormal values (ERANGE) are values here.
       field = field.substr(0, eq + 1) +
               "float:" + number_text(*s, std::strtod(field.c_str() + eq + 1, nullptr));

@@ -98,7 +98,7 @@ TEST(DbcCodec, EncodeRoundsHalfToEven) {
 
 TEST(DbcCodec, OutOfRangeValuesSaturateAndAreCounted) {
   const OneMessage ranged({"s : 0|8@1+ (1,0) [0|100] \"\" X"});
-  const auto sat = SignalStatus::kSaturated;
+  const auto sat = SignalStatus::saturated;
   EXPECT_EQ(raw_of(ranged.signal(), encoded(ranged.signal(), 150, 8, sat)), 100);
   EXPECT_EQ(raw_of(ranged.signal(), encoded(ranged.signal(), -5, 8, sat)), 0);
   EXPECT_EQ(raw_of(ranged.signal(), encoded(ranged.signal(), 50, 8)), 50);
@@ -130,7 +130,7 @@ TEST(DbcCodec, OutOfRangeValuesSaturateAndAreCounted) {
 
 TEST(DbcCodec, NotANumberWritesZeroAndIsCounted) {
   const OneMessage m({"s : 0|8@1+ (1,10) [0|0] \"\" X"});
-  EXPECT_EQ(hex(encoded(m.signal(), std::nan(""), 8, SignalStatus::kNotANumber)),
+  EXPECT_EQ(hex(encoded(m.signal(), std::nan(""), 8, SignalStatus::not_a_number)),
             "0000000000000000");
 }
 
@@ -150,7 +150,7 @@ TEST(DbcCodec, WrongArgumentsAndShortPayloadsAreReportedNotOverrun) {
   EXPECT_TRUE(encode_message(m, values, small).bad_arguments);
   std::vector<std::uint8_t> payload(8, 0);
   EXPECT_TRUE(encode_message(m, std::vector<double>(3, 1.0), payload).bad_arguments);
-  EXPECT_EQ(encode_signal(m.signals[3], 1.0, small), SignalStatus::kShortPayload);
+  EXPECT_EQ(encode_signal(m.signals[3], 1.0, small), SignalStatus::short_payload);
 
   std::vector<SignalValue> out(4);
   const DecodeResult r = decode_message(m, bytes("E204FFFF"), out);  // 4 of 8 bytes

@@ -51,7 +51,7 @@ inline std::vector<std::uint8_t> bytes(const std::string& hex_text) {
 /// Encodes one physical value into a zeroed payload of `length` bytes.
 inline std::vector<std::uint8_t> encoded(const CompiledSignal& s, double physical,
                                          std::size_t length,
-                                         SignalStatus expected = SignalStatus::kOk) {
+                                         SignalStatus expected = SignalStatus::ok) {
   std::vector<std::uint8_t> payload(length, 0);
   EXPECT_EQ(encode_signal(s, physical, payload), expected) << physical;
   return payload;
@@ -59,13 +59,13 @@ inline std::vector<std::uint8_t> encoded(const CompiledSignal& s, double physica
 
 inline std::int64_t raw_of(const CompiledSignal& s, const std::vector<std::uint8_t>& payload) {
   std::int64_t raw = 0;
-  EXPECT_EQ(decode_raw(s, payload, raw), SignalStatus::kOk);
+  EXPECT_EQ(decode_raw(s, payload, raw), SignalStatus::ok);
   return raw;
 }
 
 inline double physical_of(const CompiledSignal& s, const std::vector<std::uint8_t>& payload) {
   double value = 0.0;
-  EXPECT_EQ(decode_signal(s, payload, value), SignalStatus::kOk);
+  EXPECT_EQ(decode_signal(s, payload, value), SignalStatus::ok);
   return value;
 }
 

@@ -1,7 +1,7 @@
 // DBC files from the field (issue 19): what production files write outside the grammar is read
 // with a located warning saying what was assumed (the command line's default), refused where it
 // changes what a frame means when a rig reads its DBC strictly, and — broken beyond reading —
-// skipped statement by statement with a located warning under DbcReadOptions::lenient.
+// skipped statement by statement with a located warning under DbcReadSpec::lenient.
 
 #include <gtest/gtest.h>
 
@@ -14,10 +14,10 @@
 namespace hil::io::can::dbc {
 namespace {
 
-constexpr DbcReadOptions kRig{.accept_deviations = false};
-constexpr DbcReadOptions kLenient{.lenient = true};
+constexpr DbcReadSpec kRig{.accept_deviations = false};
+constexpr DbcReadSpec kLenient{.lenient = true};
 
-std::string error_of(const std::string& text, const DbcReadOptions& options) {
+std::string error_of(const std::string& text, const DbcReadSpec& options) {
   try {
     (void)parse_dbc(text, "field.dbc", options);
   } catch (const DbcError& e) {
@@ -64,7 +64,7 @@ TEST(DbcField, NamesStartingWithADigitAreNames) {
       " SG_ speed : 8|16@1+ (0.01,0) [0|655.35] \"km/h\" 1ECU\n"
       "CM_ SG_ 1275 0_COUNTER \"rolling\";\n"
       "VAL_ 1275 0_COUNTER 0 \"zero\" ;\n";
-  for (const DbcReadOptions& options : {DbcReadOptions{}, kRig}) {  // a warning either way
+  for (const DbcReadSpec& options : {DbcReadSpec{}, kRig}) {  // a warning either way
     const Database db = parse_dbc(text, "field.dbc", options);
     ASSERT_EQ(db.messages.size(), 1U);
     EXPECT_EQ(db.messages[0].name, "2017_5");
@@ -144,7 +144,7 @@ TEST(DbcField, CommentWithoutItsSemicolonEndsAtTheNextStatement) {
       "CM_ SG_ 1 a \"the comment\"\n"
       "BO_ 2 N: 8 X\n"
       "CM_ BO_ 2 \"last\"";
-  for (const DbcReadOptions& options : {DbcReadOptions{}, kRig}) {  // a warning either way
+  for (const DbcReadSpec& options : {DbcReadSpec{}, kRig}) {  // a warning either way
     const Database db = parse_dbc(text, "field.dbc", options);
     ASSERT_EQ(db.messages.size(), 2U);
     EXPECT_EQ(db.messages[0].signals[0].comment, "the comment");

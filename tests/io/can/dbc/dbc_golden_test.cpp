@@ -123,13 +123,13 @@ TEST(DbcGolden, SixtyFourByteFdMessage) {
   EXPECT_EQ(fd.compiled.frame_length, 64);
   std::vector<std::uint8_t> payload(64, 0);
   // tail 500|12: bits 500..511 = byte62 bits 7..4 and byte63: raw ABC → byte62 C0, byte63 AB.
-  ASSERT_EQ(encode_signal(fd.signal(0), 0xABC, payload), SignalStatus::kOk);
+  ASSERT_EQ(encode_signal(fd.signal(0), 0xABC, payload), SignalStatus::ok);
   // mot 455|16 Motorola: byte56 bit7 is the MSB: byte56 = 12, byte57 = 34.
-  ASSERT_EQ(encode_signal(fd.signal(1), 0x1234, payload), SignalStatus::kOk);
+  ASSERT_EQ(encode_signal(fd.signal(1), 0x1234, payload), SignalStatus::ok);
   // wide 391|64 Motorola: byte48 bit7 onwards, bytes 48..55.
   ASSERT_EQ(encode_signal(fd.signal(2), static_cast<double>(0x0123456789ABCD00ULL), payload),
-            SignalStatus::kOk);
-  ASSERT_EQ(encode_signal(fd.signal(3), 0x5A, payload), SignalStatus::kOk);
+            SignalStatus::ok);
+  ASSERT_EQ(encode_signal(fd.signal(3), 0x5A, payload), SignalStatus::ok);
   std::vector<std::uint8_t> expected(64, 0);
   expected[0] = 0x5A;
   const std::vector<std::uint8_t> wide = bytes("0123456789ABCD00");

@@ -66,7 +66,7 @@ TEST(DbcParser, SignalLayoutScalingRangeUnitReceivers) {
   const Signal& torque = signal("Powertrain", "torque_req");
   EXPECT_EQ(torque.start_bit, 7U);
   EXPECT_EQ(torque.length, 16U);
-  EXPECT_EQ(torque.byte_order, ByteOrder::kBigEndian);
+  EXPECT_EQ(torque.byte_order, ByteOrder::big_endian);
   EXPECT_TRUE(torque.is_signed);
   EXPECT_DOUBLE_EQ(torque.factor, 0.1);
   EXPECT_DOUBLE_EQ(torque.minimum, -3276.8);
@@ -77,7 +77,7 @@ TEST(DbcParser, SignalLayoutScalingRangeUnitReceivers) {
   EXPECT_EQ(torque.location.column, 6U);
 
   const Signal& speed = signal("WheelSpeeds", "speed_fl");
-  EXPECT_EQ(speed.byte_order, ByteOrder::kLittleEndian);
+  EXPECT_EQ(speed.byte_order, ByteOrder::little_endian);
   EXPECT_FALSE(speed.is_signed);
   EXPECT_EQ(speed.receivers, (std::vector<std::string>{"ECU", "Logger"}));
   EXPECT_EQ(speed.comment, "Front left wheel speed,\nmeasured at the hub");  // two lines
@@ -98,9 +98,9 @@ TEST(DbcParser, ValueDescriptionsAndStartValues) {
 }
 
 TEST(DbcParser, FloatValueTypes) {
-  EXPECT_EQ(signal("DiagExt", "level").value_type, ValueType::kFloat32);
-  EXPECT_EQ(signal("FdStatus", "position").value_type, ValueType::kFloat64);
-  EXPECT_EQ(signal("DiagExt", "counter").value_type, ValueType::kInteger);
+  EXPECT_EQ(signal("DiagExt", "level").value_type, ValueType::float32);
+  EXPECT_EQ(signal("FdStatus", "position").value_type, ValueType::float64);
+  EXPECT_EQ(signal("DiagExt", "counter").value_type, ValueType::integer);
 }
 
 TEST(DbcParser, CanFdFrameFormatAndBrsFromAttributes) {
@@ -142,8 +142,8 @@ TEST(DbcParser, AttributeDefinitionsKeepTypeRangeEnumAndDefault) {
       std::find_if(db.attribute_definitions.begin(), db.attribute_definitions.end(),
                    [](const AttributeDefinition& d) { return d.name == "VFrameFormat"; });
   ASSERT_NE(it, db.attribute_definitions.end());
-  EXPECT_EQ(it->object, AttributeObject::kMessage);
-  EXPECT_EQ(it->type, AttributeType::kEnum);
+  EXPECT_EQ(it->object, AttributeObject::message);
+  EXPECT_EQ(it->type, AttributeType::enumeration);
   ASSERT_EQ(it->enum_values.size(), 16U);
   EXPECT_EQ(it->enum_values[14], "StandardCAN_FD");
   EXPECT_EQ(std::get<std::string>(*it->default_value), "StandardCAN");

@@ -44,8 +44,8 @@ std::vector<std::uint8_t> reference_encode(std::uint64_t raw, const std::vector<
 
 /// The physical value whose raw value is `bits`, for each value type (factor 1).
 double physical_for(std::uint64_t bits, std::uint32_t length, bool is_signed, ValueType type) {
-  if (type == ValueType::kFloat32) return std::bit_cast<float>(static_cast<std::uint32_t>(bits));
-  if (type == ValueType::kFloat64) return std::bit_cast<double>(bits);
+  if (type == ValueType::float32) return std::bit_cast<float>(static_cast<std::uint32_t>(bits));
+  if (type == ValueType::float64) return std::bit_cast<double>(bits);
   if (is_signed && length < 64 && ((bits >> (length - 1)) & 1U) != 0) {
     bits |= ~((std::uint64_t{1} << length) - 1);
   }
@@ -68,9 +68,9 @@ TEST_P(DbcRoundTrip, RandomValuesAtEveryLengthAndManyStartBitsMatchTheReference)
   std::size_t checked = 0;
   for (const std::uint32_t payload_length : {8U, 64U}) {
     for (std::uint32_t length = 1; length <= 64; ++length) {
-      if (kind.type == ValueType::kFloat32 && length != 32) continue;
-      if (kind.type == ValueType::kFloat64 && length != 64) continue;
-      const int trials = kind.type == ValueType::kInteger ? 6 : 80;  // floats: one length only
+      if (kind.type == ValueType::float32 && length != 32) continue;
+      if (kind.type == ValueType::float64 && length != 64) continue;
+      const int trials = kind.type == ValueType::integer ? 6 : 80;  // floats: one length only
       for (int trial = 0; trial < trials; ++trial) {
         // A start bit that keeps the signal inside the payload.
         const auto start = static_cast<std::uint32_t>(rng() % (std::uint64_t{payload_length} * 8));
@@ -79,44 +79,43 @@ TEST_P(DbcRoundTrip, RandomValuesAtEveryLengthAndManyStartBitsMatchTheReference)
         const std::string sg = "s : " + std::to_string(start) + "|" + std::to_string(length) + "@" +
                                (kind.intel ? "1" : "0") + (kind.is_signed ? "-" : "+") +
                                " (1,0) [0|0] \"\" X";
-        const std::string valtype = kind.type == ValueType::kFloat32   ? "SIG_VALTYPE_ 1 s : 1;\n"
-                                    : kind.type == ValueType::kFloat64 ? "SIG_VALTYPE_ 1 s : 2;\n"
-                                                                       : "";
+        const std::string valtype = kind.type == ValueType::float32   ? "SIG_VALTYPE_ 1 s : 1;\n"
+                                    : kind.type == ValueType::float64 ? "SIG_VALTYPE_ 1 s : 2;\n"
+                                                                      : "";
         const OneMessage m({sg}, payload_length, valtype);
         const std::uint64_t mask = length == 64 ? ~0ULL : (1ULL << length) - 1;
         for (int v = 0; v < 8; ++v) {
           std::uint64_t bits = rng() & mask;
-          if (kind.type == ValueType::kInteger && length > 53)
+          if (kind.type == ValueType::integer && length > 53)
             bits &= ~0x7FFULL;  // exact in a double
           double physical = physical_for(bits, length, kind.is_signed, kind.type);
           if (!std::isfinite(physical)) continue;  // NaN and ±inf saturate by design
           std::vector<std::uint8_t> payload(payload_length, 0);
-          ASSERT_EQ(encode_signal(m.signal(), physical, payload), SignalStatus::kOk) << sg;
+          ASSERT_EQ(encode_signal(m.signal(), physical, payload), SignalStatus::ok) << sg;
           ASSERT_EQ(payload, reference_encode(bits, pos, payload_length)) << sg << " raw " << bits;
           double back = 0.0;
-          ASSERT_EQ(decode_signal(m.signal(), payload, back), SignalStatus::kOk);
+          ASSERT_EQ(decode_signal(m.signal(), payload, back), SignalStatus::ok);
           ASSERT_EQ(back, physical) << sg << " raw " << bits;  // −0 decodes as +0 (+ offset)
           ++checked;
         }
       }
     }
   }
-  EXPECT_GT(checked, kind.type == ValueType::kInteger ? 3000U : 300U);
+  EXPECT_GT(checked, kind.type == ValueType::integer ? 3000U : 300U);
 }
 
 INSTANTIATE_TEST_SUITE_P(
     Layouts, DbcRoundTrip,
-    ::testing::Values(Kind{true, false, ValueType::kInteger}, Kind{true, true, ValueType::kInteger},
-                      Kind{false, false, ValueType::kInteger},
-                      Kind{false, true, ValueType::kInteger}, Kind{true, true, ValueType::kFloat32},
-                      Kind{false, true, ValueType::kFloat32}, Kind{true, true, ValueType::kFloat64},
-                      Kind{false, true, ValueType::kFloat64}),
+    ::testing::Values(Kind{true, false, ValueType::integer}, Kind{true, true, ValueType::integer},
+                      Kind{false, false, ValueType::integer}, Kind{false, true, ValueType::integer},
+                      Kind{true, true, ValueType::float32}, Kind{false, true, ValueType::float32},
+                      Kind{true, true, ValueType::float64}, Kind{false, true, ValueType::float64}),
     [](const ::testing::TestParamInfo<Kind>& param_info) {
       const Kind& k = param_info.param;
-      const char* type = k.type == ValueType::kFloat32   ? "Float32"
-                         : k.type == ValueType::kFloat64 ? "Float64"
-                         : k.is_signed                   ? "Signed"
-                                                         : "Unsigned";
+      const char* type = k.type == ValueType::float32   ? "Float32"
+                         : k.type == ValueType::float64 ? "Float64"
+                         : k.is_signed                  ? "Signed"
+                                                        : "Unsigned";
       return std::string(k.intel ? "Intel" : "Motorola") + type;
     });
 
@@ -127,9 +126,9 @@ TEST(DbcRoundTripScaled, PhysicalValuesSurviveFactorAndOffset) {
     const auto raw = static_cast<std::int64_t>(rng() % 8192) - 4096;  // −4096..4095
     const double physical = static_cast<double>(raw) * 0.05 - 100;
     std::vector<std::uint8_t> payload(8, 0);
-    ASSERT_EQ(encode_signal(m.signal(), physical, payload), SignalStatus::kOk) << physical;
+    ASSERT_EQ(encode_signal(m.signal(), physical, payload), SignalStatus::ok) << physical;
     std::int64_t back = 0;
-    ASSERT_EQ(decode_raw(m.signal(), payload, back), SignalStatus::kOk);
+    ASSERT_EQ(decode_raw(m.signal(), payload, back), SignalStatus::ok);
     ASSERT_EQ(back, raw) << physical;
   }
 }
@@ -147,7 +146,7 @@ TEST(DbcRoundTripScaled, NeighbouringSignalsAreLeftAlone) {
                         (intel ? "1" : "0") + "+ (1,0) [0|0] \"\" X"},
                        64);
     std::vector<std::uint8_t> payload(64, 0xFF);
-    ASSERT_EQ(encode_signal(m.signal(), 0, payload), SignalStatus::kOk);
+    ASSERT_EQ(encode_signal(m.signal(), 0, payload), SignalStatus::ok);
     std::vector<std::uint8_t> expected(64, 0xFF);
     for (const std::uint32_t p : pos)
       expected[p / 8] &= static_cast<std::uint8_t>(~(1U << (p % 8)));

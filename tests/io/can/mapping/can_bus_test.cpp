@@ -84,10 +84,10 @@ TEST(E2e, Crc8J1850CheckValueAndCounters) {
   with_slot.insert(with_slot.begin() + 3, 0xAA);  // a CRC byte in the middle is skipped
   EXPECT_EQ(crc8_j1850(with_slot, 3, std::nullopt), 0x4B);
   EXPECT_NE(crc8_j1850(check, check.size(), std::uint8_t{0x12}), 0x4B);  // data id counts
-  EXPECT_EQ(check_counter(std::nullopt, 5, 4), CounterCheck::kFirst);
-  EXPECT_EQ(check_counter(15, 0, 4), CounterCheck::kNext);  // wraps at 2^4
-  EXPECT_EQ(check_counter(3, 6, 4), CounterCheck::kJump);
-  EXPECT_EQ(check_counter(6, 6, 4), CounterCheck::kRepeat);
+  EXPECT_EQ(check_counter(std::nullopt, 5, 4), CounterCheck::first);
+  EXPECT_EQ(check_counter(15, 0, 4), CounterCheck::next);  // wraps at 2^4
+  EXPECT_EQ(check_counter(3, 6, 4), CounterCheck::jump);
+  EXPECT_EQ(check_counter(6, 6, 4), CounterCheck::repeat);
 }
 
 TEST_F(CanBusTest, ReceivedSignalsDriveTheirChannelsAndBadFramesAreDropped) {
@@ -97,7 +97,7 @@ TEST_F(CanBusTest, ReceivedSignalsDriveTheirChannelsAndBadFramesAreDropped) {
   table_.freeze();
   const auto ecu = open_transport("virtual:" + bus_name_);
 
-  ASSERT_EQ(ecu->send(command(12.34, -0.2, 1), 0), SendStatus::kOk);
+  ASSERT_EQ(ecu->send(command(12.34, -0.2, 1), 0), SendStatus::ok);
   bus->read(1, table_);
   EXPECT_NEAR(table_.get(speed_), 12.34, 1e-12);
   EXPECT_NEAR(table_.get(steer_), -0.2, 1e-12);

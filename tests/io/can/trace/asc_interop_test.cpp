@@ -65,7 +65,7 @@ TEST_P(Log2asc, TheAscOfACandumpLogHoldsTheSameFrames) {
                                asc.string() + " can0 can1");
   ASSERT_EQ(run.status, 0) << run.output;
   const TraceLoad from_asc = load_trace(asc);
-  EXPECT_EQ(from_asc.format, TraceFormat::kAsc);
+  EXPECT_EQ(from_asc.format, TraceFormat::asc);
   // -r drops the DLC of remote requests: "123#R7" comes back as "123#R".
   if (options == "-r") return;
   const TraceLoad from_log = load_trace(log);

@@ -20,7 +20,7 @@ using test::make_remote;
 
 AscFrame frame_of(AscLineParser& parser, std::string_view line) {
   const AscLineResult r = parser.parse(line);
-  EXPECT_EQ(r.kind, Kind::kFrame) << line << ": " << r.error.message;
+  EXPECT_EQ(r.kind, Kind::frame) << line << ": " << r.error.message;
   return r.frame;
 }
 
@@ -32,7 +32,7 @@ AscFrame frame_of(std::string_view line) {
 TextError error_of(std::string_view line) {
   AscLineParser parser;
   const AscLineResult r = parser.parse(line);
-  EXPECT_EQ(r.kind, Kind::kBad) << line;
+  EXPECT_EQ(r.kind, Kind::bad) << line;
   return r.error;
 }
 
@@ -126,27 +126,27 @@ TEST(AscLine, TimestampsHaveOneToNineDecimals) {
 
 TEST(AscLine, BaseDecReadsIdsAndBytesInDecimal) {
   AscLineParser parser;
-  EXPECT_EQ(parser.parse("base dec  timestamps absolute").kind, Kind::kHeader);
+  EXPECT_EQ(parser.parse("base dec  timestamps absolute").kind, Kind::header);
   EXPECT_EQ(frame_of(parser, "0.1 1 291 Rx d 2 255 16").frame, make_frame(0x123, {0xFF, 0x10}));
   const AscLineResult r = parser.parse("0.2 1 12A Rx d 0");
-  ASSERT_EQ(r.kind, Kind::kBad);
+  ASSERT_EQ(r.kind, Kind::bad);
   EXPECT_EQ(r.error.message, "expected a decimal CAN id ('x' appended for a 29-bit id)");
 }
 
 TEST(AscLine, RelativeTimestampsAddUp) {
   AscLineParser parser;
-  EXPECT_EQ(parser.parse("base hex timestamps relative").kind, Kind::kHeader);
+  EXPECT_EQ(parser.parse("base hex timestamps relative").kind, Kind::header);
   EXPECT_EQ(frame_of(parser, "0.5 1 1 Rx d 0").time_ns, 500'000'000);
-  EXPECT_EQ(parser.parse("0.25 Start of measurement").kind, Kind::kEvent);
+  EXPECT_EQ(parser.parse("0.25 Start of measurement").kind, Kind::event);
   EXPECT_EQ(frame_of(parser, "0.25 1 1 Rx d 0").time_ns, 1'000'000'000);
 }
 
 TEST(AscLine, ALaterTriggerBlockContinuesAfterTheLastTime) {
   AscLineParser parser;
-  EXPECT_EQ(parser.parse("Begin Triggerblock Tue Nov 14 22:13:20.000 2023").kind, Kind::kHeader);
+  EXPECT_EQ(parser.parse("Begin Triggerblock Tue Nov 14 22:13:20.000 2023").kind, Kind::header);
   EXPECT_EQ(frame_of(parser, "2.0 1 1 Rx d 0").time_ns, 2'000'000'000);
-  EXPECT_EQ(parser.parse("End TriggerBlock").kind, Kind::kHeader);
-  EXPECT_EQ(parser.parse("Begin Triggerblock Tue Nov 14 22:20:00.000 2023").kind, Kind::kHeader);
+  EXPECT_EQ(parser.parse("End TriggerBlock").kind, Kind::header);
+  EXPECT_EQ(parser.parse("Begin Triggerblock Tue Nov 14 22:20:00.000 2023").kind, Kind::header);
   EXPECT_EQ(frame_of(parser, "0.5 1 1 Rx d 0").time_ns, 2'500'000'000);
 }
 
@@ -156,13 +156,13 @@ TEST(AscLine, HeadersCommentsAndEventsAreNotFrames) {
        {"date Tue Nov 14 22:13:20 2023", "base hex  timestamps absolute",
         "no internal events logged", "internal events logged", "// version 13.0.0", "", "   \r",
         "Begin Triggerblock Tue Nov 14 22:13:20.000 2023", "End TriggerBlock"}) {
-    EXPECT_EQ(parser.parse(header).kind, Kind::kHeader) << header;
+    EXPECT_EQ(parser.parse(header).kind, Kind::header) << header;
   }
   for (const char* event :
        {"   0.000000 Start of measurement", "   2.501 1  Statistic: D 0 R 0 XD 0 XR 0 E 0 O 0",
         "   0.000000 CAN 1 Status:chip status error active", "1.0 SV: 4 0 1 ::Var = 1",
         "3.0 1 J1939TP FEEBp 6 0 0 - Rx d 23"}) {
-    EXPECT_EQ(parser.parse(event).kind, Kind::kEvent) << event;
+    EXPECT_EQ(parser.parse(event).kind, Kind::event) << event;
   }
 }
 
@@ -207,10 +207,10 @@ TEST(AscLine, BadLinesSayWhereAndWhy) {
 
 TEST(AscLine, TimesThatWouldOverflowAreBadLines) {
   AscLineParser parser;
-  ASSERT_EQ(parser.parse("base hex timestamps relative").kind, Kind::kHeader);
+  ASSERT_EQ(parser.parse("base hex timestamps relative").kind, Kind::header);
   AscLineResult r;
-  for (int i = 0; i < 20 && r.kind != Kind::kBad; ++i) r = parser.parse("999999999.9 1 1 Rx d 0");
-  ASSERT_EQ(r.kind, Kind::kBad);
+  for (int i = 0; i < 20 && r.kind != Kind::bad; ++i) r = parser.parse("999999999.9 1 1 Rx d 0");
+  ASSERT_EQ(r.kind, Kind::bad);
   EXPECT_EQ(r.error.message, "the time overflows (more than 292 years since the start)");
 }
 
@@ -225,17 +225,17 @@ TEST(AscReader, ReadsAFileReportingBadLinesWithTheirPlace) {
       "   0.003000 2  ErrorFrame\r\n" +
       std::string(5000, ' ') + "\n" + "End TriggerBlock\n");
   AscReader reader(in, "t.asc");
-  ASSERT_EQ(reader.next(), AscReader::Status::kFrame);
+  ASSERT_EQ(reader.next(), AscReader::Status::frame);
   EXPECT_EQ(reader.frame().frame, make_frame(0x123, {0x11}));
-  ASSERT_EQ(reader.next(), AscReader::Status::kBadLine);
+  ASSERT_EQ(reader.next(), AscReader::Status::bad_line);
   EXPECT_EQ(reader.describe_bad_line(),
             "t.asc:6:16: an 11-bit id must be at most 7FF (a 29-bit id ends in 'x')");
-  ASSERT_EQ(reader.next(), AscReader::Status::kFrame);
+  ASSERT_EQ(reader.next(), AscReader::Status::frame);
   EXPECT_EQ(reader.frame().channel, 2U);
-  ASSERT_EQ(reader.next(), AscReader::Status::kBadLine);
+  ASSERT_EQ(reader.next(), AscReader::Status::bad_line);
   EXPECT_EQ(reader.bad_line().line, 8U);
   EXPECT_EQ(reader.bad_line().message, "line longer than 4096 characters");
-  EXPECT_EQ(reader.next(), AscReader::Status::kEnd);
+  EXPECT_EQ(reader.next(), AscReader::Status::end);
   EXPECT_EQ(reader.frames(), 2U);
   EXPECT_EQ(reader.bad_lines(), 2U);
   EXPECT_EQ(reader.events(), 1U);

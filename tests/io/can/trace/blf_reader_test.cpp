@@ -38,9 +38,9 @@ Read read_all(const std::string& bytes) {
   std::istringstream in(bytes);
   BlfReader reader(in, "t.blf");
   Read out;
-  for (auto s = reader.next(); s != BlfReader::Status::kEnd; s = reader.next()) {
-    if (s == BlfReader::Status::kFrame) out.frames.push_back(reader.frame());
-    if (s == BlfReader::Status::kBadObject) out.bad.push_back(reader.describe_bad_object());
+  for (auto s = reader.next(); s != BlfReader::Status::end; s = reader.next()) {
+    if (s == BlfReader::Status::frame) out.frames.push_back(reader.frame());
+    if (s == BlfReader::Status::bad_object) out.bad.push_back(reader.describe_bad_object());
   }
   out.error_frames = reader.error_frames();
   out.other = reader.other_objects();
@@ -221,7 +221,7 @@ TEST(BlfTrace, LoadTraceFindsBlfByItsSignatureAndStopsOrSkipsOnBadObjects) {
   Bytes broken = container(object(1, classic(1, 0x200, {2}), 20), true);
   broken[40] ^= 0xFF;
   const auto path = dir.write("trace.bin", file({good, broken}));  // no .blf extension
-  EXPECT_EQ(detect_trace_format(path), TraceFormat::kBlf);
+  EXPECT_EQ(detect_trace_format(path), TraceFormat::blf);
   try {
     (void)load_trace(path);
     ADD_FAILURE() << "a bad object must stop a strict load";
@@ -229,7 +229,7 @@ TEST(BlfTrace, LoadTraceFindsBlfByItsSignatureAndStopsOrSkipsOnBadObjects) {
     EXPECT_NE(std::string(e.what()).find(path.string() + ": byte "), std::string::npos) << e.what();
   }
   const TraceLoad load = load_trace(path, {.lenient = true});
-  EXPECT_EQ(load.format, TraceFormat::kBlf);
+  EXPECT_EQ(load.format, TraceFormat::blf);
   EXPECT_EQ(load.trace.size(), 7U);
   EXPECT_EQ(load.bad_lines, 1U);
   EXPECT_EQ(load.error_frames, 1U);
@@ -258,7 +258,7 @@ TEST_P(PythonCanBlf, HoldsTheFramesAndTimesOfTheLogItWasWrittenFrom) {
   ASSERT_EQ(run.status, 0) << run.output;
   const TraceLoad from_log = load_trace(log);
   const TraceLoad from_blf = load_trace(blf);
-  EXPECT_EQ(from_blf.format, TraceFormat::kBlf);
+  EXPECT_EQ(from_blf.format, TraceFormat::blf);
   ASSERT_EQ(from_blf.trace.size(), from_log.trace.size());
   EXPECT_EQ(from_blf.trace.interfaces(), from_log.trace.interfaces());
   EXPECT_EQ(from_blf.error_frames, 10U);

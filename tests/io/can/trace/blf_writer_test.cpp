@@ -75,8 +75,8 @@ TEST(BlfWriter, WhatItWritesReadsBackExactlyAcrossContainers) {
   std::istringstream back(bytes);
   BlfReader reader(back, "out.blf");
   std::vector<BlfFrame> read;
-  for (auto s = reader.next(); s != BlfReader::Status::kEnd; s = reader.next()) {
-    ASSERT_EQ(s, BlfReader::Status::kFrame) << reader.describe_bad_object();
+  for (auto s = reader.next(); s != BlfReader::Status::end; s = reader.next()) {
+    ASSERT_EQ(s, BlfReader::Status::frame) << reader.describe_bad_object();
     read.push_back(reader.frame());
   }
   EXPECT_EQ(reader.containers(), 4U);

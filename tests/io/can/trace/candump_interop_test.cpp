@@ -123,8 +123,8 @@ TEST(CandumpInterop, WeReadWhatPythonCanWrites) {
   std::ifstream in(log);
   CandumpReader reader(in, "py.log");
   std::vector<std::string> seen;
-  for (auto s = reader.next(); s != CandumpReader::Status::kEnd; s = reader.next()) {
-    ASSERT_EQ(s, CandumpReader::Status::kFrame) << reader.describe_bad_line();
+  for (auto s = reader.next(); s != CandumpReader::Status::end; s = reader.next()) {
+    ASSERT_EQ(s, CandumpReader::Status::frame) << reader.describe_bad_line();
     CandumpLine l = reader.line();
     seen.push_back(to_candump_line(l));
   }

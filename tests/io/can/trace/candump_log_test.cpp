@@ -26,7 +26,7 @@ TEST(CandumpLog, ParsesWhatCandumpWrites) {
   EXPECT_EQ(l.interface, "vcan0");
   EXPECT_EQ(l.frame.id, 0x044U);
   EXPECT_EQ(l.frame.length, 5);
-  EXPECT_EQ(l.direction, CandumpDirection::kUnspecified);
+  EXPECT_EQ(l.direction, CandumpDirection::unspecified);
 }
 
 TEST(CandumpLog, FormatsExactlyAsCandumpL) {
@@ -40,20 +40,20 @@ TEST(CandumpLog, FormatsExactlyAsCandumpL) {
   // candump: "(%010lu.%06lu) %*s %s" — seconds zero-padded to ten digits.
   EXPECT_EQ(to_candump_line(l), "(0000000012.500000) can0 123#AB01");
   l.time = {.seconds = 1700000000, .nanoseconds = 1000};
-  l.direction = CandumpDirection::kTransmitted;
+  l.direction = CandumpDirection::transmitted;
   EXPECT_EQ(to_candump_line(l), "(1700000000.000001) can0 123#AB01 T");
 }
 
 TEST(CandumpLog, NanosecondTimestampsAndDirectionSuffixes) {
   CandumpLine l = parsed("(1700000000.123456789) can1 1F334455##1112233 R");
   EXPECT_EQ(l.time.nanoseconds, 123'456'789U);
-  EXPECT_EQ(l.direction, CandumpDirection::kReceived);
+  EXPECT_EQ(l.direction, CandumpDirection::received);
   EXPECT_TRUE(l.frame.fd());
   EXPECT_TRUE(l.frame.extended());
   l = parsed("  (0.000001)\tcan0  123#R7  T\r");
   EXPECT_EQ(l.time.seconds, 0);
   EXPECT_EQ(l.time.nanoseconds, 1000U);
-  EXPECT_EQ(l.direction, CandumpDirection::kTransmitted);
+  EXPECT_EQ(l.direction, CandumpDirection::transmitted);
   EXPECT_TRUE(l.frame.remote());
 }
 
@@ -142,22 +142,22 @@ TEST(CandumpReader, ReadsFramesReportsBadLinesWithNumbersAndCarriesOn) {
       "(3.000000) can0 10#00\n"
       "(4.000000) can1 20000004#0000000000000000");  // no final newline
   CandumpReader reader(in, "can.log");
-  ASSERT_EQ(reader.next(), CandumpReader::Status::kFrame);
+  ASSERT_EQ(reader.next(), CandumpReader::Status::frame);
   EXPECT_EQ(reader.line().frame.id, 0x100U);
   EXPECT_EQ(reader.line_number(), 1U);
-  ASSERT_EQ(reader.next(), CandumpReader::Status::kBadLine);
+  ASSERT_EQ(reader.next(), CandumpReader::Status::bad_line);
   EXPECT_EQ(reader.bad_line().line, 3U);
   EXPECT_EQ(reader.describe_bad_line(),
             "can.log:3:1: expected '(' and the timestamp, e.g. (1700000000.000000)");
-  ASSERT_EQ(reader.next(), CandumpReader::Status::kFrame);
-  EXPECT_EQ(reader.line().direction, CandumpDirection::kReceived);
-  ASSERT_EQ(reader.next(), CandumpReader::Status::kBadLine);
+  ASSERT_EQ(reader.next(), CandumpReader::Status::frame);
+  EXPECT_EQ(reader.line().direction, CandumpDirection::received);
+  ASSERT_EQ(reader.next(), CandumpReader::Status::bad_line);
   EXPECT_EQ(reader.describe_bad_line(),
             "can.log:5:17: expected a 3-digit (11-bit) or 8-digit (29-bit) hex id before '#'");
-  ASSERT_EQ(reader.next(), CandumpReader::Status::kFrame);
+  ASSERT_EQ(reader.next(), CandumpReader::Status::frame);
   EXPECT_TRUE(reader.line().frame.error());
   EXPECT_EQ(reader.line().interface, "can1");
-  EXPECT_EQ(reader.next(), CandumpReader::Status::kEnd);
+  EXPECT_EQ(reader.next(), CandumpReader::Status::end);
   EXPECT_EQ(reader.frames(), 3U);
   EXPECT_EQ(reader.bad_lines(), 2U);
   EXPECT_EQ(reader.direction_suffixes(), 1U);
@@ -166,12 +166,12 @@ TEST(CandumpReader, ReadsFramesReportsBadLinesWithNumbersAndCarriesOn) {
 TEST(CandumpReader, OverlongLinesAreBadLinesAndTheNextLineStillReads) {
   std::istringstream in(std::string(100'000, 'x') + "\n(1.000000) can0 100#01\n");
   CandumpReader reader(in, "big.log");
-  ASSERT_EQ(reader.next(), CandumpReader::Status::kBadLine);
+  ASSERT_EQ(reader.next(), CandumpReader::Status::bad_line);
   EXPECT_NE(reader.describe_bad_line().find("big.log:1:4097: line longer than 4096"),
             std::string::npos);
-  ASSERT_EQ(reader.next(), CandumpReader::Status::kFrame);
+  ASSERT_EQ(reader.next(), CandumpReader::Status::frame);
   EXPECT_EQ(reader.line_number(), 2U);
-  EXPECT_EQ(reader.next(), CandumpReader::Status::kEnd);
+  EXPECT_EQ(reader.next(), CandumpReader::Status::end);
 }
 
 }  // namespace

@@ -32,7 +32,7 @@ class FakeClock final : public rt::Clock {
 };
 
 /// A transport whose send() takes `send_cost` of the fake clock and answers what `script`
-/// says (kOk when it has no answer); it records each accepted frame and when it was sent.
+/// says (ok when it has no answer); it records each accepted frame and when it was sent.
 class FakeTransport final : public Transport {
  public:
   FakeTransport(FakeClock& clock, rt::Nanoseconds send_cost, std::string name = "fake:")
@@ -46,8 +46,8 @@ class FakeTransport final : public Transport {
     clock_.advance(send_cost_);
     ++attempts;
     if (on_send) on_send(sent.size());
-    const SendStatus status = next_status < script.size() ? script[next_status++] : SendStatus::kOk;
-    if (status == SendStatus::kOk) sent.push_back({.frame = frame, .timestamp_ns = clock_.now()});
+    const SendStatus status = next_status < script.size() ? script[next_status++] : SendStatus::ok;
+    if (status == SendStatus::ok) sent.push_back({.frame = frame, .timestamp_ns = clock_.now()});
     return status;
   }
   void flush(std::int64_t /*tick*/) noexcept override { ++flushes; }

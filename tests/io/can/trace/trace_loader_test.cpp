@@ -39,7 +39,7 @@ std::string message_of(const std::function<void()>& body) {
 TEST(TraceLoader, ReadsACandumpLogWithTimesSinceTheFirstFrame) {
   const TempDir dir;
   const TraceLoad load = load_trace(dir.write("can.log", kCandump));
-  EXPECT_EQ(load.format, TraceFormat::kCandump);
+  EXPECT_EQ(load.format, TraceFormat::candump);
   const Trace& t = load.trace;
   ASSERT_EQ(t.size(), 4U);
   EXPECT_EQ(t.interfaces(), (std::vector<std::string>{"can0", "can1"}));
@@ -92,7 +92,7 @@ TEST(TraceLoader, AscFilesByExtensionOrContentWithChannelsAsInterfaces) {
       "   1.001000 CANFD   3 Rx        321   0 0 1  1 AA   0  0     1000 0 0 0 0 0\n";
   for (const char* name : {"x.asc", "x.ASC", "x.txt"}) {
     const TraceLoad load = load_trace(dir.write(name, asc));
-    EXPECT_EQ(load.format, TraceFormat::kAsc) << name;
+    EXPECT_EQ(load.format, TraceFormat::asc) << name;
     ASSERT_EQ(load.trace.size(), 3U);
     EXPECT_EQ(load.trace.interfaces(), (std::vector<std::string>{"can0", "can1", "can2"}));
     EXPECT_EQ(load.trace.record(0).time_ns, 0);  // the first frame, not the measurement start
@@ -120,9 +120,9 @@ TEST(TraceLoader, MissingFilesAndTimesTooFarApartAreErrors) {
 
 TEST(TraceLoader, StreamsOfEitherFormat) {
   std::istringstream candump(kCandump);
-  EXPECT_EQ(load_trace(candump, "s", TraceFormat::kCandump, false).trace.size(), 4U);
+  EXPECT_EQ(load_trace(candump, "s", TraceFormat::candump, false).trace.size(), 4U);
   std::istringstream asc("0.1 1 1 Rx d 0\n0.2 1 2 Rx d 0\n");
-  EXPECT_EQ(load_trace(asc, "s", TraceFormat::kAsc, false).trace.size(), 2U);
+  EXPECT_EQ(load_trace(asc, "s", TraceFormat::asc, false).trace.size(), 2U);
 }
 
 TEST(Trace, StoresPayloadsCompactlyAndInternsInterfaces) {

@@ -28,7 +28,7 @@ using test::FakeTransport;
 constexpr rt::Nanoseconds kStart = 1'000 * rt::kSecond;
 
 PlayCounts play(const Trace& trace, std::vector<Transport*> routes, FakeClock& clock,
-                PlayerOptions options = {}, const FrameFilter& filter = {}) {
+                PlayerSpec options = {}, const FrameFilter& filter = {}) {
   TracePlayer player(trace, routes, filter, options, clock);
   return player.run();
 }
@@ -163,8 +163,8 @@ TEST(TracePlayer, BackPressureIsRetriedUntilTheTransportTakesTheFrame) {
   add_frames(trace, 5, kMillisecond);
   FakeClock clock(kStart);
   FakeTransport bus(clock, 0);
-  bus.script = {SendStatus::kOk, SendStatus::kBackPressure, SendStatus::kBackPressure,
-                SendStatus::kBackPressure};
+  bus.script = {SendStatus::ok, SendStatus::back_pressure, SendStatus::back_pressure,
+                SendStatus::back_pressure};
   const PlayCounts c = play(trace, {&bus}, clock);
   EXPECT_EQ(c.sent, 5U);
   EXPECT_EQ(c.back_pressure_retries, 3U);
@@ -181,8 +181,8 @@ TEST(TracePlayer, RefusalsAreCountedPerTransportAndAttempt) {
   FakeClock clock(kStart);
   FakeTransport a(clock, 0, "a");
   FakeTransport b(clock, 0, "b");
-  a.script = {SendStatus::kBackPressure, SendStatus::kBackPressure, SendStatus::kOk,
-              SendStatus::kFailed, SendStatus::kUnsupported};
+  a.script = {SendStatus::back_pressure, SendStatus::back_pressure, SendStatus::ok,
+              SendStatus::failed, SendStatus::unsupported};
   TracePlayer player(trace, std::array<Transport*, 2>{&a, &b}, {}, {}, clock);
   (void)player.run();
   EXPECT_EQ(player.refusals_of(a).back_pressure, 2U);
@@ -198,8 +198,8 @@ TEST(TracePlayer, AFrameStillRefusedAfterTheWaitIsCountedNotSent) {
   add_frames(trace, 3, kMillisecond);
   FakeClock clock(kStart);
   FakeTransport bus(clock, 0);
-  bus.script.assign(11, SendStatus::kBackPressure);  // frame 0: refused at first and 10 retries
-  bus.script.push_back(SendStatus::kUnsupported);    // frame 1
+  bus.script.assign(11, SendStatus::back_pressure);  // frame 0: refused at first and 10 retries
+  bus.script.push_back(SendStatus::unsupported);     // frame 1
   const PlayCounts c = play(trace, {&bus}, clock, {.back_pressure_timeout = kMillisecond});
   EXPECT_EQ(c.back_pressure_retries, 10U);  // every 100 us for 1 ms
   EXPECT_EQ(c.back_pressure_gave_up, 1U);

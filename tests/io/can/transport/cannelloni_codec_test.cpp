@@ -23,12 +23,12 @@ Bytes encode(std::uint8_t sequence, const std::vector<CanFrame>& frames, std::si
   Bytes buffer(limit);
   PacketWriter writer(buffer);
   writer.begin(sequence);
-  for (const CanFrame& f : frames) EXPECT_EQ(writer.append(f), PacketWriter::Append::kAppended);
+  for (const CanFrame& f : frames) EXPECT_EQ(writer.append(f), PacketWriter::Append::appended);
   const auto packet = writer.finish();
   return {packet.begin(), packet.end()};
 }
 
-std::vector<CanFrame> decode(const Bytes& packet, PacketError expected = PacketError::kNone) {
+std::vector<CanFrame> decode(const Bytes& packet, PacketError expected = PacketError::none) {
   PacketReader reader(packet);
   EXPECT_EQ(reader.error(), expected) << to_string(reader.error());
   std::vector<CanFrame> frames;
@@ -104,16 +104,16 @@ TEST(CannelloniCodec, EveryTruncationIsRejectedWithoutFrames) {
 TEST(CannelloniCodec, BytesAfterTheCountedFramesAreRejected) {
   Bytes packet = encode(1, {make_frame(0x10, {1})});
   packet.push_back(0x00);
-  EXPECT_TRUE(decode(packet, PacketError::kTrailingBytes).empty());
+  EXPECT_TRUE(decode(packet, PacketError::trailing_bytes).empty());
   // A count that is too small has the same effect.
   Bytes two = encode(1, {make_frame(0x10, {1}), make_frame(0x11, {2})});
   two[4] = 1;
-  EXPECT_TRUE(decode(two, PacketError::kTrailingBytes).empty());
+  EXPECT_TRUE(decode(two, PacketError::trailing_bytes).empty());
 }
 
 TEST(CannelloniCodec, MalformedHeadersAndFramesAreRejected) {
-  EXPECT_TRUE(decode({0x01, 0x00, 0x00, 0x00, 0x00}, PacketError::kBadVersion).empty());
-  EXPECT_TRUE(decode({0x02, 0x01, 0x00, 0x00, 0x00}, PacketError::kBadOpCode).empty());  // ACK
+  EXPECT_TRUE(decode({0x01, 0x00, 0x00, 0x00, 0x00}, PacketError::bad_version).empty());
+  EXPECT_TRUE(decode({0x02, 0x01, 0x00, 0x00, 0x00}, PacketError::bad_op_code).empty());  // ACK
   const Bytes header{0x02, 0x00, 0x00, 0x00, 0x01};
   auto with = [&](std::initializer_list<std::uint8_t> frame) {
     Bytes p = header;
@@ -122,22 +122,22 @@ TEST(CannelloniCodec, MalformedHeadersAndFramesAreRejected) {
   };
   // Classic length 9.
   EXPECT_TRUE(
-      decode(with({0, 0, 0, 1, 9, 0, 0, 0, 0, 0, 0, 0, 0, 0}), PacketError::kBadLength).empty());
+      decode(with({0, 0, 0, 1, 9, 0, 0, 0, 0, 0, 0, 0, 0, 0}), PacketError::bad_length).empty());
   // FD length 13 is no DLC length.
   Bytes fd13 = with({0, 0, 0, 1, 0x8D, 0});
   fd13.resize(fd13.size() + 13);
-  EXPECT_TRUE(decode(fd13, PacketError::kBadLength).empty());
+  EXPECT_TRUE(decode(fd13, PacketError::bad_length).empty());
   // 11-bit id 0x800.
-  EXPECT_TRUE(decode(with({0, 0, 0x08, 0, 0}), PacketError::kBadFrame).empty());
+  EXPECT_TRUE(decode(with({0, 0, 0x08, 0, 0}), PacketError::bad_frame).empty());
   // RTR on an FD frame.
-  EXPECT_TRUE(decode(with({0x40, 0, 0, 1, 0x80, 0}), PacketError::kBadFrame).empty());
+  EXPECT_TRUE(decode(with({0x40, 0, 0, 1, 0x80, 0}), PacketError::bad_frame).empty());
 }
 
 TEST(CannelloniCodec, OneBadFrameRejectsTheWholePacket) {
   Bytes packet = encode(3, {make_frame(0x10, {1}), make_frame(0x11, {2})});
   packet[packet.size() - 2] = 9;  // second frame's length byte → 9, and now too short too
   PacketReader reader(packet);
-  EXPECT_NE(reader.error(), PacketError::kNone);
+  EXPECT_NE(reader.error(), PacketError::none);
   EXPECT_EQ(reader.remaining(), 0U);
 }
 
@@ -146,10 +146,10 @@ TEST(CannelloniCodec, WriterStopsAtTheSizeLimitAndRefusesInvalidFrames) {
   PacketWriter writer(buffer);
   writer.begin(0);
   const CanFrame eight = make_frame(0x1, {1, 2, 3, 4, 5, 6, 7, 8});
-  for (int i = 0; i < 3; ++i) EXPECT_EQ(writer.append(eight), PacketWriter::Append::kAppended);
-  EXPECT_EQ(writer.append(make_frame(0x2, {})), PacketWriter::Append::kFull);
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(writer.append(eight), PacketWriter::Append::appended);
+  EXPECT_EQ(writer.append(make_frame(0x2, {})), PacketWriter::Append::full);
   CanFrame bad = make_frame(0x800, {});  // 11-bit id out of range
-  EXPECT_EQ(writer.append(bad), PacketWriter::Append::kInvalid);
+  EXPECT_EQ(writer.append(bad), PacketWriter::Append::invalid);
   EXPECT_EQ(writer.frame_count(), 3);
   EXPECT_EQ(writer.finish().size(), buffer.size());
 }
@@ -164,21 +164,21 @@ TEST(CannelloniCodec, EncodedSizeMatchesTheBytesWritten) {
 TEST(CannelloniSequence, CountsGapsWithWraparound) {
   SequenceTracker t;
   using Order = SequenceTracker::Order;
-  EXPECT_EQ(t.observe(250).order, Order::kFirst);
+  EXPECT_EQ(t.observe(250).order, Order::first);
   for (const std::uint8_t s : {251, 252, 253, 254, 255, 0, 1}) {
-    EXPECT_EQ(t.observe(s).order, Order::kInOrder) << int{s};
+    EXPECT_EQ(t.observe(s).order, Order::in_order) << int{s};
   }
   auto r = t.observe(4);  // 2 and 3 lost
-  EXPECT_EQ(r.order, Order::kGap);
+  EXPECT_EQ(r.order, Order::gap);
   EXPECT_EQ(r.missing, 2);
   (void)t.observe(254);  // far behind: late, expectation unchanged (5)
   r = t.observe(5);
-  EXPECT_EQ(r.order, Order::kInOrder);
-  EXPECT_EQ(t.observe(0xFF).order, Order::kLate);
-  EXPECT_EQ(t.observe(5).order, Order::kLate);               // duplicate
+  EXPECT_EQ(r.order, Order::in_order);
+  EXPECT_EQ(t.observe(0xFF).order, Order::late);
+  EXPECT_EQ(t.observe(5).order, Order::late);                // duplicate
   for (std::uint8_t s = 6; s != 0; ++s) (void)t.observe(s);  // 6..255
   r = t.observe(3);                                          // across the wrap: 0, 1, 2 lost
-  EXPECT_EQ(r.order, Order::kGap);
+  EXPECT_EQ(r.order, Order::gap);
   EXPECT_EQ(r.missing, 3);
 }
 
@@ -186,11 +186,11 @@ TEST(CannelloniSequence, LargestForwardJumpIsAGapAndOneMoreIsLate) {
   SequenceTracker a;
   (void)a.observe(0);
   const auto gap = a.observe(128);  // expected 1: 127 missing
-  EXPECT_EQ(gap.order, SequenceTracker::Order::kGap);
+  EXPECT_EQ(gap.order, SequenceTracker::Order::gap);
   EXPECT_EQ(gap.missing, 127);
   SequenceTracker b;
   (void)b.observe(0);
-  EXPECT_EQ(b.observe(129).order, SequenceTracker::Order::kLate);
+  EXPECT_EQ(b.observe(129).order, SequenceTracker::Order::late);
 }
 
 }  // namespace

@@ -38,14 +38,14 @@ std::vector<std::uint8_t> packet(std::uint8_t sequence, const std::vector<CanFra
   cannelloni::PacketWriter writer(buffer);
   writer.begin(sequence);
   for (const CanFrame& f : frames)
-    EXPECT_EQ(writer.append(f), cannelloni::PacketWriter::Append::kAppended);
+    EXPECT_EQ(writer.append(f), cannelloni::PacketWriter::Append::appended);
   const auto bytes = writer.finish();
   return {bytes.begin(), bytes.end()};
 }
 
 /// A transport whose peer is a socket the test drives by hand.
 struct HandPeer {
-  explicit HandPeer(const TransportOptions& options = {})
+  explicit HandPeer(const TransportSpec& options = {})
       : transport(open_transport(uri_between(peer.port(), 0), options)),
         port(dynamic_cast<const CannelloniTransport&>(*transport).local_port()) {}
   void send(std::span<const std::uint8_t> bytes) const { peer.send_to(port, bytes); }
@@ -67,7 +67,7 @@ TEST(CannelloniTransport, LoopbackRoundTripBothWaysWithCounters) {
                                      make_fd(0x200, 64, kBrs),
                                      make_fd(0x18DA00F1, 12, kExtended | kEsi),
                                      make_frame(0x0, {})};
-  for (const CanFrame& f : frames) EXPECT_EQ(a->send(f, 5), SendStatus::kOk);
+  for (const CanFrame& f : frames) EXPECT_EQ(a->send(f, 5), SendStatus::ok);
   a->flush(5);
 
   const auto got = receive_until(*b, frames.size(), 2s, 6);
@@ -90,7 +90,7 @@ TEST(CannelloniTransport, LoopbackRoundTripBothWaysWithCounters) {
   EXPECT_EQ(sb.errors, 0U);
 
   const CanFrame reply = make_frame(0x321, {9});
-  EXPECT_EQ(b->send(reply, 7), SendStatus::kOk);
+  EXPECT_EQ(b->send(reply, 7), SendStatus::ok);
   b->flush(7);
   EXPECT_EQ(frames_of(receive_until(*a, 1, 2s)), std::vector<CanFrame>{reply});
 }
@@ -103,7 +103,7 @@ TEST(CannelloniTransport, BatchesOneTickIntoAsFewPacketsAsFit) {
   const auto b = open_transport(uri_between(port_a, port_b));
   std::vector<CanFrame> frames;
   for (std::uint8_t i = 0; i < 40; ++i) frames.push_back(make_frame(i, {i, 1, 2, 3, 4, 5, 6, 7}));
-  for (const CanFrame& f : frames) EXPECT_EQ(a->send(f, 1), SendStatus::kOk);
+  for (const CanFrame& f : frames) EXPECT_EQ(a->send(f, 1), SendStatus::ok);
   a->flush(1);
   EXPECT_EQ(a->counters().snapshot().tx_packets, 3U);  // 15 + 15 + 10
 
@@ -144,12 +144,12 @@ TEST(CannelloniTransport, PacketsFromUnknownPeersAreDroppedAndCounted) {
   std::vector<TimedFrame> out(8);
   EXPECT_EQ(h.transport->receive(out, 1), 0U);  // the stranger's frame never shows up
   const TransportStats s = h.transport->counters().snapshot();
-  EXPECT_EQ(s.drop_count(DropReason::kUnknownPeer), 1U);
+  EXPECT_EQ(s.drop_count(DropReason::unknown_peer), 1U);
   EXPECT_EQ(s.rx_packets, 2U);
 }
 
 TEST(CannelloniTransport, OversizedTruncatedAndMalformedPacketsAreCountedNotFatal) {
-  TransportOptions options;
+  TransportSpec options;
   options.cannelloni.max_rx_packet_bytes = 500;
   const HandPeer h(options);
   h.send(std::vector<std::uint8_t>(501, 0x02));         // oversized
@@ -167,9 +167,9 @@ TEST(CannelloniTransport, OversizedTruncatedAndMalformedPacketsAreCountedNotFata
   EXPECT_EQ(frames_of(receive_until(*h.transport, 1, 2s)),
             std::vector<CanFrame>{make_frame(0x42, {4, 2})});
   const TransportStats s = h.transport->counters().snapshot();
-  EXPECT_EQ(s.drop_count(DropReason::kOversized), 1U);
-  EXPECT_EQ(s.drop_count(DropReason::kTruncated), 2U);
-  EXPECT_EQ(s.drop_count(DropReason::kMalformed), 2U);
+  EXPECT_EQ(s.drop_count(DropReason::oversized), 1U);
+  EXPECT_EQ(s.drop_count(DropReason::truncated), 2U);
+  EXPECT_EQ(s.drop_count(DropReason::malformed), 2U);
   EXPECT_EQ(s.rx_packets, 7U);
   EXPECT_EQ(s.rx_frames, 1U);
   EXPECT_EQ(s.errors, 0U);
@@ -195,7 +195,7 @@ TEST(CannelloniTransport, SenderNumbersItsPacketsFromZeroAndWraps) {
   const auto a = open_transport(uri_between(port_b, port_a));
   const auto b = open_transport(uri_between(port_a, port_b));
   for (int tick = 0; tick < 300; ++tick) {
-    EXPECT_EQ(a->send(make_frame(0x5, {static_cast<std::uint8_t>(tick)}), tick), SendStatus::kOk);
+    EXPECT_EQ(a->send(make_frame(0x5, {static_cast<std::uint8_t>(tick)}), tick), SendStatus::ok);
     a->flush(tick);
     if (tick % 50 == 49) {
       EXPECT_EQ(receive_until(*b, 50, 2s).size(), 50U);

@@ -20,7 +20,7 @@ using test::make_remote;
 
 CanFrame parse_frame_line(std::string_view line) {
   CanFrame f;
-  EXPECT_EQ(parse_line(line, f), LineKind::kFrame) << line;
+  EXPECT_EQ(parse_line(line, f), LineKind::frame) << line;
   return f;
 }
 
@@ -69,25 +69,25 @@ TEST(SlcanCodec, RejectsMalformedFrameLines) {
        {"t12", "t123", "t1239", "t8000", "T2000000000", "t1232AA", "t1231AAB", "t1231GG",
         "t1231AA12345", "t1231AAXYZW", "d123G", "r1239", "T1234567", "b1231", "tG000"}) {
     CanFrame f = make_frame(0x55, {5});
-    EXPECT_EQ(parse_line(line, f), LineKind::kMalformed) << line;
+    EXPECT_EQ(parse_line(line, f), LineKind::malformed) << line;
     EXPECT_EQ(f, make_frame(0x55, {5})) << "a malformed line leaves the frame alone: " << line;
   }
 }
 
 TEST(SlcanCodec, ClassifiesRepliesCommandsAndResponses) {
   CanFrame f;
-  EXPECT_EQ(parse_line("", f), LineKind::kOk);
-  EXPECT_EQ(parse_line("z", f), LineKind::kTransmitAck);
-  EXPECT_EQ(parse_line("Z", f), LineKind::kTransmitAck);
+  EXPECT_EQ(parse_line("", f), LineKind::ok);
+  EXPECT_EQ(parse_line("z", f), LineKind::transmit_ack);
+  EXPECT_EQ(parse_line("Z", f), LineKind::transmit_ack);
   for (const std::string_view c : {"O", "C", "L", "S6", "s031C", "V", "N", "F", "Z1", "M00000000",
                                    "m00000000", "X1", "W2", "U1", "Q1", "A", "P"}) {
-    EXPECT_EQ(parse_line(c, f), LineKind::kCommand) << c;
+    EXPECT_EQ(parse_line(c, f), LineKind::command) << c;
   }
   for (const std::string_view r : {"V1013", "N1234", "F00", "FA4", "v0101"}) {
-    EXPECT_EQ(parse_line(r, f), LineKind::kResponse) << r;
+    EXPECT_EQ(parse_line(r, f), LineKind::response) << r;
   }
   for (const std::string_view m : {"x", "?", "1234", "\x01"}) {
-    EXPECT_EQ(parse_line(m, f), LineKind::kMalformed) << m;
+    EXPECT_EQ(parse_line(m, f), LineKind::malformed) << m;
   }
 }
 
@@ -149,7 +149,7 @@ std::vector<Event> feed(LineAssembler& a, std::string_view bytes) {
   std::vector<Event> events;
   for (const char c : bytes) {
     const LineAssembler::Event e = a.push(c);
-    if (e != LineAssembler::Event::kNone) events.push_back({e, std::string(a.line())});
+    if (e != LineAssembler::Event::none) events.push_back({e, std::string(a.line())});
   }
   return events;
 }
@@ -161,9 +161,9 @@ TEST(SlcanLineAssembler, SplitsLinesBellsAndOverlongLines) {
   const std::string longest = "B" + std::string(8, '0') + "F" + hex_run(64) + "1234";
   ASSERT_EQ(longest.size(), kMaxLineBytes);
   const auto events = feed(a, "t1231AA\rZ\r\a" + overlong + "\r" + longest + "\r\r\nt0000\r\n");
-  const std::vector<Event> expected{{E::kLine, "t1231AA"}, {E::kLine, "Z"},     {E::kBell, ""},
-                                    {E::kOverlong, ""},    {E::kLine, longest}, {E::kLine, ""},
-                                    {E::kLine, "t0000"}};
+  const std::vector<Event> expected{{E::line, "t1231AA"}, {E::line, "Z"},     {E::bell, ""},
+                                    {E::overlong, ""},    {E::line, longest}, {E::line, ""},
+                                    {E::line, "t0000"}};
   EXPECT_EQ(events, expected);
 }
 
@@ -171,7 +171,7 @@ TEST(SlcanLineAssembler, OverlongLineIsReportedOnceAndTheNextLineIsIntact) {
   LineAssembler a;
   const auto events = feed(a, std::string(5 * kMaxLineBytes, '7') + "\rt0000\r");
   ASSERT_EQ(events.size(), 2U);
-  EXPECT_EQ(events[0].kind, LineAssembler::Event::kOverlong);
+  EXPECT_EQ(events[0].kind, LineAssembler::Event::overlong);
   EXPECT_EQ(events[1].line, "t0000");
 }
 

@@ -114,7 +114,7 @@ TEST(SlcanPython, FramesFlowBothWaysWithPythonCan) {
        {make_frame(0x321, {0xCA, 0xFE}),
         make_frame(0x1FFFFFFF, {1, 2, 3, 4, 5, 6, 7, 8}, kExtended), make_remote(0x555, 8),
         make_remote(0x1234567, 3, true), make_frame(0x7FF, {})}) {
-    EXPECT_EQ(t->send(f, 1), SendStatus::kOk);
+    EXPECT_EQ(t->send(f, 1), SendStatus::ok);
   }
   t->flush(1);
 

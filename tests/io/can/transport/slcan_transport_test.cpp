@@ -37,7 +37,7 @@ TEST(SlcanTransport, OpenClosesSetsTheBitrateAndOpensTheChannel) {
 
 TEST(SlcanTransport, WithoutABitrateTheAdapterKeepsItsOwn) {
   Pty pty;
-  TransportOptions options;
+  TransportSpec options;
   options.slcan.bitrate.reset();
   const auto t = open_transport("slcan:" + pty.slave_path(), options);
   EXPECT_EQ(pty.read(4, 2s), "C\rO\r");
@@ -78,7 +78,7 @@ TEST(SlcanTransport, SendsClassicAndFdFramesAtFlush) {
   (void)pty.read(7, 2s);
   const std::vector<CanFrame> frames{make_frame(0x123, {0xDE, 0xAD}), make_remote(0x1, 2, true),
                                      make_fd(0x7FF, 16, kBrs), make_fd(0x1FFFFFFF, 1, kExtended)};
-  for (const CanFrame& f : frames) EXPECT_EQ(t->send(f, 9), SendStatus::kOk);
+  for (const CanFrame& f : frames) EXPECT_EQ(t->send(f, 9), SendStatus::ok);
   EXPECT_EQ(pty.drain(50ms), "");  // nothing before flush
   t->flush(9);
   const std::string expected =
@@ -108,24 +108,24 @@ TEST(SlcanTransport, AcknowledgesCommandsCountsErrorsAndSkipsGarbage) {
   const TransportStats s = t->counters().snapshot();
   EXPECT_EQ(s.peer_commands, 2U);
   EXPECT_EQ(s.errors, 1U);  // the BEL
-  EXPECT_EQ(s.drop_count(DropReason::kMalformed), 1U);
-  EXPECT_EQ(s.drop_count(DropReason::kOverlongLine), 1U);
+  EXPECT_EQ(s.drop_count(DropReason::malformed), 1U);
+  EXPECT_EQ(s.drop_count(DropReason::overlong_line), 1U);
   EXPECT_EQ(s.rx_frames, 1U);
 }
 
 TEST(SlcanTransport, RefusesErrorFramesAndCountsAFullLineBuffer) {
   Pty pty;
-  TransportOptions options;
+  TransportSpec options;
   options.slcan.tx_buffer_bytes = 0;  // raised to one full FD line: 139 bytes
   const auto t = open_transport("slcan:" + pty.slave_path(), options);
   EXPECT_EQ(t->send(make_frame(0x40, {0, 0, 0, 0, 0, 0, 0, 0}, kError), 0),
-            SendStatus::kUnsupported);
+            SendStatus::unsupported);
   const CanFrame eight = make_frame(0x123, {1, 2, 3, 4, 5, 6, 7, 8});  // 22 bytes a line
-  for (int i = 0; i < 6; ++i) EXPECT_EQ(t->send(eight, 0), SendStatus::kOk);
-  EXPECT_EQ(t->send(eight, 0), SendStatus::kBackPressure);
+  for (int i = 0; i < 6; ++i) EXPECT_EQ(t->send(eight, 0), SendStatus::ok);
+  EXPECT_EQ(t->send(eight, 0), SendStatus::back_pressure);
   const TransportStats s = t->counters().snapshot();
-  EXPECT_EQ(s.drop_count(DropReason::kUnsupported), 1U);
-  EXPECT_EQ(s.drop_count(DropReason::kBackPressure), 1U);
+  EXPECT_EQ(s.drop_count(DropReason::unsupported), 1U);
+  EXPECT_EQ(s.drop_count(DropReason::back_pressure), 1U);
   EXPECT_EQ(s.tx_frames, 6U);
 }
 
@@ -139,14 +139,14 @@ TEST(SlcanTransport, ShortWritesKeepTheRestAndNeverCutALine) {
     for (int i = 0; i < 16; ++i) {
       const auto id = static_cast<std::uint32_t>(accepted % 0x800);
       if (t->send(make_fd(id, 64, kBrs, static_cast<std::uint8_t>(accepted)), tick) ==
-          SendStatus::kOk) {
+          SendStatus::ok) {
         ++accepted;
       }
     }
     t->flush(tick);
-    if (t->counters().snapshot().drop_count(DropReason::kBackPressure) > 0) break;
+    if (t->counters().snapshot().drop_count(DropReason::back_pressure) > 0) break;
   }
-  ASSERT_GT(t->counters().snapshot().drop_count(DropReason::kBackPressure), 0U)
+  ASSERT_GT(t->counters().snapshot().drop_count(DropReason::back_pressure), 0U)
       << "the pty never filled up";
   // Now read the master side while flushing: every accepted frame arrives whole, in order.
   std::string lines;
@@ -160,7 +160,7 @@ TEST(SlcanTransport, ShortWritesKeepTheRestAndNeverCutALine) {
     const std::size_t end = lines.find('\r', start);
     CanFrame f;
     ASSERT_EQ(slcan::parse_line(std::string_view(lines).substr(start, end - start), f),
-              slcan::LineKind::kFrame);
+              slcan::LineKind::frame);
     EXPECT_EQ(
         f, make_fd(static_cast<std::uint32_t>(k % 0x800), 64, kBrs, static_cast<std::uint8_t>(k)));
     start = end + 1;

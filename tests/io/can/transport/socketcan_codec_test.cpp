@@ -160,42 +160,42 @@ TEST(SocketCanErrors, DecodesTheKernelsStateChangeFrames) {
 }
 
 TEST(SocketCanErrors, StateMachineFromActiveToBusOffAndBack) {
-  BusState s = BusState::kErrorActive;
+  BusState s = BusState::error_active;
   s = next_bus_state(s, decode_error_frame(error_frame(CAN_ERR_CRTL, CAN_ERR_CRTL_TX_WARNING)));
-  EXPECT_EQ(s, BusState::kErrorWarning);
+  EXPECT_EQ(s, BusState::error_warning);
   s = next_bus_state(s, decode_error_frame(error_frame(CAN_ERR_CRTL, CAN_ERR_CRTL_TX_PASSIVE)));
-  EXPECT_EQ(s, BusState::kErrorPassive);
+  EXPECT_EQ(s, BusState::error_passive);
   s = next_bus_state(s, decode_error_frame(error_frame(CAN_ERR_BUSOFF)));
-  EXPECT_EQ(s, BusState::kBusOff);
+  EXPECT_EQ(s, BusState::bus_off);
   s = next_bus_state(s, decode_error_frame(error_frame(CAN_ERR_CRTL, CAN_ERR_CRTL_RX_WARNING)));
-  EXPECT_EQ(s, BusState::kBusOff) << "only a restart leaves bus-off";
+  EXPECT_EQ(s, BusState::bus_off) << "only a restart leaves bus-off";
   s = next_bus_state(s, decode_error_frame(error_frame(CAN_ERR_RESTARTED)));
-  EXPECT_EQ(s, BusState::kErrorActive);
+  EXPECT_EQ(s, BusState::error_active);
 }
 
 TEST(SocketCanErrors, CountersAloneDecideAtTheIsoThresholds) {
   auto with = [](std::uint8_t tx, std::uint8_t rx) {
-    return next_bus_state(BusState::kErrorActive,
+    return next_bus_state(BusState::error_active,
                           decode_error_frame(error_frame(CAN_ERR_CNT, 0, tx, rx)));
   };
-  EXPECT_EQ(with(95, 0), BusState::kErrorActive);
-  EXPECT_EQ(with(96, 0), BusState::kErrorWarning);
-  EXPECT_EQ(with(0, 127), BusState::kErrorWarning);
-  EXPECT_EQ(with(0, 128), BusState::kErrorPassive);
-  EXPECT_EQ(next_bus_state(BusState::kErrorPassive,
+  EXPECT_EQ(with(95, 0), BusState::error_active);
+  EXPECT_EQ(with(96, 0), BusState::error_warning);
+  EXPECT_EQ(with(0, 127), BusState::error_warning);
+  EXPECT_EQ(with(0, 128), BusState::error_passive);
+  EXPECT_EQ(next_bus_state(BusState::error_passive,
                            decode_error_frame(error_frame(CAN_ERR_CNT, 0, 10, 0))),
-            BusState::kErrorActive);
-  EXPECT_EQ(next_bus_state(BusState::kErrorWarning, decode_error_frame(error_frame(CAN_ERR_ACK))),
-            BusState::kErrorWarning)
+            BusState::error_active);
+  EXPECT_EQ(next_bus_state(BusState::error_warning, decode_error_frame(error_frame(CAN_ERR_ACK))),
+            BusState::error_warning)
       << "a report without state leaves it alone";
 }
 
 TEST(SocketCanControl, MapsNetlinkStatesAndFailsClearlyForAMissingInterface) {
-  EXPECT_EQ(bus_state_from_netlink(CAN_STATE_ERROR_ACTIVE), BusState::kErrorActive);
-  EXPECT_EQ(bus_state_from_netlink(CAN_STATE_ERROR_WARNING), BusState::kErrorWarning);
-  EXPECT_EQ(bus_state_from_netlink(CAN_STATE_ERROR_PASSIVE), BusState::kErrorPassive);
-  EXPECT_EQ(bus_state_from_netlink(CAN_STATE_BUS_OFF), BusState::kBusOff);
-  EXPECT_EQ(bus_state_from_netlink(CAN_STATE_STOPPED), BusState::kUnknown);
+  EXPECT_EQ(bus_state_from_netlink(CAN_STATE_ERROR_ACTIVE), BusState::error_active);
+  EXPECT_EQ(bus_state_from_netlink(CAN_STATE_ERROR_WARNING), BusState::error_warning);
+  EXPECT_EQ(bus_state_from_netlink(CAN_STATE_ERROR_PASSIVE), BusState::error_passive);
+  EXPECT_EQ(bus_state_from_netlink(CAN_STATE_BUS_OFF), BusState::bus_off);
+  EXPECT_EQ(bus_state_from_netlink(CAN_STATE_STOPPED), BusState::unknown);
 
   const SocketCanControl control("hilnocan0");
   try {

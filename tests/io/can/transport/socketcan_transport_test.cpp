@@ -79,7 +79,7 @@ TEST(SocketCanTransport, VcanRoundTripWhereTheKernelHasIt) {
                                make_frame(0x18FF0001, {4}, kExtended), make_remote(0x7FF, 2)};
   const bool fd = dynamic_cast<const SocketCanTransport&>(*a).fd_enabled();
   if (fd) frames.push_back(make_fd(0x123, 64, kBrs));
-  for (const CanFrame& f : frames) EXPECT_EQ(a->send(f, 0), SendStatus::kOk);
+  for (const CanFrame& f : frames) EXPECT_EQ(a->send(f, 0), SendStatus::ok);
   std::vector<CanFrame> expected = frames;
   expected.erase(expected.begin() + 1);  // 0x124 is filtered out by the kernel
   std::vector<CanFrame> got;

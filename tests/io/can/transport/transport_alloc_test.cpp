@@ -61,7 +61,7 @@ TEST(TransportAllocations, VirtualBusAfterSetup) {
   });
   EXPECT_EQ(n, 0U);
   EXPECT_GT(b->counters().snapshot().rx_frames, 100'000U);
-  EXPECT_GT(b->counters().snapshot().drop_count(DropReason::kQueueFull), 0U);
+  EXPECT_GT(b->counters().snapshot().drop_count(DropReason::queue_full), 0U);
 }
 
 TEST(TransportAllocations, CannelloniAfterSetup) {
@@ -94,7 +94,7 @@ TEST(TransportAllocations, CannelloniAfterSetup) {
   EXPECT_EQ(drain, 0U);
   const TransportStats s = b->counters().snapshot();
   EXPECT_GT(s.rx_frames, 50'000U);
-  EXPECT_EQ(s.drop_count(DropReason::kUnknownPeer), 50U);
+  EXPECT_EQ(s.drop_count(DropReason::unknown_peer), 50U);
 }
 
 TEST(TransportAllocations, SlcanAfterSetup) {

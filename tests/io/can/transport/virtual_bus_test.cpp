@@ -37,8 +37,8 @@ TEST(VirtualBus, EveryOtherEndpointReceivesNeverTheSender) {
   const auto c = open_transport("virtual:multi");
   const CanFrame f1 = make_frame(0x100, {1});
   const CanFrame f2 = make_fd(0x18DA00F1, 64, kExtended | kBrs);
-  EXPECT_EQ(a->send(f1, 1), SendStatus::kOk);
-  EXPECT_EQ(b->send(f2, 2), SendStatus::kOk);
+  EXPECT_EQ(a->send(f1, 1), SendStatus::ok);
+  EXPECT_EQ(b->send(f2, 2), SendStatus::ok);
   a->flush(1);
   b->flush(2);
   EXPECT_EQ(drain(*a), std::vector<CanFrame>{f2});
@@ -58,7 +58,7 @@ TEST(VirtualBus, BusesWithDifferentNamesAreSeparate) {
   const auto a = open_transport("virtual:left");
   const auto b = open_transport("virtual:right");
   const auto a2 = open_transport("virtual:left");
-  EXPECT_EQ(a->send(make_frame(0x1, {}), 0), SendStatus::kOk);
+  EXPECT_EQ(a->send(make_frame(0x1, {}), 0), SendStatus::ok);
   EXPECT_TRUE(drain(*b).empty());
   EXPECT_EQ(drain(*a2).size(), 1U);
 }
@@ -67,13 +67,13 @@ TEST(VirtualBus, FullQueueDropsAndCountsOnBothSides) {
   const auto a = open_transport("virtual:full");
   const auto b = open_transport("virtual:full?queue=4");
   for (std::uint8_t i = 0; i < 6; ++i) {
-    EXPECT_EQ(a->send(make_frame(i, {i}), 0), i < 4 ? SendStatus::kOk : SendStatus::kBackPressure);
+    EXPECT_EQ(a->send(make_frame(i, {i}), 0), i < 4 ? SendStatus::ok : SendStatus::back_pressure);
   }
   const std::vector<CanFrame> got = drain(*b);
   ASSERT_EQ(got.size(), 4U);
   for (std::uint8_t i = 0; i < 4; ++i) EXPECT_EQ(got[i], make_frame(i, {i}));
-  EXPECT_EQ(b->counters().snapshot().drop_count(DropReason::kQueueFull), 2U);
-  EXPECT_EQ(a->counters().snapshot().drop_count(DropReason::kPeerQueueFull), 2U);
+  EXPECT_EQ(b->counters().snapshot().drop_count(DropReason::queue_full), 2U);
+  EXPECT_EQ(a->counters().snapshot().drop_count(DropReason::peer_queue_full), 2U);
   EXPECT_EQ(a->counters().snapshot().tx_frames, 6U);
 }
 
@@ -92,9 +92,9 @@ TEST(VirtualBus, WhatDoesNotFitTheOutputSpanWaits) {
 
 TEST(VirtualBus, InvalidFramesAreRefused) {
   const auto a = open_transport("virtual:invalid");
-  EXPECT_EQ(a->send(make_frame(0x800, {}), 0), SendStatus::kUnsupported);
-  EXPECT_EQ(a->send(make_fd(0x1, 13), 0), SendStatus::kUnsupported);
-  EXPECT_EQ(a->counters().snapshot().drop_count(DropReason::kUnsupported), 2U);
+  EXPECT_EQ(a->send(make_frame(0x800, {}), 0), SendStatus::unsupported);
+  EXPECT_EQ(a->send(make_fd(0x1, 13), 0), SendStatus::unsupported);
+  EXPECT_EQ(a->counters().snapshot().drop_count(DropReason::unsupported), 2U);
   EXPECT_EQ(a->counters().snapshot().tx_frames, 0U);
 }
 
@@ -187,12 +187,12 @@ TEST(VirtualBus, EndpointsOnTwoThreadsWhileOthersAttachAndDetach) {
       ASSERT_LT(e->received[i - 1], e->received[i]) << "frames from one sender stay in order";
     }
     const TransportStats s = e->transport->counters().snapshot();
-    EXPECT_EQ(e->received.size() + s.drop_count(DropReason::kQueueFull), kFrames);
+    EXPECT_EQ(e->received.size() + s.drop_count(DropReason::queue_full), kFrames);
     EXPECT_EQ(s.rx_frames, e->received.size());
     EXPECT_EQ(s.tx_frames, kFrames);
     // The sender also counts what the churning endpoints' tiny queues refused.
-    EXPECT_GE(other.transport->counters().snapshot().drop_count(DropReason::kPeerQueueFull),
-              s.drop_count(DropReason::kQueueFull));
+    EXPECT_GE(other.transport->counters().snapshot().drop_count(DropReason::peer_queue_full),
+              s.drop_count(DropReason::queue_full));
   }
 }
 
