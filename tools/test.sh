@@ -77,10 +77,6 @@ tidy_all() {  # clang-tidy over every source, from the tidy preset's compile_com
   git ls-files '*.cpp' | grep -v '^tests/fuzz/' |
     xargs -P "$jobs" -n 8 clang-tidy -p build/tidy --quiet --warnings-as-errors='*' 2>/dev/null
 }
-  cmake --build --preset release -j "$jobs" --target hil_session >/dev/null  # generated protos
-  git ls-files '*.cpp' | grep -v '^tests/fuzz/' |
-    xargs -P "$jobs" -n 8 clang-tidy -p build/release --quiet --warnings-as-errors='*' 2>/dev/null
-}
 
 format_check
 naming_check

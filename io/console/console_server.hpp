@@ -18,7 +18,7 @@
 #include <string>
 
 #include "io/console/console_feed.hpp"
-#include "io/console/console_options.hpp"
+#include "io/console/console_spec.hpp"
 #include "io/console/console_tap.hpp"
 #include "rt_core/executive.hpp"
 

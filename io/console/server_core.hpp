@@ -28,7 +28,7 @@
 #include "io/console/capture.hpp"
 #include "io/console/console_auth.hpp"
 #include "io/console/console_feed.hpp"
-#include "io/console/console_options.hpp"
+#include "io/console/console_spec.hpp"
 #include "io/console/console_tap.hpp"
 #include "io/console/sample_history.hpp"
 #include "io/record/telemetry_schema.hpp"

@@ -3,7 +3,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "io/console/console_options.hpp"
+#include "io/console/console_spec.hpp"
 #include "rt_core/time.hpp"
 #include "tools/session/loop/speed.hpp"
 

@@ -23,7 +23,7 @@
 
 #include "config/rig/loader.hpp"
 #include "config/scenario/scenario_spec.hpp"
-#include "io/console/console_options.hpp"
+#include "io/console/console_spec.hpp"
 #include "rt_core/executive_spec.hpp"
 #include "rt_core/rt_spec.hpp"
 #include "runtime/commands/command_queue.hpp"

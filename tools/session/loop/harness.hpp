@@ -19,7 +19,7 @@
 #include <string>
 
 #include "io/console/console_feed.hpp"
-#include "io/console/console_options.hpp"
+#include "io/console/console_spec.hpp"
 #include "io/console/console_server.hpp"
 #include "rt_core/clock.hpp"
 #include "rt_core/executive.hpp"

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "io/console/console_options.hpp"
+#include "io/console/console_spec.hpp"
 #include "runtime/rig.hpp"
 #include "runtime/tick_plan.hpp"
 #include "tools/session/loop/speed.hpp"

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "io/console/console_options.hpp"
+#include "io/console/console_spec.hpp"
 #include "runtime/commands/command_queue.hpp"
 #include "tools/session/loop/speed.hpp"
 #include "tools/session/recipe.hpp"

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "io/console/console_options.hpp"
+#include "io/console/console_spec.hpp"
 #include "rt_core/overrun_policy.hpp"
 #include "rt_core/time.hpp"
 #include "tools/session/timing/timing_report.hpp"

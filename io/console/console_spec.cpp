@@ -1,4 +1,4 @@
-#include "io/console/console_options.hpp"
+#include "io/console/console_spec.hpp"
 
 #include <fmt/format.h>
 

@@ -1,5 +1,5 @@
-// --console (io/console/console_options.hpp).
-#include "io/console/console_options.hpp"
+// --console (io/console/console_spec.hpp).
+#include "io/console/console_spec.hpp"
 
 #include <gtest/gtest.h>
 
