@@ -19,8 +19,8 @@
 #include <string>
 
 #include "io/console/console_feed.hpp"
-#include "io/console/console_spec.hpp"
 #include "io/console/console_server.hpp"
+#include "io/console/console_spec.hpp"
 #include "rt_core/clock.hpp"
 #include "rt_core/executive.hpp"
 #include "rt_core/lock_step_clock.hpp"
