@@ -8,6 +8,8 @@
 #include <optional>
 #include <thread>
 
+#include "runtime/rig.hpp"
+
 namespace hil::runtime {
 
 namespace {

@@ -18,9 +18,10 @@
 #include "io/record/telemetry_recorder.hpp"
 #include "rt_core/stage.hpp"
 #include "runtime/fmu/fmu_log.hpp"
-#include "runtime/rig.hpp"
 
 namespace hil::runtime {
+
+class Rig;
 
 struct RecordingCounters {
   io::record::RecorderCounters telemetry;

@@ -6,6 +6,12 @@
 #include <memory>
 #include <vector>
 
+#include "runtime/commands/command_queue.hpp"
+#include "runtime/faults/fault_engine.hpp"
+#include "runtime/record/recording.hpp"
+#include "runtime/rig.hpp"
+#include "runtime/scenario/scenario_judge.hpp"
+
 namespace hil::session {
 
 namespace {

@@ -10,12 +10,15 @@
 
 #include "config/scenario/scenario_spec.hpp"
 #include "io/console/console_feed.hpp"
-#include "runtime/commands/command_queue.hpp"
-#include "runtime/faults/fault_engine.hpp"
-#include "runtime/record/recording.hpp"
-#include "runtime/rig.hpp"
-#include "runtime/scenario/scenario_judge.hpp"
 #include "tools/session/loop/speed.hpp"
+
+namespace hil::runtime {
+class CommandQueue;
+class FaultEngine;
+class Recording;
+class Rig;
+class ScenarioJudge;
+}  // namespace hil::runtime
 
 namespace hil::session {
 

@@ -26,10 +26,13 @@
 #include "io/console/console_spec.hpp"
 #include "rt_core/executive_spec.hpp"
 #include "rt_core/rt_spec.hpp"
-#include "runtime/commands/command_queue.hpp"
-#include "runtime/rig.hpp"
 #include "runtime/tick_plan.hpp"
 #include "tools/session/loop/speed.hpp"
+
+namespace hil::runtime {
+class CommandQueue;
+class Rig;
+}  // namespace hil::runtime
 
 namespace hil::session {
 

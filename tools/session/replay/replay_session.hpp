@@ -13,7 +13,6 @@
 #include <vector>
 
 #include "io/console/console_spec.hpp"
-#include "runtime/rig.hpp"
 #include "runtime/tick_plan.hpp"
 #include "tools/session/loop/speed.hpp"
 #include "tools/session/recipe.hpp"

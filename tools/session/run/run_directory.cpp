@@ -19,6 +19,7 @@
 #include "io/can/trace/trace_loader.hpp"
 #include "io/record/mapped_file.hpp"
 #include "io/record/telemetry_reader.hpp"
+#include "runtime/rig.hpp"
 
 namespace hil::session {
 

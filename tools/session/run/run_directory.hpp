@@ -20,7 +20,10 @@
 
 #include "config/rig/loader.hpp"
 #include "io/can/transport/replay_transport.hpp"
-#include "runtime/rig.hpp"
+
+namespace hil::runtime {
+class Rig;
+}  // namespace hil::runtime
 
 namespace hil::session {
 
