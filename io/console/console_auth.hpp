@@ -12,7 +12,7 @@
 
 namespace hil::io::console {
 
-enum class Role { none, viewer, operator_ };
+enum class Role { none, viewer, operator_ };  // NOLINT(readability-identifier-naming): a keyword
 
 [[nodiscard]] std::string_view to_string(Role r) noexcept;
 

@@ -4,6 +4,7 @@
 
 #include <fstream>
 #include <memory>
+#include <nlohmann/json.hpp>
 
 #include "io/can/trace/frame_filter.hpp"
 #include "tools/cli/cli_validators.hpp"

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string_view>
 

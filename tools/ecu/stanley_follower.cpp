@@ -8,7 +8,6 @@ namespace hil::ecu {
 StanleyFollower::StanleyFollower(StanleyGains gains, double wheelbase, double max_angle,
                                  double tracked) noexcept
     : gains_(gains),
-      wheelbase_(wheelbase),
       max_angle_(max_angle),
       off_tracking_(0.5 * (wheelbase * wheelbase - tracked * tracked)) {}
 

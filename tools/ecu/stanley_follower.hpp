@@ -47,7 +47,6 @@ class StanleyFollower {
 
  private:
   StanleyGains gains_;
-  double wheelbase_;
   double max_angle_;
   double off_tracking_;  ///< (L² − d²)/2: the front axle's offset outward per unit curvature
 };

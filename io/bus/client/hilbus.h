@@ -63,6 +63,8 @@ extern "C" {
 #define HILBUS_API
 #endif
 
+/* A C interface: C's names (hilbus_*, HILBUS_*), not hilsim's C++ naming. */
+/* NOLINTBEGIN(readability-identifier-naming) */
 /** Return codes (the same numbers as hil::io::bus::BusStatus). */
 enum hilbus_status {
   HILBUS_OK = 0,
@@ -88,6 +90,7 @@ enum hilbus_slot_status {
 };
 
 enum hilbus_direction { HILBUS_OUTPUT = 0 /**< hilsim writes */, HILBUS_INPUT = 1 };
+/* NOLINTEND(readability-identifier-naming) */
 
 typedef struct hilbus_client hilbus_client;
 
