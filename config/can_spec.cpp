@@ -11,7 +11,9 @@
 #include <string>
 
 #include "io/can/dbc/dbc_parser.hpp"
+#include "io/can/mapping/bus_plan.hpp"
 #include "io/can/mapping/can_bus.hpp"
+#include "io/can/mapping/e2e_attributes.hpp"
 #include "io/can/transport/transport_factory.hpp"
 #include "io/can/transport/transport_uri.hpp"
 #include "models/vehicle/vehicle_channels.hpp"
@@ -38,11 +40,75 @@ std::optional<std::uint8_t> data_id(bool has, std::uint32_t value, const std::st
   return static_cast<std::uint8_t>(value);
 }
 
+io::can::E2eMessageSpec e2e_spec(const CanE2e& e, const std::string& at, const SourceMap& sources,
+                                 ConfigErrors& errors) {
+  io::can::E2eMessageSpec spec{.message = e.message()};
+  io::can::e2e::ProfileSpec& p = spec.profile;
+  const auto fail = [&](const std::string& field, const std::string& what) {
+    errors.push_back(sources.error(field.empty() ? at : fmt::format("{}.{}", at, field), what));
+  };
+  if (const auto profile = io::can::parse_e2e_profile(e.profile())) {
+    p.profile = *profile;
+  } else {
+    fail(e.has_profile() ? "profile" : "",
+         fmt::format("{}; expected profile: \"P01\", \"P02\", "
+                     "\"P05\", \"P11\" or \"P22\"",
+                     e.has_profile() ? fmt::format("\"{}\" is not an "
+                                                   "E2E profile",
+                                                   e.profile())
+                                     : std::string("no profile")));
+  }
+  if (e.data_id() > 65535)
+    fail("data_id", fmt::format("{} is out of range; expected 0..65535", e.data_id()));
+  p.data_id = static_cast<std::uint16_t>(e.data_id());
+  if (e.data_id_list_size() > 0) {
+    if (e.data_id_list_size() != 16) {
+      fail("data_id_list",
+           fmt::format("{} values; expected 16 (one per counter value)", e.data_id_list_size()));
+    }
+    for (int i = 0; i < e.data_id_list_size() && i < 16; ++i) {
+      if (e.data_id_list(i) > 255) {
+        fail(fmt::format("data_id_list[{}]", i),
+             fmt::format("{} is out of range; expected 0..255", e.data_id_list(i)));
+      }
+      p.data_id_list[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(e.data_id_list(i));
+    }
+  }
+  if (e.has_data_id_mode()) {
+    if (const auto mode = io::can::parse_data_id_mode(e.data_id_mode())) {
+      p.data_id_mode = *mode;
+    } else {
+      fail("data_id_mode", fmt::format("\"{}\" is not a data id mode; expected \"both\", "
+                                       "\"alt\", \"low\" or \"nibble\"",
+                                       e.data_id_mode()));
+    }
+  }
+  if (e.has_offset_bits()) p.offset_bits = e.offset_bits();
+  if (e.has_crc_offset_bits()) p.crc_offset_bits = e.crc_offset_bits();
+  if (e.has_counter_offset_bits()) p.counter_offset_bits = e.counter_offset_bits();
+  if (e.has_data_id_nibble_offset_bits())
+    p.data_id_nibble_offset_bits = e.data_id_nibble_offset_bits();
+  if (e.has_max_delta_counter()) {
+    if (e.max_delta_counter() < 1 || e.max_delta_counter() > 255) {
+      fail("max_delta_counter",
+           fmt::format("{} is out of range; expected 1..255", e.max_delta_counter()));
+    }
+    p.max_delta_counter = static_cast<std::uint8_t>(e.max_delta_counter());
+  }
+  return spec;
+}
+
 io::can::CanBusSpec to_spec(const CanBus& bus, const std::string& at, const SourceMap& sources,
                             ConfigErrors& errors) {
   io::can::CanBusSpec spec;
   spec.name = bus.name();
   spec.uri = bus.uri();
+  spec.simulate_nodes.assign(bus.simulate_nodes().begin(), bus.simulate_nodes().end());
+  spec.except_nodes.assign(bus.except_nodes().begin(), bus.except_nodes().end());
+  spec.dut_nodes.assign(bus.dut_nodes().begin(), bus.dut_nodes().end());
+  for (int i = 0; i < bus.e2e_size(); ++i) {
+    spec.e2e.push_back(e2e_spec(bus.e2e(i), fmt::format("{}.e2e[{}]", at, i), sources, errors));
+  }
   for (int i = 0; i < bus.rx_size(); ++i) {
     const CanRx& r = bus.rx(i);
     const std::string field = fmt::format("{}.rx[{}]", at, i);
@@ -120,8 +186,10 @@ ConfigErrors check_can(const Can& can, rt::ChannelTable& table, double period_s,
       errors.push_back(sources.error(at + ".dbc", e.what()));
       continue;
     }
-    // Resolve every name by building the bus on a scratch virtual link (no device opened)
+    // Resolve the node lists and every name by building the bus on a scratch virtual link
+    // (no device opened)
     std::vector<io::can::MappingProblem> problems;
+    io::can::plan_bus(spec, problems);
     auto scratch = io::can::open_transport(fmt::format("virtual:check-{}-{}", i, spec.name));
     (void)io::can::CanBus::create(spec, table, period_s, static_cast<std::uint8_t>(i), problems,
                                   std::move(scratch));

@@ -168,12 +168,18 @@ MessageFaultSpec message_fault(const Fault::MessageFault& m, const std::string& 
     }
     for (const io::can::TxMessageSpec& t : bus->tx) {  // what a counter or CRC fault needs
       if (t.message != m.name()) continue;
-      if (m.has_counter() && t.alive_counter.empty()) {
-        check.fail(at + ".counter",
-                   fmt::format("{} has no alive_counter in the rig's mapping", m.name()));
+      if (m.has_counter() && t.alive_counter.empty() && !t.e2e) {
+        check.fail(at + ".counter", fmt::format("{} has no alive_counter in the rig's mapping "
+                                                "and no E2E protection",
+                                                m.name()));
       }
-      if (m.has_crc() && t.crc.empty()) {
-        check.fail(at + ".crc", fmt::format("{} has no crc in the rig's mapping", m.name()));
+      if (m.has_crc() && t.crc.empty() && !t.e2e) {
+        check.fail(at + ".crc", fmt::format("{} has no crc in the rig's mapping and no E2E "
+                                            "protection",
+                                            m.name()));
+      }
+      if (m.has_data_id() && !t.e2e) {
+        check.fail(at + ".data_id", fmt::format("{} has no E2E protection", m.name()));
       }
     }
     if (!found) {
@@ -267,10 +273,18 @@ MessageFaultSpec message_fault(const Fault::MessageFault& m, const std::string& 
     case M::kDuplicate:
       out.op = MessageOp::duplicate;
       break;
+    case M::kDataId:
+      out.op = MessageOp::data_id;
+      out.value = m.data_id().value();
+      if (out.value > 65535) {
+        check.fail(at + ".data_id.value",
+                   fmt::format("{} is out of range; expected 0..65535", out.value));
+      }
+      break;
     case M::OP_NOT_SET:
       check.fail(at,
-                 "no operation; expected drop, delay, cycle, dlc, crc, counter, signal, bits or "
-                 "duplicate");
+                 "no operation; expected drop, delay, cycle, dlc, crc, counter, signal, bits, "
+                 "duplicate or data_id");
       break;
   }
   if (!out.transmitted && out.op != MessageOp::drop && out.op != MessageOp::delay) {
@@ -355,8 +369,24 @@ ConfigErrors check_faults(const google::protobuf::RepeatedPtrField<Fault>& fault
         s.target = message_fault(f.message(), at + ".message", check);
         break;
       case Fault::kBus:
-        s.target = BusFaultSpec{f.bus().name()};
-        (void)check.bus(at + ".bus.name", f.bus().name());
+        s.target = BusFaultSpec{f.bus().name(), f.bus().node()};
+        if (const io::can::CanBusSpec* bus = check.bus(at + ".bus.name", f.bus().name());
+            bus != nullptr && f.bus().has_node()) {
+          std::vector<std::string> nodes;
+          for (const io::can::TxMessageSpec& t : bus->tx) {
+            if (t.simulated && std::find(nodes.begin(), nodes.end(), t.node) == nodes.end()) {
+              nodes.push_back(t.node);
+            }
+          }
+          if (std::find(nodes.begin(), nodes.end(), f.bus().node()) == nodes.end()) {
+            check.fail(
+                at + ".bus.node",
+                fmt::format("\"{}\" is not a node bus {} simulates; expected {}", f.bus().node(),
+                            f.bus().name(),
+                            nodes.empty() ? std::string("a bus with simulate_nodes")
+                                          : fmt::format("one of {}", fmt::join(nodes, ", "))));
+          }
+        }
         if (f.bus().op_case() != Fault::BusFault::kSilence)
           check.fail(at + ".bus", "expected silence {}");
         break;

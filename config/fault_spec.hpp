@@ -67,7 +67,8 @@ enum class MessageOp : std::uint8_t {
   counter,
   signal,
   bits,
-  duplicate
+  duplicate,
+  data_id
 };
 /// CANoe's ways to corrupt a counter or CRC, and how a counter continues after.
 enum class ByteMode : std::uint8_t { value, offset, random, freeze };
@@ -82,7 +83,7 @@ struct MessageFaultSpec {
   std::uint32_t every_nth = 0;
   std::uint32_t length = 0;         ///< dlc
   ByteMode mode = ByteMode::value;  ///< crc, counter
-  std::uint64_t value = 0;          ///< crc/counter value, bits value
+  std::uint64_t value = 0;          ///< crc/counter value, bits value, data id
   CounterContinue after = CounterContinue::correct;
   std::string signal;  ///< signal
   double signal_value = 0.0;
@@ -90,7 +91,8 @@ struct MessageFaultSpec {
 };
 
 struct BusFaultSpec {
-  std::string bus;  ///< silence
+  std::string bus;   ///< silence
+  std::string node;  ///< only this simulated node's messages ("" : the whole bus)
 };
 
 struct FaultSpec {

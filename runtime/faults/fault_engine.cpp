@@ -37,7 +37,12 @@ class FaultEngine::Impl {
     faults_.reserve(settings.size() + kRuntimeFaults);
     inputs_.reserve(settings.size() + kRuntimeFaults);
     outputs_.reserve(settings.size() + kRuntimeFaults);
+    // one silence flag per bus, then one per node of each bus's DBC
     silent_count_ = targets.buses.size();
+    for (const auto& bus : targets.buses) {
+      node_flags_.push_back(silent_count_);
+      silent_count_ += bus->node_count();
+    }
     silent_ = std::make_unique<bool[]>(silent_count_);
     // a hook for every message, put on its bus only once a fault targets the message
     for (std::size_t b = 0; b < targets.buses.size(); ++b) {
@@ -173,7 +178,11 @@ class FaultEngine::Impl {
     if (std::holds_alternative<config::ChannelFaultSpec>(f.settings.target)) {
       (f.input ? inputs_ : outputs_).push_back(&f);
     } else if (std::holds_alternative<config::BusFaultSpec>(f.settings.target)) {
-      targets_.buses[f.bus]->set_silence(&silent_[f.bus]);
+      if (f.node >= 0) {
+        targets_.buses[f.bus]->set_node_silence(f.node, &silent_[silence_flag(f)]);
+      } else {
+        targets_.buses[f.bus]->set_silence(&silent_[f.bus]);
+      }
     } else {
       f.hook->install();
       (void)f.hook->add(f);
@@ -199,9 +208,14 @@ class FaultEngine::Impl {
     for (std::size_t b = 0; b < silent_count_; ++b) silent_[b] = false;
     for (const std::unique_ptr<Fault>& f : faults_) {
       if (f->active && std::holds_alternative<config::BusFaultSpec>(f->settings.target)) {
-        silent_[f->bus] = true;
+        silent_[silence_flag(*f)] = true;
       }
     }
+  }
+
+  /// The flag a bus or node silence sets.
+  [[nodiscard]] std::size_t silence_flag(const Fault& f) const noexcept {
+    return f.node >= 0 ? node_flags_[f.bus] + static_cast<std::size_t>(f.node) : f.bus;
   }
 
   /// "start lost_speeds: drop of …", in a fixed buffer (the recorder keeps 150 bytes).
@@ -235,6 +249,7 @@ class FaultEngine::Impl {
   std::map<std::size_t, std::unique_ptr<detail::MessageFaults>> hooks_;
   std::unique_ptr<bool[]> silent_;
   std::size_t silent_count_ = 0;
+  std::vector<std::size_t> node_flags_;  ///< per bus: its first node's flag in silent_
   io::record::TelemetryRecorder* events_ = nullptr;
   std::array<char, 150> event_text_{};
   std::mutex names_mutex_;

@@ -47,15 +47,17 @@ std::size_t bus_index(const FaultTargets& targets, const std::string& bus,
 std::string describe(const config::FaultSpec& f) {
   static constexpr const char* kChannelOps[] = {"force", "stuck", "offset", "gain",
                                                 "noise", "drift", "delay",  "nan"};
-  static constexpr const char* kMessageOps[] = {"drop",    "delay",  "cycle", "dlc",      "crc",
-                                                "counter", "signal", "bits",  "duplicate"};
+  static constexpr const char* kMessageOps[] = {
+      "drop", "delay", "cycle", "dlc", "crc", "counter", "signal", "bits", "duplicate", "data id"};
   if (const auto* c = std::get_if<config::ChannelFaultSpec>(&f.target)) {
     return fmt::format("{} of {}", kChannelOps[static_cast<int>(c->op)], c->channel);
   }
   if (const auto* m = std::get_if<config::MessageFaultSpec>(&f.target)) {
     return fmt::format("{} of {} on {}", kMessageOps[static_cast<int>(m->op)], m->message, m->bus);
   }
-  return fmt::format("silence of bus {}", std::get<config::BusFaultSpec>(f.target).bus);
+  const auto& b = std::get<config::BusFaultSpec>(f.target);
+  if (!b.node.empty()) return fmt::format("silence of node {} on bus {}", b.node, b.bus);
+  return fmt::format("silence of bus {}", b.bus);
 }
 
 }  // namespace
@@ -110,6 +112,13 @@ std::optional<MessageRef> resolve_fault(Fault& f, const FaultWorld& world,
   }
   if (const auto* b = std::get_if<config::BusFaultSpec>(&s.target)) {
     f.bus = bus_index(world.targets, b->bus, s);
+    if (!b->node.empty()) {
+      f.node = world.targets.buses[f.bus]->node_index(b->node);
+      if (f.node < 0) {
+        throw std::runtime_error(
+            fmt::format("fault \"{}\": bus {} has no node {}", s.name, b->bus, b->node));
+      }
+    }
     return std::nullopt;
   }
   const auto& m = std::get<config::MessageFaultSpec>(s.target);

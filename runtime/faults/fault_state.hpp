@@ -78,6 +78,7 @@ struct Fault {
 
   // bus faults
   std::size_t bus = 0;
+  std::int32_t node = -1;  ///< a node's silence: its index in the bus's DBC, else −1
 };
 
 }  // namespace hil::runtime::detail

@@ -41,6 +41,14 @@ Fault* MessageFaults::acting(MessageOp op) const noexcept {
   return nullptr;
 }
 
+bool MessageFaults::data_id(std::uint16_t& id) noexcept {
+  Fault* f = acting(MessageOp::data_id);
+  if (f == nullptr) return false;
+  id = static_cast<std::uint16_t>(std::get<config::MessageFaultSpec>(f->settings.target).value);
+  ++f->count;
+  return true;
+}
+
 std::int64_t MessageFaults::cycle_ticks() const noexcept {
   for (Fault* f : faults_) {
     const auto& m = std::get<config::MessageFaultSpec>(f->settings.target);

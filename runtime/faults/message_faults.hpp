@@ -33,6 +33,7 @@ class MessageFaults final : public io::can::MessageFaultHook {
   void before_encode(std::span<double> physical) noexcept override;
   [[nodiscard]] std::uint32_t counter(std::uint32_t correct,
                                       std::uint32_t modulo) noexcept override;
+  [[nodiscard]] bool data_id(std::uint16_t& id) noexcept override;
   void after_crc(io::can::CanFrame& frame, std::int32_t crc_byte) noexcept override;
   [[nodiscard]] io::can::FrameFate fate(std::int64_t tick,
                                         const io::can::CanFrame& frame) noexcept override;

@@ -1,6 +1,7 @@
 #include "tools/cli/check_command.hpp"
 
 #include <fmt/format.h>
+#include <algorithm>
 
 #include <filesystem>
 #include <memory>
@@ -97,8 +98,20 @@ int run_check(const CheckSpec& o) {
                rig.vehicle->sprung.mass);
   }
   for (const io::can::CanBusSpec& bus : rig.can) {
-    fmt::print("  CAN {} ({}): {} messages received, {} sent\n", bus.name, bus.uri, bus.rx.size(),
+    const auto count = [](const auto& list, auto&& pred) {
+      return std::count_if(list.begin(), list.end(), pred);
+    };
+    const auto simulated =
+        count(bus.tx, [](const io::can::TxMessageSpec& t) { return t.simulated; });
+    const auto checked = count(bus.rx, [](const io::can::RxMessageSpec& r) { return r.dut; });
+    fmt::print("  CAN {} ({}): {} messages received, {} sent", bus.name, bus.uri, bus.rx.size(),
                bus.tx.size());
+    if (simulated > 0 || checked > 0) {
+      fmt::print(" ({} for simulated nodes; {} from the device under test, checked)", simulated,
+                 checked);
+    }
+    fmt::print("\n");
+    for (const std::string& line : bus.plan) fmt::print("    {}\n", line);
   }
   for (const config::FmuSpec& f : rig.fmus) {
     fmt::print("  fmu {}: {} every {} tick{}, {} parameter{}, {} input{}, {} output{}\n",

@@ -55,27 +55,11 @@ class Checker {
     db_.warnings.push_back(located(db_.file_name, at, fmt::format("warning: {}", message)));
   }
 
-  /// The attribute's BA_ value on the object, or its BA_DEF_DEF_ default.
-  [[nodiscard]] const AttributeValue* effective(const Attributes& on, std::string_view name) const {
-    if (const auto it = on.find(name); it != on.end()) return &it->second;
-    for (const AttributeDefinition& d : db_.attribute_definitions) {
-      if (d.name == name && d.default_value) return &*d.default_value;
-    }
-    return nullptr;
-  }
   [[nodiscard]] std::optional<double> number(const Attributes& on, std::string_view name) const {
-    const AttributeValue* v = effective(on, name);
-    if (v == nullptr) return std::nullopt;
-    if (const auto* i = std::get_if<std::int64_t>(v)) return static_cast<double>(*i);
-    if (const auto* d = std::get_if<double>(v)) return *d;
-    return std::nullopt;
+    return db_.number_attribute(on, name);
   }
   [[nodiscard]] std::string text(const Attributes& on, std::string_view name) const {
-    const AttributeValue* v = effective(on, name);
-    if (v == nullptr) return {};
-    if (const auto* s = std::get_if<std::string>(v)) return *s;
-    if (const auto* i = std::get_if<std::int64_t>(v)) return std::to_string(*i);
-    return {};
+    return db_.text_attribute(on, name).value_or(std::string());
   }
 
   void resolve_attributes(Message& m) {

@@ -30,4 +30,31 @@ const Message* Database::find_message(std::uint32_t id, bool extended) const noe
   return it != messages.end() ? &*it : nullptr;
 }
 
+const AttributeValue* Database::attribute(const Attributes& on,
+                                          std::string_view name) const noexcept {
+  if (const auto it = on.find(name); it != on.end()) return &it->second;
+  for (const AttributeDefinition& d : attribute_definitions) {
+    if (d.name == name && d.default_value) return &*d.default_value;
+  }
+  return nullptr;
+}
+
+std::optional<double> Database::number_attribute(const Attributes& on,
+                                                 std::string_view name) const noexcept {
+  const AttributeValue* v = attribute(on, name);
+  if (v == nullptr) return std::nullopt;
+  if (const auto* i = std::get_if<std::int64_t>(v)) return static_cast<double>(*i);
+  if (const auto* d = std::get_if<double>(v)) return *d;
+  return std::nullopt;
+}
+
+std::optional<std::string> Database::text_attribute(const Attributes& on,
+                                                    std::string_view name) const {
+  const AttributeValue* v = attribute(on, name);
+  if (v == nullptr) return std::nullopt;
+  if (const auto* s = std::get_if<std::string>(v)) return *s;
+  if (const auto* i = std::get_if<std::int64_t>(v)) return std::to_string(*i);
+  return std::nullopt;
+}
+
 }  // namespace hil::io::can::dbc

@@ -148,6 +148,17 @@ struct Database {
 
   [[nodiscard]] const Message* find_message(std::string_view message_name) const noexcept;
   [[nodiscard]] const Message* find_message(std::uint32_t id, bool extended) const noexcept;
+
+  /// Attribute `name` of an object whose BA_ values are `on`: its own value, else the
+  /// BA_DEF_DEF_ default, else nullptr.
+  [[nodiscard]] const AttributeValue* attribute(const Attributes& on,
+                                                std::string_view name) const noexcept;
+  /// attribute() as a number (INT, HEX, FLOAT), or nullopt.
+  [[nodiscard]] std::optional<double> number_attribute(const Attributes& on,
+                                                       std::string_view name) const noexcept;
+  /// attribute() as text (STRING, ENUM name; an integer in decimal), or nullopt.
+  [[nodiscard]] std::optional<std::string> text_attribute(const Attributes& on,
+                                                          std::string_view name) const;
 };
 
 /// The DBC error every parse and check failure throws: what() is

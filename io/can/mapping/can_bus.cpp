@@ -3,53 +3,84 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <exception>
 #include <limits>
+#include <stdexcept>
 
-#include "io/can/mapping/can_bus_build.hpp"
-#include "io/can/mapping/e2e.hpp"
+#include "io/can/mapping/bus_plan.hpp"
+#include "io/can/mapping/can_bus_state.hpp"
 #include "io/can/transport/transport_factory.hpp"
 
 namespace hil::io::can {
 
 using detail::Binding;
 
-struct CanBus::Rx {
-  const dbc::CompiledMessage* message = nullptr;
-  std::vector<Binding> bindings;
-  std::vector<dbc::SignalValue> values;  // one per signal of the message
-  detail::E2e e2e;
-  std::int64_t timeout_ticks = 0;
-  std::int64_t hold_ticks = 0;
-  std::int64_t last_tick = 0;  // last valid frame; the start counts as one
-  std::optional<std::uint32_t> last_counter;
-  bool missing = false;
-  std::vector<std::pair<rt::ChannelId, double>> safe;
-  rt::ChannelId status{};
-  MessageCounters counters;
-  MessageFaultHook* fault = nullptr;
-};
+namespace {
 
-struct CanBus::Tx {
-  const dbc::CompiledMessage* message = nullptr;
-  std::vector<Binding> bindings;
-  std::vector<double> physical;  // one per signal, start values until set
-  detail::E2e e2e;
-  std::int64_t cycle_ticks = 1;
-  std::int64_t next_due = 0;
-  std::uint64_t sent = 0;  // alive counter source
-  MessageCounters counters;
-  MessageFaultHook* fault = nullptr;
-};
+/// Whole ticks of `ms` (at least `at_least`).
+std::int64_t ticks_of(double ms, double period_s, std::int64_t at_least) {
+  return std::max<std::int64_t>(at_least, std::llround(ms / 1000.0 / period_s));
+}
+
+SendTicks send_ticks(const SendPlan& p, double period_s) {
+  SendTicks t;
+  if (p.cyclic) t.cycle = ticks_of(*p.cycle_ms, period_s, 1);
+  if (p.if_active)
+    t.fast = ticks_of(p.fast_cycle_ms.value_or(p.cycle_ms.value_or(0.0)), period_s, 1);
+  t.start = ticks_of(p.start_delay_ms, period_s, 0);
+  t.gap = ticks_of(p.min_gap_ms, period_s, 0);
+  t.repeat = ticks_of(p.fast_cycle_ms.value_or(p.min_gap_ms), period_s, 1);
+  t.repetitions = p.repetitions;
+  t.on_change = p.on_change;
+  t.at_start = p.at_start;
+  return t;
+}
+
+/// The payload bits a signal occupies, as a byte mask.
+std::array<std::uint8_t, kMaxFdLength> signal_bits(const dbc::CompiledSignal& s) {
+  std::array<std::uint8_t, kMaxFdLength> bits{};
+  if (s.layout.bytes_needed <= bits.size()) dbc::write_raw(s.layout, ~std::uint64_t{0}, bits);
+  return bits;
+}
+
+bool overlaps(const std::array<std::uint8_t, kMaxFdLength>& a,
+              const std::array<std::uint8_t, kMaxFdLength>& b) {
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if ((a[i] & b[i]) != 0) return true;
+  }
+  return false;
+}
+
+/// The payload bits an E2E profile writes (CRC, counter, data id nibble).
+std::array<std::uint8_t, kMaxFdLength> header_bits(const e2e::ProfileSpec& p) {
+  std::array<std::uint8_t, kMaxFdLength> bits{};
+  const e2e::HeaderLayout layout = e2e::header_layout(p);
+  for (std::uint32_t b = 0; b < bits.size() * 8; ++b) {
+    if (e2e::owns_bit(layout, b))
+      bits[b / 8] = static_cast<std::uint8_t>(bits[b / 8] | (1U << (b % 8)));
+  }
+  return bits;
+}
+
+std::string unit_of(const dbc::Signal& s) { return s.unit.empty() ? std::string("-") : s.unit; }
+
+}  // namespace
 
 CanBus::~CanBus() = default;
 
-std::unique_ptr<CanBus> CanBus::create(const CanBusSpec& spec, rt::ChannelTable& table,
+std::unique_ptr<CanBus> CanBus::create(const CanBusSpec& given, rt::ChannelTable& table,
                                        double period_s, std::uint8_t index,
                                        std::vector<MappingProblem>& problems,
                                        std::unique_ptr<Transport> transport) {
   const std::size_t problems_before = problems.size();
+  CanBusSpec planned;
+  if (!given.planned) {
+    planned = given;
+    plan_bus(planned, problems);
+  }
+  const CanBusSpec& spec = given.planned ? given : planned;
   std::unique_ptr<CanBus> bus(new CanBus());
   bus->name_ = spec.name;
   bus->index_ = index;
@@ -60,8 +91,18 @@ std::unique_ptr<CanBus> CanBus::create(const CanBusSpec& spec, rt::ChannelTable&
     return nullptr;
   }
   bus->db_ = std::make_unique<dbc::CompiledDatabase>(spec.database);
+  for (const dbc::Node& n : spec.database.nodes) bus->nodes_.push_back(n.name);
   const detail::Resolver resolve(spec, table, problems);
   bus->rx_of_message_.assign(spec.database.messages.size(), -1);
+  const auto add_channel = [&](rt::ChannelSpec c,
+                               const std::string& field) -> std::optional<rt::ChannelId> {
+    try {
+      return table.add(std::move(c));
+    } catch (const std::invalid_argument& e) {
+      problems.push_back({field, e.what()});
+      return std::nullopt;
+    }
+  };
 
   for (std::size_t i = 0; i < spec.rx.size(); ++i) {
     const RxMessageSpec& r = spec.rx[i];
@@ -73,16 +114,24 @@ std::unique_ptr<CanBus> CanBus::create(const CanBusSpec& spec, rt::ChannelTable&
           {at + ".message", fmt::format("\"{}\" is mapped for reception twice", r.message)});
       continue;
     }
+    const dbc::Message& message = spec.database.messages[static_cast<std::size_t>(m)];
+    const std::string stem = fmt::format("can.{}.{}", spec.name, detail::snake_case(r.message));
     auto rx = std::make_unique<Rx>();
+    rx->name = r.message;
+    rx->dut = r.dut;
     rx->message = &bus->db_->messages()[static_cast<std::size_t>(m)];
     rx->bindings = resolve.bindings(m, r.signals, at, rt::Direction::input);
     rx->values.resize(rx->message->signals.size());
     rx->e2e = resolve.e2e(m, r.alive_counter, r.crc, r.crc_data_id, at);
+    rx->profile = r.e2e;
     const std::optional<std::int64_t> cycle = resolve.cycle_ticks(m, std::nullopt, period_s);
+    rx->cycle_ticks = cycle.value_or(0);
     if (r.timeout_s) {
       rx->timeout_ticks = static_cast<std::int64_t>(std::ceil(*r.timeout_s / period_s - 1e-9));
     } else if (cycle) {
       rx->timeout_ticks = 3 * *cycle;  // default 3 cycle times
+    } else if (r.dut) {
+      rx->timeout_ticks = -1;  // the device under test sends it on change: never missing
     } else {
       problems.push_back({at + ".timeout", fmt::format("\"{}\" has no GenMsgCycleTime in the "
                                                        "DBC; expected a timeout_ms",
@@ -98,10 +147,36 @@ std::unique_ptr<CanBus> CanBus::create(const CanBusSpec& spec, rt::ChannelTable&
       }
     }
     rx->status = table.add(
-        {.name = fmt::format("can.{}.{}.timeout", spec.name, detail::snake_case(r.message)),
+        {.name = stem + ".timeout",
          .unit = "-",
          .direction = rt::Direction::output,
          .description = fmt::format("1 while {} is missing on {}", r.message, spec.name)});
+    if (rx->profile) {
+      rx->e2e_status = add_channel(
+          {.name = stem + ".e2e",
+           .unit = "-",
+           .direction = rt::Direction::output,
+           .initial = static_cast<double>(e2e::Status::no_data),
+           .description = fmt::format("E2E check of {}: 0 OK, 1 REPEATED, 2 WRONG_SEQUENCE, "
+                                      "3 ERROR, 4 NODATA",
+                                      r.message)},
+          at);
+      rx->no_data_at = cycle ? *cycle + *cycle / 2 : std::numeric_limits<std::int64_t>::max();
+    }
+    if (r.dut && r.signals.empty()) {  // the device's signals, as received
+      for (std::size_t k = 0; k < message.signals.size(); ++k) {
+        const dbc::Signal& s = message.signals[k];
+        if (const std::optional<rt::ChannelId> id = add_channel(
+                {.name = fmt::format("{}.{}", stem, detail::snake_case(s.name)),
+                 .unit = unit_of(s),
+                 .direction = rt::Direction::output,
+                 .description = fmt::format("{} of {} as received from the device under test",
+                                            s.name, r.message)},
+                at)) {
+          rx->bindings.push_back({k, *id});
+        }
+      }
+    }
     bus->rx_of_message_[static_cast<std::size_t>(m)] = static_cast<std::int32_t>(bus->rx_.size());
     bus->rx_.push_back(std::move(rx));
   }
@@ -111,17 +186,65 @@ std::unique_ptr<CanBus> CanBus::create(const CanBusSpec& spec, rt::ChannelTable&
     const std::string at = fmt::format("tx[{}]", i);
     const std::int32_t m = resolve.message(t.message, at + ".message");
     if (m < 0) continue;
+    const dbc::Message& message = spec.database.messages[static_cast<std::size_t>(m)];
     auto tx = std::make_unique<Tx>();
     tx->message = &bus->db_->messages()[static_cast<std::size_t>(m)];
     tx->bindings = resolve.bindings(m, t.signals, at, std::nullopt);
-    tx->physical = detail::start_values(spec.database.messages[static_cast<std::size_t>(m)]);
+    tx->values = detail::start_values(message);
+    tx->physical = tx->values;
     tx->e2e = resolve.e2e(m, t.alive_counter, t.crc, t.crc_data_id, at);
-    if (const std::optional<std::int64_t> cycle = resolve.cycle_ticks(m, t.cycle_s, period_s)) {
-      tx->cycle_ticks = *cycle;
+    tx->profile = t.e2e;
+    if (tx->profile && (tx->e2e.counter >= 0 || tx->e2e.crc >= 0)) {
+      problems.push_back({at + ".alive_counter", fmt::format("\"{}\" has E2E {}; its counter and "
+                                                             "CRC are the profile's",
+                                                             t.message, "protection")});
+    }
+    if (t.send) {
+      tx->schedule = SendSchedule(send_ticks(*t.send, period_s));
     } else {
       problems.push_back({at + ".cycle", fmt::format("\"{}\" has no GenMsgCycleTime in the DBC; "
                                                      "expected a cycle_ms",
                                                      t.message)});
+    }
+    if (t.send && t.send->if_active) {
+      for (const dbc::Signal& s : message.signals) {
+        const std::optional<double> raw =
+            spec.database.number_attribute(s.attributes, "GenSigInactiveValue");
+        tx->inactive.push_back(raw ? *raw * s.factor + s.offset
+                                   : std::numeric_limits<double>::quiet_NaN());
+      }
+    }
+    if (t.simulated) {  // every free signal is an input channel
+      tx->node = bus->node_index(t.node);
+      const auto header =
+          tx->profile ? header_bits(*tx->profile) : std::array<std::uint8_t, kMaxFdLength>{};
+      for (std::size_t k = 0; k < message.signals.size(); ++k) {
+        const dbc::Signal& s = message.signals[k];
+        const bool bound = std::any_of(tx->bindings.begin(), tx->bindings.end(),
+                                       [&](const Binding& b) { return b.signal == k; });
+        const auto ki = static_cast<std::int32_t>(k);
+        if (bound || ki == tx->e2e.counter || ki == tx->e2e.crc ||
+            overlaps(header, signal_bits(tx->message->signals[k]))) {
+          if (!tx->inactive.empty()) tx->inactive[k] = std::numeric_limits<double>::quiet_NaN();
+          continue;
+        }
+        const dbc::CompiledSignal& c = tx->message->signals[k];
+        rt::ChannelSpec channel{
+            .name = fmt::format("can.{}.{}.{}", spec.name, detail::snake_case(t.message),
+                                detail::snake_case(s.name)),
+            .unit = unit_of(s),
+            .direction = rt::Direction::input,
+            .initial = tx->values[k],
+            .description =
+                fmt::format("{} of {}, sent for {} on {}", s.name, t.message, t.node, spec.name)};
+        if (c.has_range) {
+          channel.min = c.minimum;
+          channel.max = c.maximum;
+        }
+        if (const std::optional<rt::ChannelId> id = add_channel(std::move(channel), at)) {
+          tx->bindings.push_back({k, *id});
+        }
+      }
     }
     bus->tx_.push_back(std::move(tx));
   }
@@ -136,7 +259,7 @@ std::unique_ptr<CanBus> CanBus::create(const CanBusSpec& spec, rt::ChannelTable&
   bus->tx_frames_ = counter("tx_frames", "frames sent");
   bus->rx_dropped_ = counter("rx_dropped",
                              "frames received and refused (unknown id, bad "
-                             "length, counter or CRC)");
+                             "length, counter, CRC or E2E)");
   bus->tx_dropped_ = counter("tx_dropped", "frames the transport did not take");
   if (problems.size() != problems_before) return nullptr;
 
@@ -162,156 +285,26 @@ const MessageCounters& CanBus::tx_counters(std::size_t i) const noexcept {
   return tx_[i]->counters;
 }
 
+const std::string& CanBus::rx_name(std::size_t i) const noexcept { return rx_[i]->name; }
+
+bool CanBus::rx_from_dut(std::size_t i) const noexcept { return rx_[i]->dut; }
+
 void CanBus::set_fault_hook(bool tx, std::size_t index, MessageFaultHook* hook) noexcept {
   if (tx && index < tx_.size()) tx_[index]->fault = hook;
   if (!tx && index < rx_.size()) rx_[index]->fault = hook;
 }
 
-void CanBus::read(std::int64_t tick, rt::ChannelTable& table) noexcept {
-  CanFrame held;
-  for (const std::unique_ptr<Rx>& rx : rx_) {  // frames a delay fault held, now due
-    while (rx->fault != nullptr && rx->fault->due(tick, held)) take(*rx, held, tick, table);
-  }
-  for (;;) {
-    const std::size_t n = transport_->receive(inbox_, tick);
-    for (std::size_t i = 0; i < n; ++i) receive(inbox_[i].frame, tick, table);
-    if (n < inbox_.size()) break;
-  }
-  watch_timeouts(tick, table);
-}
-
-void CanBus::receive(const CanFrame& frame, std::int64_t tick, rt::ChannelTable& table) noexcept {
-  if (tap_ != nullptr) (void)tap_->try_push({.tick = tick, .bus = index_, .frame = frame});
-  const std::int32_t m =
-      frame.error() || frame.remote() ? -1 : db_->find(frame.id, frame.extended());
-  const std::int32_t r = m < 0 ? -1 : rx_of_message_[static_cast<std::size_t>(m)];
-  if (r < 0) {
-    unknown_.fetch_add(1, std::memory_order_relaxed);
-    ++rx_drop_total_;
-    return;
-  }
-  Rx& rx = *rx_[static_cast<std::size_t>(r)];
-  const FrameFate fate = rx.fault != nullptr ? rx.fault->fate(tick, frame) : FrameFate::pass;
-  if (fate == FrameFate::drop || fate == FrameFate::held) return;
-  take(rx, frame, tick, table);
-  if (fate == FrameFate::twice) take(rx, frame, tick, table);
-}
-
-void CanBus::take(Rx& rx, const CanFrame& frame, std::int64_t tick,
-                  rt::ChannelTable& table) noexcept {
-  MessageCounters& c = rx.counters;
-  const auto refuse = [&](std::atomic<std::uint64_t>& why) {
-    why.fetch_add(1, std::memory_order_relaxed);
-    c.errors.fetch_add(1, std::memory_order_relaxed);
-    c.drops.fetch_add(1, std::memory_order_relaxed);
-    ++rx_drop_total_;
-  };
-  if (frame.fd() != rx.message->fd || frame.length != rx.message->frame_length) {
-    return refuse(c.length_errors);
-  }
-  const std::span<const std::uint8_t> payload = frame.payload();
-  if (!detail::check_crc(rx.e2e, payload)) return refuse(c.crc_errors);
-  std::optional<std::uint32_t> counter;
-  if (rx.e2e.counter >= 0) {
-    std::int64_t raw = 0;
-    (void)dbc::decode_raw(rx.message->signals[static_cast<std::size_t>(rx.e2e.counter)], payload,
-                          raw);
-    counter = static_cast<std::uint32_t>(raw);
-    const CounterCheck check = check_counter(rx.last_counter, *counter, rx.e2e.counter_bits);
-    if (check == CounterCheck::repeat) return refuse(c.counter_errors);
-    if (check == CounterCheck::jump) c.counter_jumps.fetch_add(1, std::memory_order_relaxed);
-  }
-  (void)dbc::decode_message(*rx.message, payload, rx.values);
-  for (const Binding& b : rx.bindings) {
-    if (rx.values[b.signal].present) table.set(b.channel, rx.values[b.signal].physical);
-  }
-  rx.last_counter = counter;
-  rx.last_tick = tick;
-  if (rx.missing) {
-    rx.missing = false;  // frames resumed: recovery
-    table.set(rx.status, 0.0);
-  }
-  c.frames.fetch_add(1, std::memory_order_relaxed);
-  c.bytes.fetch_add(frame.length, std::memory_order_relaxed);
-  c.last_tick.store(tick, std::memory_order_relaxed);
-  c.last_payload.store(frame.payload());
-  ++rx_total_;
-}
-
-void CanBus::watch_timeouts(std::int64_t tick, rt::ChannelTable& table) noexcept {
-  for (const std::unique_ptr<Rx>& p : rx_) {
-    Rx& rx = *p;
-    const std::int64_t silent = tick - rx.last_tick;
-    if (silent <= rx.timeout_ticks) continue;
-    if (!rx.missing) {
-      rx.missing = true;
-      rx.counters.timeouts.fetch_add(1, std::memory_order_relaxed);
-      table.set(rx.status, 1.0);
-    }
-    if (silent > rx.timeout_ticks + rx.hold_ticks) {
-      for (const auto& [channel, value] : rx.safe) table.set(channel, value);
-    }
+void CanBus::set_node_silence(std::int32_t node, const bool* silent) noexcept {
+  for (const std::unique_ptr<Tx>& tx : tx_) {
+    if (tx->node == node) tx->node_silent = silent;
   }
 }
 
-void CanBus::write(std::int64_t tick, rt::ChannelTable& table) noexcept {
-  CanFrame held;
-  for (const std::unique_ptr<Tx>& p : tx_) {
-    Tx& tx = *p;
-    while (tx.fault != nullptr && tx.fault->due(tick, held)) transmit(tx, held, tick);
-    if (tick < tx.next_due) continue;
-    send(tx, tick, table);
-    const std::int64_t faulted = tx.fault != nullptr ? tx.fault->cycle_ticks() : 0;
-    const std::int64_t cycle = faulted > 0 ? faulted : tx.cycle_ticks;
-    tx.next_due += cycle;
-    if (tx.next_due <= tick) tx.next_due = tick + cycle;  // after skipped ticks
+std::int32_t CanBus::node_index(std::string_view node) const noexcept {
+  for (std::size_t i = 0; i < nodes_.size(); ++i) {
+    if (nodes_[i] == node) return static_cast<std::int32_t>(i);
   }
-  transport_->flush(tick);
-  publish_counters(table);
-}
-
-void CanBus::send(Tx& tx, std::int64_t tick, const rt::ChannelTable& table) noexcept {
-  for (const Binding& b : tx.bindings) tx.physical[b.signal] = table.get(b.channel);
-  if (tx.fault != nullptr) tx.fault->before_encode(tx.physical);
-  if (tx.e2e.counter >= 0) {
-    const dbc::CompiledSignal& s = tx.message->signals[static_cast<std::size_t>(tx.e2e.counter)];
-    const auto modulo = static_cast<std::uint32_t>(std::uint64_t{1} << tx.e2e.counter_bits);
-    auto raw = static_cast<std::uint32_t>(tx.sent % modulo);
-    if (tx.fault != nullptr) raw = tx.fault->counter(raw, modulo) % modulo;
-    tx.physical[static_cast<std::size_t>(tx.e2e.counter)] =
-        static_cast<double>(raw) * s.factor + s.offset;
-  }
-  CanFrame frame;
-  const dbc::EncodeResult encoded = dbc::encode_frame(*tx.message, tx.physical, frame);
-  detail::write_crc(tx.e2e, frame);
-  MessageCounters& c = tx.counters;
-  c.saturated.fetch_add(encoded.saturated + encoded.not_a_number, std::memory_order_relaxed);
-  ++tx.sent;
-  if (tx.fault != nullptr) {
-    tx.fault->after_crc(frame, tx.e2e.crc >= 0 ? static_cast<std::int32_t>(tx.e2e.crc_byte) : -1);
-    const FrameFate fate = tx.fault->fate(tick, frame);
-    if (fate == FrameFate::drop || fate == FrameFate::held) return;
-    if (fate == FrameFate::twice) transmit(tx, frame, tick);
-  }
-  transmit(tx, frame, tick);
-}
-
-void CanBus::transmit(Tx& tx, const CanFrame& frame, std::int64_t tick) noexcept {
-  if (silent_ != nullptr && *silent_) return;  // the bus is silenced: nothing goes out
-  MessageCounters& c = tx.counters;
-  if (tap_ != nullptr) {
-    (void)tap_->try_push({.tick = tick, .bus = index_, .transmitted = true, .frame = frame});
-  }
-  if (transport_->send(frame, tick) != SendStatus::ok) {
-    c.drops.fetch_add(1, std::memory_order_relaxed);
-    ++tx_drop_total_;
-    return;
-  }
-  c.frames.fetch_add(1, std::memory_order_relaxed);
-  c.bytes.fetch_add(frame.length, std::memory_order_relaxed);
-  c.last_tick.store(tick, std::memory_order_relaxed);
-  c.last_payload.store(frame.payload());
-  ++tx_total_;
+  return -1;
 }
 
 void CanBus::publish_counters(rt::ChannelTable& table) const noexcept {

@@ -1,13 +1,16 @@
 #pragma once
-// One mapped CAN bus in the loop: in the read phase it drains the transport,
-// checks each frame (length, FD flag, alive counter, CRC), decodes the mapped signals into
-// input channels, and watches each received message's timeout (status channel up, hold,
-// then the safe values); in the write phase it encodes the due messages from channels (alive
-// counter, CRC) on their cycle, aligned to ticks, and flushes the transport. docs/can.md
-// "Mapping".
+// One mapped CAN bus in the loop: in the read phase it drains the transport, checks each frame
+// (length, FD flag, alive counter, CRC, AUTOSAR E2E), decodes the mapped signals into input
+// channels, and watches each received message's timeout (status channel up, hold, then the
+// safe values); in the write phase it encodes the due messages from channels (alive counter,
+// CRC, E2E) as their send plans say — cyclic, on change, if active — aligned to ticks, and
+// flushes the transport. docs/can.md "Mapping" and "Rest-bus simulation".
 //
 // Channels it adds: can.<bus>.<message>.timeout [-] per received message (1 while missing),
-// and can.<bus>.{rx_frames, tx_frames, rx_dropped, tx_dropped} [-].
+// can.<bus>.<message>.e2e [-] per received E2E message (the last check's status: 0 OK,
+// 1 REPEATED, 2 WRONG_SEQUENCE, 3 ERROR, 4 NODATA), can.<bus>.<message>.<signal> per free
+// signal of a simulated message (input) and per signal of a device-under-test message that
+// no `signals` map (output), and can.<bus>.{rx_frames, tx_frames, rx_dropped, tx_dropped} [-].
 //
 // Thread-safety: build in the setup phase; read()/write() on the RT thread only (no
 // allocation, no exceptions, no blocking); message_counters() from any thread (relaxed
@@ -19,6 +22,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "io/can/dbc/dbc_codec.hpp"
@@ -50,10 +54,12 @@ struct MessageCounters {
   std::atomic<std::uint64_t> counter_errors{0};  ///< rx: alive counter repeated (frozen)
   std::atomic<std::uint64_t> drops{0};           ///< rx: frames refused; tx: frames not sent
   std::atomic<std::uint64_t> counter_jumps{0};
-  std::atomic<std::uint64_t> saturated{0};  ///< tx: values clamped to the signal's range
-  std::atomic<std::uint64_t> timeouts{0};   ///< rx: times the message went missing
-  std::atomic<std::int64_t> last_tick{-1};  ///< tick of the last frame
-  LastPayload last_payload;                 ///< bytes of the last frame
+  std::atomic<std::uint64_t> wrong_sequence{0};  ///< rx: E2E WRONG_SEQUENCE (dropped)
+  std::atomic<std::uint64_t> no_data{0};         ///< rx: E2E NODATA (a cycle without a frame)
+  std::atomic<std::uint64_t> saturated{0};       ///< tx: values clamped to the signal's range
+  std::atomic<std::uint64_t> timeouts{0};        ///< rx: times the message went missing
+  std::atomic<std::int64_t> last_tick{-1};       ///< tick of the last frame
+  LastPayload last_payload;                      ///< bytes of the last frame
 };
 
 class CanBus {
@@ -81,12 +87,21 @@ class CanBus {
   void set_fault_hook(bool tx, std::size_t index, MessageFaultHook* hook) noexcept;
   /// Setup phase: while `*silent` is true the bus sends nothing (nullptr: never).
   void set_silence(const bool* silent) noexcept { silent_ = silent; }
+  /// Setup phase (or RT, for a command's fault): while `*silent` is true the messages sent
+  /// for simulated node `node` (node_index()) are not sent.
+  void set_node_silence(std::int32_t node, const bool* silent) noexcept;
+  [[nodiscard]] std::size_t node_count() const noexcept { return nodes_.size(); }
+  /// The index of a node of the DBC, or −1.
+  [[nodiscard]] std::int32_t node_index(std::string_view node) const noexcept;
 
   [[nodiscard]] const std::string& name() const noexcept { return name_; }
   [[nodiscard]] const Transport& transport() const noexcept { return *transport_; }
   /// Any thread: counters of received message i (spec order) and transmitted message i.
   [[nodiscard]] const MessageCounters& rx_counters(std::size_t i) const noexcept;
   [[nodiscard]] const MessageCounters& tx_counters(std::size_t i) const noexcept;
+  /// The DBC name of received message i, and whether the device under test sends it.
+  [[nodiscard]] const std::string& rx_name(std::size_t i) const noexcept;
+  [[nodiscard]] bool rx_from_dut(std::size_t i) const noexcept;
   [[nodiscard]] std::size_t rx_count() const noexcept { return rx_.size(); }
   [[nodiscard]] std::size_t tx_count() const noexcept { return tx_.size(); }
   /// Any thread: frames whose id is not mapped for reception.
@@ -107,9 +122,12 @@ class CanBus {
 
   void receive(const CanFrame& frame, std::int64_t tick, rt::ChannelTable& table) noexcept;
   void watch_timeouts(std::int64_t tick, rt::ChannelTable& table) noexcept;
-  void send(Tx& tx, std::int64_t tick, const rt::ChannelTable& table) noexcept;
+  [[nodiscard]] bool due(Tx& tx, std::int64_t tick, const rt::ChannelTable& table) noexcept;
+  void send(Tx& tx, std::int64_t tick) noexcept;
   void transmit(Tx& tx, const CanFrame& frame, std::int64_t tick) noexcept;
   void take(Rx& rx, const CanFrame& frame, std::int64_t tick, rt::ChannelTable& table) noexcept;
+  [[nodiscard]] bool check_e2e(Rx& rx, std::span<const std::uint8_t> payload,
+                               rt::ChannelTable& table) noexcept;
   void publish_counters(rt::ChannelTable& table) const noexcept;
 
   std::string name_;
@@ -119,6 +137,7 @@ class CanBus {
   std::vector<std::unique_ptr<Rx>> rx_;
   std::vector<std::unique_ptr<Tx>> tx_;
   std::vector<std::int32_t> rx_of_message_;  ///< database message index → rx_ index or −1
+  std::vector<std::string> nodes_;           ///< the DBC's node names
   std::vector<TimedFrame> inbox_;
   FrameTap* tap_ = nullptr;
   const bool* silent_ = nullptr;

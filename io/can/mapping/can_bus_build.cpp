@@ -7,7 +7,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "io/can/mapping/e2e.hpp"
+#include "io/can/e2e/alive_counter.hpp"
 
 namespace hil::io::can::detail {
 

@@ -7,12 +7,14 @@ CanBusSpec mirror(const CanBusSpec& rig, double ecu_cycle_s) {
   ecu.name = rig.name;
   ecu.uri = rig.uri;
   ecu.database = rig.database;
+  ecu.e2e = rig.e2e;  // the E2E the rig checks, the ECU protects (and the other way round)
   for (const RxMessageSpec& r : rig.rx) {
     TxMessageSpec t{.message = r.message,
                     .signals = r.signals,
                     .alive_counter = r.alive_counter,
                     .crc = r.crc,
-                    .crc_data_id = r.crc_data_id};
+                    .crc_data_id = r.crc_data_id,
+                    .e2e = r.e2e};
     const dbc::Message* m = rig.database.find_message(r.message);
     if (m == nullptr || !m->cycle_time_ms) t.cycle_s = ecu_cycle_s;
     ecu.tx.push_back(std::move(t));
@@ -22,8 +24,14 @@ CanBusSpec mirror(const CanBusSpec& rig, double ecu_cycle_s) {
                     .signals = t.signals,
                     .alive_counter = t.alive_counter,
                     .crc = t.crc,
-                    .crc_data_id = t.crc_data_id};
-    if (t.cycle_s) r.timeout_s = 3.0 * *t.cycle_s;
+                    .crc_data_id = t.crc_data_id,
+                    .e2e = t.e2e};
+    const dbc::Message* m = rig.database.find_message(t.message);
+    if (t.cycle_s) {
+      r.timeout_s = 3.0 * *t.cycle_s;
+    } else if (m == nullptr || !m->cycle_time_ms) {
+      r.timeout_s = 1e9;  // sent on change (a simulated node's): never missing
+    }
     ecu.rx.push_back(std::move(r));
   }
   return ecu;

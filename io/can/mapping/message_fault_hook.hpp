@@ -27,6 +27,8 @@ class MessageFaultHook {
   /// tx: the alive counter to send instead of `correct` (the bus's count mod `modulo`).
   [[nodiscard]] virtual std::uint32_t counter(std::uint32_t correct,
                                               std::uint32_t modulo) noexcept = 0;
+  /// tx, AUTOSAR E2E: true and the data id to protect with instead, while a fault says so.
+  [[nodiscard]] virtual bool data_id(std::uint16_t& id) noexcept = 0;
   /// tx: the finished frame (CRC computed at byte `crc_byte`, −1: none): CRC, DLC, bits.
   virtual void after_crc(CanFrame& frame, std::int32_t crc_byte) noexcept = 0;
   /// tx and rx: what becomes of the frame at `tick`.

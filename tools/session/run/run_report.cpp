@@ -51,6 +51,47 @@ std::string hostname() {
   return gethostname(name.data(), name.size()) == 0 ? std::string(name.data()) : "unknown";
 }
 
+/// The device under test's messages on `bus`: totals, then each message with a problem.
+std::string dut_summary(const io::can::CanBus& bus) {
+  struct Line {
+    std::uint64_t frames = 0, timeouts = 0, repeated = 0, wrong_sequence = 0, errors = 0,
+                  no_data = 0;
+    [[nodiscard]] std::string text() const {
+      return fmt::format(
+          "{} frames, {} timeouts, E2E/counter: {} repeated, {} wrong sequence, "
+          "{} CRC/data id errors, {} cycles without data",
+          frames, timeouts, repeated, wrong_sequence, errors, no_data);
+    }
+  };
+  Line total;
+  std::string details;
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < bus.rx_count(); ++i) {
+    if (!bus.rx_from_dut(i)) continue;
+    const io::can::MessageCounters& c = bus.rx_counters(i);
+    const Line l{c.frames.load(),
+                 c.timeouts.load(),
+                 c.counter_errors.load(),
+                 c.wrong_sequence.load(),
+                 c.crc_errors.load() + c.length_errors.load(),
+                 c.no_data.load()};
+    ++n;
+    total.frames += l.frames;
+    total.timeouts += l.timeouts;
+    total.repeated += l.repeated;
+    total.wrong_sequence += l.wrong_sequence;
+    total.errors += l.errors;
+    total.no_data += l.no_data;
+    if (l.timeouts + l.repeated + l.wrong_sequence + l.errors + l.no_data > 0 || l.frames == 0) {
+      details += fmt::format("    {}: {}\n", bus.rx_name(i), l.text());
+    }
+  }
+  if (n == 0) return {};
+  return fmt::format("  device under test on {}: {} messages checked, {}\n", bus.name(), n,
+                     total.text()) +
+         details;
+}
+
 }  // namespace
 
 std::string progress_line(const RunReport& r, const rt::TimingSnapshot& s,
@@ -133,6 +174,7 @@ std::string run_summary(const RunReport& r) {
           "timeouts {}\n",
           bus->name(), bus->transport().name(), c.rx, c.rx_dropped, bus->unknown_frames(), c.tx,
           c.tx_dropped, c.timeouts);
+      out += dut_summary(*bus);
     }
   }
   if (r.runtime != nullptr) out += bus_summary(*r.runtime);

@@ -13,7 +13,7 @@
 
 #include "io/can/dbc/dbc_codec.hpp"
 #include "io/can/dbc/dbc_parser.hpp"
-#include "io/can/mapping/e2e.hpp"
+#include "io/can/e2e/alive_counter.hpp"
 #include "io/can/transport/transport_factory.hpp"
 
 namespace hil::io::can {

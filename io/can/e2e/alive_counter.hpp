@@ -1,7 +1,8 @@
 #pragma once
-// End-to-end protection signals as ECUs use them: a CRC-8 SAE J1850 over the other
-// payload bytes and a wrapping alive counter. docs/can.md "Counters and CRCs". Pure
-// functions; RT-safe.
+// The simple end-to-end protection many ECUs use without an AUTOSAR profile: a CRC-8 SAE
+// J1850 over the other payload bytes and a wrapping alive counter, each a DBC signal the rig
+// names (docs/can.md "Counters and CRCs"; the profiles are in profile.hpp). Pure functions;
+// RT-safe.
 
 #include <cstdint>
 #include <optional>

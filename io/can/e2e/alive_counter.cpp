@@ -1,18 +1,24 @@
-#include "io/can/mapping/e2e.hpp"
+#include "io/can/e2e/alive_counter.hpp"
 
-#include <boost/crc.hpp>
+#include <algorithm>
+
+#include "io/can/e2e/crc.hpp"
 
 namespace hil::io::can {
 
 std::uint8_t crc8_j1850(std::span<const std::uint8_t> payload, std::size_t skip,
                         std::optional<std::uint8_t> data_id) noexcept {
-  // SAE J1850 CRC-8: width 8, poly 0x1D, init 0xFF, xorout 0xFF, refin/refout false
-  boost::crc_optimal<8, 0x1D, 0xFF, 0xFF, false, false> crc;
-  if (data_id) crc.process_byte(*data_id);
-  for (std::size_t i = 0; i < payload.size(); ++i) {
-    if (i != skip) crc.process_byte(payload[i]);
-  }
-  return crc.checksum();
+  std::uint8_t crc = 0;
+  bool first = true;
+  const auto add = [&](std::span<const std::uint8_t> bytes) {
+    if (bytes.empty()) return;
+    crc = e2e::crc8_sae_j1850(bytes, crc, first);
+    first = false;
+  };
+  if (data_id) add(std::span<const std::uint8_t>(&*data_id, 1));
+  add(payload.first(std::min(skip, payload.size())));
+  if (skip < payload.size()) add(payload.subspan(skip + 1));
+  return first ? e2e::crc8_sae_j1850({}, 0, true) : crc;
 }
 
 CounterCheck check_counter(std::optional<std::uint32_t> previous, std::uint32_t now,

@@ -1,0 +1,635 @@
+// Rest-bus simulation on a virtual bus (io/can/mapping/can_bus + bus_plan): hilsim plays every
+// node of tests/tools/restbus/vehicle.dbc but the device under test, EPS, and a peer on the
+// same bus sees each simulated message go out as the DBC says — when (send type, cycle, start
+// delay, gap, repetitions), with which values (GenSigStartValue, then the channels) and with
+// its AUTOSAR E2E protection; EPS's frames are checked (E2E status channel and counters); a
+// node can be silenced; plan_bus reports what cannot work at its field.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <span>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "io/can/dbc/dbc_codec.hpp"
+#include "io/can/dbc/dbc_parser.hpp"
+#include "io/can/e2e/check.hpp"
+#include "io/can/mapping/bus_plan.hpp"
+#include "io/can/mapping/can_bus.hpp"
+#include "io/can/mapping/e2e_attributes.hpp"
+#include "io/can/transport/transport_factory.hpp"
+
+namespace hil::io::can {
+namespace {
+
+constexpr double kPeriod = 0.001;  // 1 ms ticks: GenMsgCycleTime in ms = ticks
+using Ticks = std::vector<std::int64_t>;
+
+std::string vehicle_text() {
+  std::ifstream in(HIL_SOURCE_DIR "/tests/tools/restbus/vehicle.dbc");
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+/// vehicle.dbc, named as a rig names it, with `extra` statements appended.
+dbc::Database vehicle_dbc(const std::string& extra = "") {
+  return dbc::parse_dbc(vehicle_text() + extra, "vehicle.dbc");
+}
+
+e2e::ProfileSpec profile(e2e::Profile p, std::uint16_t data_id, std::uint32_t offset_bits,
+                         std::uint8_t max_delta) {
+  return {
+      .profile = p, .data_id = data_id, .offset_bits = offset_bits, .max_delta_counter = max_delta};
+}
+
+e2e::ProfileSpec with_list(e2e::ProfileSpec p, const std::array<std::uint8_t, 16>& list) {
+  p.data_id_list = list;
+  return p;
+}
+
+/// The e2e blocks of tests/tools/restbus/restbus.pbtxt's body bus.
+std::vector<E2eMessageSpec> rig_e2e() {
+  e2e::ProfileSpec yaw = profile(e2e::Profile::p01, 0x2B3, 0, 1);
+  yaw.data_id_mode = e2e::DataIdMode::nibble;
+  return {
+      {"ESP_YawRate", yaw},
+      {"ABS_Status", profile(e2e::Profile::p11, 0x3A1, 0, 1)},
+      {"GW_VehicleSpeed", with_list(profile(e2e::Profile::p02, 0, 0, 1),
+                                    {0x10, 0x21, 0x32, 0x43, 0x54, 0x65, 0x76, 0x87, 0x98, 0xA9,
+                                     0xBA, 0xCB, 0xDC, 0xED, 0xFE, 0x0F})},
+      {"EMS_Torque", profile(e2e::Profile::p05, 0x7114, 16, 1)},
+      {"ACU_CrashStatus",
+       with_list(profile(e2e::Profile::p22, 0, 0, 1),
+                 {5, 10, 15, 20, 25, 30, 35, 40, 45, 50, 55, 60, 65, 70, 75, 80})},
+      {"GW_Config",
+       with_list(profile(e2e::Profile::p22, 0, 0, 1),
+                 {200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 214, 215})},
+      {"EPS_SteerTorque", profile(e2e::Profile::p05, 0x0E40, 0, 2)},
+  };
+}
+
+/// The body bus of restbus.pbtxt on virtual link `link`.
+CanBusSpec body_spec(const std::string& link) {
+  CanBusSpec s;
+  s.name = "body";
+  s.uri = "virtual:" + link;
+  s.database = vehicle_dbc();
+  s.simulate_nodes = {"*"};
+  s.except_nodes = {"EPS"};
+  s.dut_nodes = {"EPS"};
+  s.e2e = rig_e2e();
+  return s;
+}
+
+std::string fields_of(const std::vector<MappingProblem>& problems) {
+  std::string out;
+  for (const MappingProblem& p : problems) out += p.field + ": " + p.message + "\n";
+  return out;
+}
+
+/// The line of `plan` about `message`, or "".
+std::string plan_line(const CanBusSpec& spec, const std::string& message) {
+  for (const std::string& line : spec.plan) {
+    if (line.starts_with(message + " ")) return line;
+  }
+  return "";
+}
+
+/// A frame the peer received, with the tick that sent it.
+struct Seen {
+  std::int64_t tick = 0;
+  CanFrame frame;
+};
+
+/// hilsim's body bus and a peer on the same virtual bus.
+class RestBusTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const CanBusSpec spec = body_spec(link_);
+    planned_ = spec;
+    std::vector<MappingProblem> problems;
+    plan_bus(planned_, problems);
+    ASSERT_TRUE(problems.empty()) << fields_of(problems);
+    bus_ = CanBus::create(spec, table_, kPeriod, 0, problems);
+    ASSERT_NE(bus_, nullptr) << fields_of(problems);
+    table_.freeze();
+    peer_ = open_transport("virtual:" + link_);
+    db_ = &planned_.database;
+  }
+
+  /// Ticks [from, to): `before(tick)`, then the bus's read and write phases; the peer keeps
+  /// what arrives.
+  void run(std::int64_t from, std::int64_t to,
+           const std::function<void(std::int64_t)>& before = nullptr) {
+    std::vector<TimedFrame> got(256);
+    for (std::int64_t tick = from; tick < to; ++tick) {
+      if (before) before(tick);
+      bus_->read(tick, table_);
+      bus_->write(tick, table_);
+      for (;;) {
+        const std::size_t n = peer_->receive(got, tick);
+        for (std::size_t i = 0; i < n; ++i) seen_.push_back({tick, got[i].frame});
+        if (n < got.size()) break;
+      }
+    }
+  }
+
+  [[nodiscard]] const dbc::Message* message_of(const CanFrame& f) const {
+    return db_->find_message(f.id, f.extended());
+  }
+
+  /// The frames of `message` the peer received, in order.
+  [[nodiscard]] std::vector<Seen> frames_of(const std::string& message) const {
+    std::vector<Seen> out;
+    for (const Seen& s : seen_) {
+      const dbc::Message* m = message_of(s.frame);
+      if (m != nullptr && m->name == message) out.push_back(s);
+    }
+    return out;
+  }
+
+  [[nodiscard]] Ticks ticks_of(const std::string& message) const {
+    Ticks out;
+    for (const Seen& s : frames_of(message)) out.push_back(s.tick);
+    return out;
+  }
+
+  /// The physical values of `frame` as `message` (the DBC codec, independently of the bus).
+  [[nodiscard]] std::vector<dbc::SignalValue> decode(const std::string& message,
+                                                     const CanFrame& frame) const {
+    const dbc::CompiledMessage m = dbc::compile(*db_->find_message(message));
+    std::vector<dbc::SignalValue> v(m.signals.size());
+    (void)dbc::decode_message(m, frame.payload(), v);
+    return v;
+  }
+
+  [[nodiscard]] double value(const std::string& message, const CanFrame& frame,
+                             const std::string& signal) const {
+    const dbc::Message* m = db_->find_message(message);
+    for (std::size_t k = 0; k < m->signals.size(); ++k) {
+      if (m->signals[k].name == signal) return decode(message, frame)[k].physical;
+    }
+    ADD_FAILURE() << message << " has no " << signal;
+    return 0.0;
+  }
+
+  [[nodiscard]] rt::ChannelId channel(const std::string& name) const {
+    return table_.resolve(name);
+  }
+
+  std::string link_ = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+  CanBusSpec planned_;  // what plan_bus makes of the spec: the profiles the peer checks with
+  const dbc::Database* db_ = nullptr;
+  rt::ChannelTable table_;
+  std::unique_ptr<CanBus> bus_;
+  std::unique_ptr<Transport> peer_;
+  std::vector<Seen> seen_;
+};
+
+/// The messages that no write makes go out: NoMsgSendType, and if-active messages whose
+/// signals start at their GenSigInactiveValue.
+const std::set<std::string> kSilentAtStart{"GW_Wakeup", "SAS_Calib", "BCM_Horn", "HVAC_Defrost"};
+
+bool of_nobody_or_dut(const dbc::Message& m) {
+  return m.sender == "EPS" || m.sender == "Vector__XXX";
+}
+
+TEST_F(RestBusTest, EveryMessageOfASimulatedNodeGoesOutAndNothingElse) {
+  run(0, 2000);
+
+  std::set<std::string> arrived;
+  for (const Seen& s : seen_) {
+    const dbc::Message* m = message_of(s.frame);
+    ASSERT_NE(m, nullptr) << "id 0x" << std::hex << s.frame.id;
+    arrived.insert(m->name);
+    // As the DBC says on the wire: 11/29-bit id, classic or FD, bit-rate switch, length.
+    const dbc::CompiledMessage c = dbc::compile(*m);
+    EXPECT_EQ(s.frame.extended(), m->extended) << m->name;
+    EXPECT_EQ(s.frame.fd(), m->fd) << m->name;
+    EXPECT_EQ(s.frame.brs(), m->brs) << m->name;
+    EXPECT_EQ(s.frame.length, c.frame_length) << m->name;
+  }
+  std::set<std::string> expected;
+  for (const dbc::Message& m : db_->messages) {
+    if (!of_nobody_or_dut(m) && !kSilentAtStart.contains(m.name)) expected.insert(m.name);
+  }
+  EXPECT_EQ(expected.size(), 45U);  // 55 messages: 4 of EPS, 2 of nobody, 4 silent
+  EXPECT_EQ(arrived, expected);
+  for (const std::string& silent : kSilentAtStart) EXPECT_EQ(ticks_of(silent), Ticks{}) << silent;
+  for (const dbc::Message& m : db_->messages) {
+    if (of_nobody_or_dut(m)) {
+      EXPECT_EQ(ticks_of(m.name), Ticks{}) << m.name;
+    }
+  }
+  EXPECT_EQ(bus_->tx_counters(0).drops.load(), 0U);
+  EXPECT_EQ(table_.get(channel("can.body.tx_dropped")), 0.0);
+}
+
+TEST_F(RestBusTest, CyclicMessagesKeepTheirCycleFromTheirStartDelay) {
+  run(0, 2000);
+
+  // The oracle reads the DBC itself: Vector's cyclic send types, GenMsgCycleTime and
+  // GenMsgStartDelayTime (each message's value, else the file's default).
+  const std::set<std::string> cyclic_types{"Cyclic", "CyclicAndSpontaneous",
+                                           "CyclicAndSpontaneousWithDelay"};
+  std::size_t checked = 0;
+  for (const dbc::Message& m : db_->messages) {
+    if (of_nobody_or_dut(m)) continue;
+    const std::string type = db_->text_attribute(m.attributes, "GenMsgSendType").value_or("");
+    const double cycle = db_->number_attribute(m.attributes, "GenMsgCycleTime").value_or(0.0);
+    const double start = db_->number_attribute(m.attributes, "GenMsgStartDelayTime").value_or(0);
+    if (!cyclic_types.contains(type) || cycle <= 0.0) continue;
+    Ticks expected;
+    for (auto t = static_cast<std::int64_t>(start); t < 2000;
+         t += static_cast<std::int64_t>(cycle)) {
+      expected.push_back(t);
+    }
+    EXPECT_EQ(ticks_of(m.name), expected) << m.name << " (" << type << ", " << cycle << " ms)";
+    ++checked;
+  }
+  EXPECT_EQ(checked, 37U);
+
+  // If active from the start (a signal's start value is not its inactive value): every cycle.
+  EXPECT_EQ(ticks_of("IPC_ChimeRequest"), (Ticks{0, 500, 1000, 1500}));
+  Ticks every_100;
+  for (std::int64_t t = 0; t < 2000; t += 100) every_100.push_back(t);
+  EXPECT_EQ(ticks_of("VCU_ChargeRequest"), every_100);
+  // On change: once at the start (the start values are a change), with the repetitions.
+  for (const char* once : {"ESP_Event", "ACU_Occupancy", "TCU_ShiftEvent", "HVAC_Blower"}) {
+    EXPECT_EQ(ticks_of(once), Ticks{0}) << once;
+  }
+  EXPECT_EQ(ticks_of("BCM_Wiper"), (Ticks{0, 20, 40, 60}));  // 3 repetitions, 20 ms fast cycle
+  EXPECT_EQ(ticks_of("IPC_Settings"), (Ticks{0, 50, 100}));  // 2 repetitions, 50 ms
+}
+
+TEST_F(RestBusTest, FirstFramesCarryTheStartValues) {
+  run(0, 1000);
+
+  std::size_t checked = 0;
+  for (const dbc::Message& m : db_->messages) {
+    const std::vector<Seen> frames = frames_of(m.name);
+    if (frames.empty()) continue;
+    const std::vector<dbc::SignalValue> v = decode(m.name, frames.front().frame);
+    for (std::size_t k = 0; k < m.signals.size(); ++k) {
+      const dbc::Signal& s = m.signals[k];
+      // The E2E header's fields are the profile's (checked in E2eProtected… below).
+      if (s.name.find("_CRC") != std::string::npos ||
+          s.name.find("_Counter") != std::string::npos ||
+          s.name.find("DataIDNibble") != std::string::npos) {
+        continue;
+      }
+      const double raw = db_->number_attribute(s.attributes, "GenSigStartValue").value_or(0.0);
+      const double expected = raw * s.factor + s.offset;
+      EXPECT_NEAR(v[k].physical, expected, 1e-9 * std::max(1.0, std::abs(expected)))
+          << m.name << "." << s.name;
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 148U);  // every signal of the 45 messages but E2E headers
+  // A few by hand: 160 · 0.0625 km/h, −250 · 0.01 deg/s, 65 − 40 °C, 1700000000 s.
+  EXPECT_EQ(value("ABS_WheelSpeeds", frames_of("ABS_WheelSpeeds").front().frame, "ABS_WS_FL"),
+            10.0);
+  EXPECT_NEAR(value("ESP_YawRate", frames_of("ESP_YawRate").front().frame, "ESP_YawRate"), -2.5,
+              1e-12);
+  EXPECT_EQ(
+      value("ABS_BrakePressure", frames_of("ABS_BrakePressure").front().frame, "ABS_BP_FluidTemp"),
+      25.0);
+  EXPECT_EQ(value("GW_Time", frames_of("GW_Time").front().frame, "GW_Seconds"), 1700000000.0);
+}
+
+TEST_F(RestBusTest, E2eProtectedMessagesPassTheCheckAtThePeer) {
+  run(0, 2000);
+
+  std::set<e2e::Profile> profiles;
+  std::size_t protected_messages = 0;
+  for (const TxMessageSpec& tx : planned_.tx) {
+    if (!tx.e2e) continue;
+    ++protected_messages;
+    profiles.insert(tx.e2e->profile);
+    const std::vector<Seen> frames = frames_of(tx.message);
+    ASSERT_GT(frames.size(), 1U) << tx.message;
+    e2e::CheckState state;
+    for (std::size_t i = 0; i < frames.size(); ++i) {
+      const std::span<const std::uint8_t> payload = frames[i].frame.payload();
+      const e2e::Status status = e2e::check(*tx.e2e, state, payload);
+      const std::uint32_t counter = e2e::read_counter(*tx.e2e, payload);
+      if (i == 0) {  // P01/P02's first frame is INITIAL (a wrong sequence by R4.2's mapping)
+        EXPECT_EQ(counter, e2e::initial_counter(*tx.e2e)) << tx.message;
+        EXPECT_NE(status, e2e::Status::error) << tx.message;
+        continue;
+      }
+      ASSERT_EQ(status, e2e::Status::ok)
+          << tx.message << " frame " << i << " at tick " << frames[i].tick;
+      EXPECT_EQ(counter, e2e::next_counter(
+                             *tx.e2e, e2e::read_counter(*tx.e2e, frames[i - 1].frame.payload())))
+          << tx.message << " frame " << i;
+      EXPECT_EQ(state.status, e2e::ProfileStatus::ok) << tx.message << " frame " << i;
+    }
+  }
+  // 6 from the DBC's E2E_* attributes, 6 from the rig's e2e blocks; every profile.
+  EXPECT_EQ(protected_messages, 12U);
+  EXPECT_EQ(profiles,
+            (std::set<e2e::Profile>{e2e::Profile::p01, e2e::Profile::p02, e2e::Profile::p05,
+                                    e2e::Profile::p11, e2e::Profile::p22}));
+}
+
+TEST_F(RestBusTest, WritingAFreeSignalSendsAsTheSendTypeSays) {
+  const rt::ChannelId horn = channel("can.body.bcm_horn.bcm_horn_active");
+  const rt::ChannelId event = channel("can.body.esp_event.esp_event_code");
+  const rt::ChannelId wiper = channel("can.body.bcm_wiper.bcm_wiper_mode");
+  const rt::ChannelId shift = channel("can.body.tcu_shift_event.tcu_shift_to");
+  const rt::ChannelId wakeup = channel("can.body.gw_wakeup.gw_wakeup_reason");
+  const rt::ChannelId mode = channel("can.body.tcu_status.tcu_mode");
+  const rt::ChannelId charge_mode = channel("can.body.vcu_charge_request.vcu_charge_mode");
+  const rt::ChannelId charge_current = channel("can.body.vcu_charge_request.vcu_charge_current");
+  EXPECT_EQ(table_.spec(horn).direction, rt::Direction::input);
+  EXPECT_EQ(table_.get(channel("can.body.abs_wheel_speeds.abs_ws_fl")), 10.0);  // start value
+  EXPECT_FALSE(table_.find("can.body.abs_wheel_speeds.abs_ws_crc"));            // the E2E header's
+
+  run(0, 1000, [&](std::int64_t tick) {
+    if (tick == 300) table_.set(horn, 1.0);   // CyclicIfActive: at once, then every 100 ms
+    if (tick == 650) table_.set(horn, 0.0);   // … until inactive again
+    if (tick == 250) table_.set(event, 9.0);  // Spontaneous: once
+    if (tick == 300) table_.set(wiper, 4.0);  // SpontaneousWithRepetition: 1 + 3, 20 ms apart
+    if (tick == 30) table_.set(shift, 3.0);   // SpontaneousWithDelay: 50 ms after the last
+    if (tick == 200) table_.set(shift, 5.0);
+    if (tick == 400) table_.set(wakeup, 7.0);  // NoMsgSendType: only a change sends it
+    if (tick == 105) table_.set(mode, 2.0);    // CyclicAndSpontaneousWithDelay: gap 20 ms
+    if (tick == 250) {  // CyclicIfActiveAndSpontaneousWD: the change to inactive goes out …
+      table_.set(charge_mode, 0.0);
+      table_.set(charge_current, 0.0);
+    }
+    if (tick == 500) table_.set(charge_mode, 1.0);  // … and active again: at once, every 100 ms
+  });
+
+  EXPECT_EQ(ticks_of("BCM_Horn"), (Ticks{300, 400, 500, 600}));
+  for (const Seen& s : frames_of("BCM_Horn")) {
+    EXPECT_EQ(value("BCM_Horn", s.frame, "BCM_HornActive"), 1.0);
+  }
+  EXPECT_EQ(ticks_of("ESP_Event"), (Ticks{0, 250}));
+  EXPECT_EQ(value("ESP_Event", frames_of("ESP_Event")[1].frame, "ESP_EventCode"), 9.0);
+  EXPECT_EQ(ticks_of("BCM_Wiper"), (Ticks{0, 20, 40, 60, 300, 320, 340, 360}));
+  EXPECT_EQ(value("BCM_Wiper", frames_of("BCM_Wiper")[7].frame, "BCM_WiperMode"), 4.0);
+  EXPECT_EQ(ticks_of("TCU_ShiftEvent"), (Ticks{0, 50, 200}));
+  EXPECT_EQ(value("TCU_ShiftEvent", frames_of("TCU_ShiftEvent")[1].frame, "TCU_ShiftTo"), 3.0);
+  EXPECT_EQ(ticks_of("GW_Wakeup"), (Ticks{400}));
+  EXPECT_EQ(value("GW_Wakeup", frames_of("GW_Wakeup")[0].frame, "GW_WakeupReason"), 7.0);
+  EXPECT_EQ(ticks_of("TCU_Status"), (Ticks{0, 100, 120, 200, 300, 400, 500, 600, 700, 800, 900}));
+  EXPECT_EQ(value("TCU_Status", frames_of("TCU_Status")[2].frame, "TCU_Mode"), 2.0);
+  EXPECT_EQ(ticks_of("VCU_ChargeRequest"), (Ticks{0, 100, 200, 250, 500, 600, 700, 800, 900}));
+  EXPECT_EQ(
+      value("VCU_ChargeRequest", frames_of("VCU_ChargeRequest")[3].frame, "VCU_ChargeCurrent"),
+      0.0);
+}
+
+TEST_F(RestBusTest, TheDeviceUnderTestsFramesAreChecked) {
+  const dbc::Message& eps = *db_->find_message("EPS_Status");
+  std::string problem;
+  std::optional<e2e::ProfileSpec> p01 = e2e_from_attributes(*db_, eps, problem);
+  ASSERT_TRUE(p01.has_value()) << problem;
+  EXPECT_EQ(p01->profile, e2e::Profile::p01);
+  EXPECT_EQ(p01->data_id_mode, e2e::DataIdMode::low);
+  EXPECT_EQ(p01->data_id, 0xE0);
+  EXPECT_EQ(p01->max_delta_counter, 2);
+  p01->data_length_bits = eps.length * 8;
+  const dbc::CompiledMessage compiled = dbc::compile(eps);
+  // EPS_Status as EPS sends it: torque, mode, fault; CRC and counter are the profile's.
+  const auto frame = [&](double torque, std::uint32_t counter, const e2e::ProfileSpec& as) {
+    CanFrame f;
+    const std::vector<double> values{0.0, 0.0, torque, 3.0, 0.0};
+    EXPECT_TRUE(dbc::encode_frame(compiled, values, f).ok());
+    e2e::protect(as, std::span<std::uint8_t>(f.data.data(), f.length), counter);
+    return f;
+  };
+  e2e::ProfileSpec wrong_id = *p01;
+  wrong_id.data_id = 0xE1;
+  std::map<std::int64_t, CanFrame> sends;
+  for (std::uint32_t k = 0; k < 10; ++k) sends[10 * k] = frame(1.0 + k, k, *p01);  // 0 … 90
+  sends[100] = frame(99.0, 9, *p01);   // counter 9 again: repeated
+  sends[110] = frame(11.0, 10, *p01);  // in sequence
+  sends[120] = frame(99.0, 0, *p01);   // 10 → 0 (mod 15): 5 steps, wrong sequence
+  sends[130] = frame(13.0, 11, *p01);  // 10 → 11: back in sequence
+  sends[140] = frame(99.0, 12, *p01);  // a flipped CRC bit: error
+  sends[140].data[0] ^= 0x01;
+  sends[150] = frame(99.0, 13, wrong_id);  // another message's data id: error
+  sends[160] = frame(16.0, 14, *p01);      // 11 → 14, within the widened tolerance
+  // then nothing: NODATA 1.5 cycles (15 ms) after the last frame
+
+  const rt::ChannelId status = channel("can.body.eps_status.e2e");
+  const rt::ChannelId torque = channel("can.body.eps_status.eps_torque");
+  const rt::ChannelId mode = channel("can.body.eps_status.eps_mode");
+  EXPECT_EQ(table_.get(status), 4.0);  // no data yet
+  std::map<std::int64_t, double> status_at, torque_at;
+  std::vector<TimedFrame> sink(256);
+  for (std::int64_t tick = 0; tick < 200; ++tick) {
+    if (const auto f = sends.find(tick); f != sends.end()) {
+      ASSERT_EQ(peer_->send(f->second, tick), SendStatus::ok);
+    }
+    bus_->read(tick, table_);
+    bus_->write(tick, table_);
+    while (peer_->receive(sink, tick) == sink.size()) {
+    }
+    status_at[tick] = table_.get(status);
+    torque_at[tick] = table_.get(torque);
+  }
+
+  for (std::int64_t t = 0; t <= 90; t += 10) {
+    EXPECT_EQ(status_at[t], 0.0) << "tick " << t;  // the first good frame counts as OK
+    EXPECT_NEAR(torque_at[t], 1.0 + static_cast<double>(t / 10), 1e-9) << "tick " << t;
+  }
+  EXPECT_EQ(table_.get(mode), 3.0);
+  EXPECT_EQ(status_at[100], 1.0);           // REPEATED
+  EXPECT_NEAR(torque_at[100], 10.0, 1e-9);  // refused: the last good value stays
+  EXPECT_EQ(status_at[110], 0.0);
+  EXPECT_NEAR(torque_at[110], 11.0, 1e-9);
+  EXPECT_EQ(status_at[120], 2.0);  // WRONG_SEQUENCE
+  EXPECT_NEAR(torque_at[120], 11.0, 1e-9);
+  EXPECT_EQ(status_at[130], 0.0);
+  EXPECT_EQ(status_at[140], 3.0);  // ERROR: CRC
+  EXPECT_EQ(status_at[150], 3.0);  // ERROR: data id
+  EXPECT_NEAR(torque_at[150], 13.0, 1e-9);
+  EXPECT_EQ(status_at[160], 0.0);
+  EXPECT_NEAR(torque_at[160], 16.0, 1e-9);
+  EXPECT_EQ(status_at[174], 0.0);
+  EXPECT_EQ(status_at[175], 4.0);  // NODATA: 15 ms without a frame
+
+  std::size_t i = 0;
+  while (i < bus_->rx_count() && bus_->rx_name(i) != "EPS_Status") ++i;
+  ASSERT_LT(i, bus_->rx_count());
+  EXPECT_TRUE(bus_->rx_from_dut(i));
+  const MessageCounters& c = bus_->rx_counters(i);
+  EXPECT_EQ(c.frames.load(), 13U);  // 10 + 3 good ones
+  EXPECT_EQ(c.counter_errors.load(), 1U);
+  EXPECT_EQ(c.wrong_sequence.load(), 1U);
+  EXPECT_EQ(c.crc_errors.load(), 2U);
+  EXPECT_EQ(c.no_data.load(), 3U);  // ticks 175, 185, 195
+  EXPECT_EQ(c.errors.load(), 4U);
+}
+
+TEST_F(RestBusTest, ASilencedNodeSendsNothingWhileTheOthersGoOn) {
+  const std::int32_t abs = bus_->node_index("ABS");
+  ASSERT_GE(abs, 0);
+  EXPECT_EQ(bus_->node_index("XYZ"), -1);
+  bool silent = false;
+  bus_->set_node_silence(abs, &silent);
+  run(0, 1000, [&](std::int64_t tick) { silent = tick >= 300 && tick < 600; });
+
+  std::map<std::string, std::size_t> in_silence;
+  std::size_t abs_after = 0;
+  for (const Seen& s : seen_) {
+    const dbc::Message* m = message_of(s.frame);
+    if (s.tick >= 300 && s.tick < 600) ++in_silence[m->sender];
+    if (s.tick >= 600 && m->sender == "ABS") ++abs_after;
+  }
+  EXPECT_EQ(in_silence["ABS"], 0U);
+  EXPECT_EQ(in_silence["ESP"], 30U + 15U + 3U + 30U);  // YawRate, Accel, Status, TorqueRequest
+  EXPECT_GT(in_silence["GW"], 0U);
+  EXPECT_EQ(ticks_of("ESP_YawRate").size(), 100U);
+  EXPECT_GT(abs_after, 0U);  // ABS back
+  EXPECT_EQ(ticks_of("ABS_WheelSpeeds").front(), 0);
+  EXPECT_EQ(ticks_of("ABS_WheelSpeeds").size(), 70U);  // 100 less the 30 of the silence
+}
+
+TEST(RestBusPlan, UnknownNodesAreProblemsListingTheNodes) {
+  CanBusSpec s = body_spec("plan_nodes");
+  s.simulate_nodes = {"ABS", "ESPX"};
+  s.except_nodes = {"EPZ"};
+  s.dut_nodes = {"EPSS"};
+  std::vector<MappingProblem> problems;
+  plan_bus(s, problems);
+  ASSERT_EQ(problems.size(), 3U) << fields_of(problems);
+  std::map<std::string, std::string> by_field;
+  for (const MappingProblem& p : problems) by_field[p.field] = p.message;
+  EXPECT_EQ(by_field["simulate_nodes[1]"],
+            "no node \"ESPX\" in vehicle.dbc (\"*\": every node); its nodes: ABS, ESP, EPS, GW, "
+            "BCM, TCU, EMS, ACU, IPC, HVAC, SAS, VCU");
+  EXPECT_EQ(by_field["except_nodes[0]"],
+            "no node \"EPZ\" in vehicle.dbc; its nodes: ABS, ESP, EPS, GW, BCM, TCU, EMS, ACU, "
+            "IPC, HVAC, SAS, VCU");
+  EXPECT_NE(by_field["dut_nodes[0]"].find("no node \"EPSS\""), std::string::npos);
+
+  CanBusSpec bad = body_spec("plan_nodes");  // CanBus::create plans too, and refuses
+  bad.except_nodes = {"EPZ"};
+  rt::ChannelTable table;
+  std::vector<MappingProblem> create_problems;
+  EXPECT_EQ(CanBus::create(bad, table, kPeriod, 0, create_problems), nullptr);
+  ASSERT_FALSE(create_problems.empty());
+  EXPECT_EQ(create_problems.front().field, "except_nodes[0]");
+}
+
+TEST(RestBusPlan, ATxBlockCannotSendTheDevicesMessage) {
+  CanBusSpec s = body_spec("plan_tx");
+  s.tx.push_back({.message = "EPS_Status"});
+  std::vector<MappingProblem> problems;
+  plan_bus(s, problems);
+  ASSERT_EQ(problems.size(), 1U) << fields_of(problems);
+  EXPECT_EQ(problems[0].field, "tx[0].message");
+  EXPECT_NE(problems[0].message.find("EPS_Status"), std::string::npos);
+  EXPECT_NE(problems[0].message.find("device under test"), std::string::npos);
+}
+
+TEST(RestBusPlan, E2eBlocksMustNameAMessageTheirHeaderFits) {
+  CanBusSpec missing = body_spec("plan_e2e");
+  missing.e2e = {{"ESP_Yaw", profile(e2e::Profile::p01, 0x12, 0, 1)}};
+  std::vector<MappingProblem> problems;
+  plan_bus(missing, problems);
+  ASSERT_EQ(problems.size(), 1U) << fields_of(problems);
+  EXPECT_EQ(problems[0].field, "e2e[0].message");
+  EXPECT_EQ(problems[0].message, "no message \"ESP_Yaw\" in vehicle.dbc");
+
+  CanBusSpec too_long = body_spec("plan_e2e");  // P05's 24-bit header from bit 48 of 8 bytes
+  too_long.e2e = {{"ESP_Event", profile(e2e::Profile::p05, 0x1234, 48, 1)}};
+  problems.clear();
+  plan_bus(too_long, problems);
+  ASSERT_EQ(problems.size(), 1U) << fields_of(problems);
+  EXPECT_EQ(problems[0].field, "e2e[0]");
+  EXPECT_NE(problems[0].message.find("ESP_Event"), std::string::npos) << problems[0].message;
+  EXPECT_NE(problems[0].message.find("P05"), std::string::npos) << problems[0].message;
+
+  CanBusSpec unplanned = body_spec("plan_e2e");  // CanBus::create plans too, and refuses
+  unplanned.e2e = too_long.e2e;
+  rt::ChannelTable table;
+  problems.clear();
+  EXPECT_EQ(CanBus::create(unplanned, table, kPeriod, 0, problems), nullptr);
+  ASSERT_EQ(problems.size(), 1U) << fields_of(problems);
+  EXPECT_EQ(problems[0].field, "e2e[0]");
+}
+
+TEST(RestBusPlan, AMessageWithoutInteractionLayerSupportIsNotSent) {
+  CanBusSpec s = body_spec("plan_il");
+  s.database = vehicle_dbc("BA_ \"GenMsgILSupport\" BO_ 196 0;\n");  // ABS_WheelPulses: "No"
+  CanBusSpec planned = s;
+  std::vector<MappingProblem> problems;
+  plan_bus(planned, problems);
+  ASSERT_TRUE(problems.empty()) << fields_of(problems);
+  EXPECT_EQ(plan_line(planned, "ABS_WheelPulses"),
+            "ABS_WheelPulses 0xC4 from ABS: not sent: GenMsgILSupport \"No\"");
+  EXPECT_TRUE(std::none_of(planned.tx.begin(), planned.tx.end(),
+                           [](const TxMessageSpec& t) { return t.message == "ABS_WheelPulses"; }));
+
+  rt::ChannelTable table;
+  const auto bus = CanBus::create(s, table, kPeriod, 0, problems);
+  ASSERT_NE(bus, nullptr) << fields_of(problems);
+  table.freeze();
+  const auto peer = open_transport("virtual:plan_il");
+  std::vector<TimedFrame> got(256);
+  std::size_t pulses = 0, speeds = 0;
+  for (std::int64_t tick = 0; tick < 100; ++tick) {
+    bus->write(tick, table);
+    const std::size_t n = peer->receive(got, tick);
+    for (std::size_t i = 0; i < n; ++i) {
+      pulses += got[i].frame.id == 196 ? 1U : 0U;
+      speeds += got[i].frame.id == 192 ? 1U : 0U;
+    }
+  }
+  EXPECT_EQ(pulses, 0U);
+  EXPECT_EQ(speeds, 10U);  // the rest of ABS goes on
+}
+
+TEST(RestBusPlan, ThePlanSaysWhatHappensToEachMessage) {
+  CanBusSpec s = body_spec("plan_lines");
+  s.except_nodes = {"EPS", "HVAC"};
+  std::vector<MappingProblem> problems;
+  plan_bus(s, problems);
+  ASSERT_TRUE(problems.empty()) << fields_of(problems);
+  EXPECT_TRUE(s.planned);
+  EXPECT_EQ(s.plan.size(), 55U);  // one line per message: node lists are given
+
+  EXPECT_EQ(plan_line(s, "ABS_WheelSpeeds"),
+            "ABS_WheelSpeeds 0xC0 from ABS: sent, cyclic 10 ms (GenMsgSendType \"Cyclic\", the "
+            "default); E2E P01 data id 0x1C0 (both) (vehicle.dbc)");
+  EXPECT_EQ(plan_line(s, "ESP_YawRate"),
+            "ESP_YawRate 0xD0 from ESP: sent, cyclic 10 ms (GenMsgSendType \"Cyclic\", the "
+            "default); E2E P01 data id 0x2B3 (nibble) (rig)");
+  EXPECT_EQ(plan_line(s, "GW_Wakeup"),
+            "GW_Wakeup 0x5F8 from GW: sent, on change only (GenMsgSendType \"NoMsgSendType\")");
+  EXPECT_EQ(plan_line(s, "HVAC_Status"),
+            "HVAC_Status 0x540 from HVAC: not sent: its node is excepted");
+  EXPECT_EQ(plan_line(s, "EPS_Status"),
+            "EPS_Status 0xE0 from EPS: checked (device under test), timeout 30 ms; E2E P01 data "
+            "id 0x0E0 (low) (vehicle.dbc)");
+  EXPECT_EQ(plan_line(s, "DIAG_Request"),
+            "DIAG_Request 0x7DF from Vector__XXX: not sent: no node sends it (Vector__XXX)");
+
+  // Planning twice changes nothing.
+  const std::vector<std::string> before = s.plan;
+  const std::size_t tx = s.tx.size();
+  plan_bus(s, problems);
+  EXPECT_EQ(s.plan, before);
+  EXPECT_EQ(s.tx.size(), tx);
+}
+
+}  // namespace
+}  // namespace hil::io::can
