@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "config/rig/loader.hpp"
+#include "io/can/dbc/dbc_parser.hpp"
 #include "io/can/mapping/can_bus.hpp"
 #include "io/can/mapping/can_bus_mirror.hpp"
 #include "io/can/transport/transport_factory.hpp"
@@ -79,6 +80,37 @@ void BM_RavonMappingAllDue(benchmark::State& state) {
   state.counters["tx_msgs"] = static_cast<double>(sent) / static_cast<double>(round);
 }
 BENCHMARK(BM_RavonMappingAllDue);
+
+/// A bus simulating the 150 cyclic messages of tests/bench/restbus/restbus150.dbc (a third
+/// E2E P01/P05/P22), its far end draining them. Argument 1: every 400th tick, when all are due
+/// (per frame: divide by 150); 0: tick after tick (the hyperperiod's average).
+void BM_RestBus150(benchmark::State& state) {
+  CanBusSpec spec;
+  spec.name = "body";
+  spec.uri = "virtual:rest_bus_bench";
+  spec.database = dbc::load_dbc(HIL_SOURCE_DIR "/tests/bench/restbus/restbus150.dbc");
+  spec.simulate_nodes = {"*"};
+  spec.except_nodes = {"DUT"};
+  rt::ChannelTable table;
+  std::vector<MappingProblem> problems;
+  const auto bus = CanBus::create(spec, table, kPeriod, 0, problems);
+  if (!bus) throw std::runtime_error(problems.front().message);
+  table.freeze();
+  const auto far_end = open_transport("virtual:rest_bus_bench?queue=4096");
+  std::vector<TimedFrame> sink(256);
+  const std::int64_t step = state.range(0) == 1 ? kAllDue : 1;
+  std::int64_t k = 0;
+  std::size_t sent = 0;
+  for (auto _ : state) {  // NOLINT(clang-analyzer-deadcode.DeadStores): benchmark idiom
+    bus->read(k, table);
+    bus->write(k, table);
+    sent += far_end->receive(sink, k);
+    k += step;
+  }
+  state.counters["frames_per_tick"] =
+      static_cast<double>(sent) / static_cast<double>(state.iterations());
+}
+BENCHMARK(BM_RestBus150)->Arg(1)->Arg(0);
 
 }  // namespace
 }  // namespace hil::io::can

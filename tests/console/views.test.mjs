@@ -12,6 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { HILSIM, startHilsim } from './hilsim_run.mjs';
+import { FaultNames, controlName, controlOf, cycleFault, e2eClass, e2eText, faultEvent, freshName, nodeOffFault,
+  nodeText, offFault, parseCycle, rowTitle } from '../../io/console/web/src/canview.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const drawn = (page) => page.evaluate(() => window.__hilsimMetrics.drawn);
@@ -29,6 +31,78 @@ function exportCsv(dir, channel) {  // `hilsim export` of one channel: {tick: [t
   assert.equal(lines[0], `time_s,tick,${channel}`);
   return new Map(lines.slice(1).map((l) => { const [t, k, v] = l.split(','); return [k, [t, v]]; }));
 }
+
+// ---- the CAN view's rest-bus controls, DOM-free (canview.js) ----
+
+test('the CAN view\'s controls are faults until cleared, named after what they control', () => {
+  assert.equal(controlName('off', 'body', 'ABS_Status'), 'off body/ABS_Status');
+  assert.equal(controlName('node off', 'body', 'ABS'), 'node off body/ABS');
+  assert.deepEqual(offFault('body', 'GW_Time', 'off body/GW_Time'),
+    { name: 'off body/GW_Time', message: { bus: 'body', name: 'GW_Time', drop: {} } });
+  assert.deepEqual(cycleFault('body', 'EMS_Torque', 50, 'cycle body/EMS_Torque'),
+    { name: 'cycle body/EMS_Torque', message: { bus: 'body', name: 'EMS_Torque', cycle: { ms: 50 } } });
+  assert.deepEqual(nodeOffFault('body', 'ABS', 'node off body/ABS'),
+    { name: 'node off body/ABS', bus: { name: 'body', node: 'ABS', silence: {} } });
+  for (const f of [offFault('b', 'm', 'x'), cycleFault('b', 'm', 1, 'x'), nodeOffFault('b', 'n', 'x')]) {
+    assert.equal('stop' in f, false, 'no stop: until cleared');
+  }
+});
+
+test('a run never takes a fault name twice: a control\'s second fault is "#2"', () => {
+  assert.equal(freshName('off body/X', new Set()), 'off body/X');
+  assert.equal(freshName('off body/X', new Set(['off body/X'])), 'off body/X #2');
+  assert.equal(freshName('off body/X', new Set(['off body/X', 'off body/X #2'])), 'off body/X #3');
+  assert.equal(controlOf('off body/X #12'), 'off body/X');
+  assert.equal(controlOf('off body/X'), 'off body/X');
+  assert.equal(controlOf('node off body/ABS'), 'node off body/ABS');
+});
+
+test('the cycle field: ms, empty to clear, anything else refused', () => {
+  assert.equal(parseCycle('50'), 50);
+  assert.equal(parseCycle(' 12.5 '), 12.5);
+  assert.equal(parseCycle(''), null);
+  assert.equal(parseCycle('  '), null);
+  for (const bad of ['0', '-5', 'abc', '1e999', 'NaN']) assert.equal(parseCycle(bad), undefined, bad);
+});
+
+test('fault events say which control is on; the page\'s own requests count until they are refused', () => {
+  assert.deepEqual(faultEvent("fault 'node off body/ABS' on: silence of node ABS on body"), { name: 'node off body/ABS', on: true });
+  assert.deepEqual(faultEvent("fault 'off body/GW_Time' off"), { name: 'off body/GW_Time', on: false });
+  assert.equal(faultEvent("gate 'x' passed at 1 s"), null);
+  assert.equal(faultEvent(undefined), null);
+
+  const f = new FaultNames();
+  assert.equal(f.onEvent({ kind: 'gate', text: "fault 'x' on: y" }), false, 'only fault events');
+  // a fault of this control from before (another page, or this one before a reload)
+  f.onEvent({ kind: 'fault', text: "fault 'off body/GW_Time' on: drop of GW_Time on body" });
+  assert.ok(f.isOn('off body/GW_Time'));
+  assert.deepEqual(f.stop('off body/GW_Time'), ['off body/GW_Time']);
+  assert.ok(!f.isOn('off body/GW_Time'));
+  // on again: a new name
+  assert.equal(f.start('off body/GW_Time'), 'off body/GW_Time #2');
+  assert.ok(f.isOn('off body/GW_Time'));
+  f.onEvent({ kind: 'fault', text: "fault 'off body/GW_Time #2' off" });
+  assert.ok(!f.isOn('off body/GW_Time'), 'stopped elsewhere (cleared by another page)');
+  // refused: not on, and its name is not taken again
+  assert.equal(f.start('cycle body/GW_Time'), 'cycle body/GW_Time');
+  f.refused('cycle body/GW_Time');
+  assert.ok(!f.isOn('cycle body/GW_Time'));
+  assert.equal(f.start('cycle body/GW_Time'), 'cycle body/GW_Time #2');
+  assert.deepEqual(f.of('node off body/ABS'), []);
+});
+
+test('the CAN view\'s columns of a rest bus: node, E2E and its status, the send plan', () => {
+  const sim = { name: 'ABS_Status', node: 'ABS', dut: false, e2e: 'P11', e2e_status: null, send: 'cyclic 50 ms',
+    signals: [{ name: 'ABS_Mode', channel: 'can.body.abs_status.abs_mode' }] };
+  const dut = { name: 'EPS_SteerTorque', node: '', dut: true, e2e: 'P05', e2e_status: 'NODATA', send: null, signals: [] };
+  const plain = { name: 'HIL_Imu', node: '', dut: false, e2e: null, e2e_status: null, send: 'cyclic 10 ms', signals: [] };
+  assert.deepEqual([sim, dut, plain].map(nodeText), ['ABS', 'DUT', '']);
+  assert.deepEqual([sim, dut, plain].map(e2eText), ['P11', 'P05 NODATA', '']);
+  assert.equal(rowTitle(sim), 'send: cyclic 50 ms\nsent for node ABS (rest-bus simulation)\nABS_Mode ↔ can.body.abs_status.abs_mode');
+  assert.equal(rowTitle(dut), 'sent by the device under test: checked');
+  assert.deepEqual(['OK', null, undefined, 'REPEATED', 'WRONG_SEQUENCE', 'NODATA', 'ERROR'].map(e2eClass),
+    ['', '', '', 'warn', 'warn', 'warn', 'error']);
+});
 
 test('the console page\'s views', { skip: !existsSync(CHROMIUM) && 'no chromium', timeout: 240000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'hilsim-views-'));

@@ -252,4 +252,20 @@ std::uint32_t compute_crc(const ProfileSpec& spec, std::span<const std::uint8_t>
   return 0;
 }
 
+std::string_view profile_name(Profile profile) noexcept {
+  switch (profile) {
+    case Profile::p01:
+      return "P01";
+    case Profile::p02:
+      return "P02";
+    case Profile::p05:
+      return "P05";
+    case Profile::p11:
+      return "P11";
+    case Profile::p22:
+      return "P22";
+  }
+  return "P??";
+}
+
 }  // namespace hil::io::can::e2e

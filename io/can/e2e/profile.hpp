@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 
 namespace hil::io::can::e2e {
 
@@ -85,6 +86,9 @@ struct HeaderLayout {
   HeaderBits counter;
   HeaderBits data_id_nibble;  ///< P01/P11 nibble mode only
 };
+
+/// "P01", "P02", "P05", "P11", "P22".
+[[nodiscard]] std::string_view profile_name(Profile profile) noexcept;
 
 /// "" if `spec` can protect a payload of `payload_bytes` bytes, else a one-line problem
 /// (setup phase; allocates).

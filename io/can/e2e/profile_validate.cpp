@@ -9,22 +9,6 @@
 namespace hil::io::can::e2e {
 namespace {
 
-const char* name(Profile p) {
-  switch (p) {
-    case Profile::p01:
-      return "P01";
-    case Profile::p02:
-      return "P02";
-    case Profile::p05:
-      return "P05";
-    case Profile::p11:
-      return "P11";
-    case Profile::p22:
-      return "P22";
-  }
-  return "P??";
-}
-
 std::string hex(std::uint32_t value) {
   static constexpr char kDigits[] = "0123456789ABCDEF";
   std::string text;
@@ -54,7 +38,7 @@ std::string check_length(const ProfileSpec& spec, std::size_t payload_bytes) {
   const std::size_t bytes = bits / 8;
   const bool prefix = spec.profile == Profile::p01 || spec.profile == Profile::p02;
   if (prefix ? bytes > payload_bytes : bytes != payload_bytes) {
-    return std::string{name(spec.profile)} + " data_length_bits " + std::to_string(bits) +
+    return std::string{profile_name(spec.profile)} + " data_length_bits " + std::to_string(bits) +
            (prefix ? " exceeds" : " differs from") + " the payload (" +
            std::to_string(payload_bytes) + " bytes)";
   }
@@ -112,7 +96,7 @@ std::string check_data_id(const ProfileSpec& spec) {
   const bool list = spec.profile == Profile::p02 || spec.profile == Profile::p22;
   if (list && std::all_of(spec.data_id_list.begin(), spec.data_id_list.end(),
                           [](std::uint8_t id) { return id == 0; })) {
-    return std::string{name(spec.profile)} + " needs data_id_list (all 16 entries are 0)";
+    return std::string{profile_name(spec.profile)} + " needs data_id_list (all 16 entries are 0)";
   }
   return "";
 }

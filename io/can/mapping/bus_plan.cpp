@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <set>
 
+#include "io/can/can_frame.hpp"
 #include "io/can/mapping/e2e_attributes.hpp"
 
 namespace hil::io::can {
@@ -88,8 +89,10 @@ std::optional<e2e::ProfileSpec> e2e_of(const CanBusSpec& spec, const dbc::Messag
     from = db.file_name;
   }
   if (!e) return e;
-  e->data_length_bits = m.length * 8;
-  if (const std::string wrong = e2e::validate(*e, m.length); !wrong.empty()) {
+  // the profile protects the payload as it goes on the wire (an FD length rounds up to a DLC's)
+  const std::size_t wire = m.fd ? dlc_to_length(length_to_dlc(m.length), true) : m.length;
+  e->data_length_bits = static_cast<std::uint32_t>(wire * 8);
+  if (const std::string wrong = e2e::validate(*e, wire); !wrong.empty()) {
     problems.push_back({k >= 0 ? fmt::format("e2e[{}]", k) : std::string("dbc"),
                         fmt::format("{}{} of {}: {}", k >= 0 ? "" : db.file_name + ": ",
                                     describe_e2e(*e), m.name, wrong)});

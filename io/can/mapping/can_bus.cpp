@@ -68,6 +68,15 @@ std::string unit_of(const dbc::Signal& s) { return s.unit.empty() ? std::string(
 
 }  // namespace
 
+std::string message_channel(std::string_view bus, std::string_view message, std::string_view leaf) {
+  return fmt::format("can.{}.{}.{}", bus, detail::snake_case(message), leaf);
+}
+
+std::string signal_channel(std::string_view bus, std::string_view message,
+                           std::string_view signal) {
+  return message_channel(bus, message, detail::snake_case(signal));
+}
+
 CanBus::~CanBus() = default;
 
 std::unique_ptr<CanBus> CanBus::create(const CanBusSpec& given, rt::ChannelTable& table,
@@ -115,7 +124,6 @@ std::unique_ptr<CanBus> CanBus::create(const CanBusSpec& given, rt::ChannelTable
       continue;
     }
     const dbc::Message& message = spec.database.messages[static_cast<std::size_t>(m)];
-    const std::string stem = fmt::format("can.{}.{}", spec.name, detail::snake_case(r.message));
     auto rx = std::make_unique<Rx>();
     rx->name = r.message;
     rx->dut = r.dut;
@@ -147,13 +155,13 @@ std::unique_ptr<CanBus> CanBus::create(const CanBusSpec& given, rt::ChannelTable
       }
     }
     rx->status = table.add(
-        {.name = stem + ".timeout",
+        {.name = message_channel(spec.name, r.message, "timeout"),
          .unit = "-",
          .direction = rt::Direction::output,
          .description = fmt::format("1 while {} is missing on {}", r.message, spec.name)});
     if (rx->profile) {
       rx->e2e_status = add_channel(
-          {.name = stem + ".e2e",
+          {.name = message_channel(spec.name, r.message, "e2e"),
            .unit = "-",
            .direction = rt::Direction::output,
            .initial = static_cast<double>(e2e::Status::no_data),
@@ -167,7 +175,7 @@ std::unique_ptr<CanBus> CanBus::create(const CanBusSpec& given, rt::ChannelTable
       for (std::size_t k = 0; k < message.signals.size(); ++k) {
         const dbc::Signal& s = message.signals[k];
         if (const std::optional<rt::ChannelId> id = add_channel(
-                {.name = fmt::format("{}.{}", stem, detail::snake_case(s.name)),
+                {.name = signal_channel(spec.name, r.message, s.name),
                  .unit = unit_of(s),
                  .direction = rt::Direction::output,
                  .description = fmt::format("{} of {} as received from the device under test",
@@ -229,14 +237,12 @@ std::unique_ptr<CanBus> CanBus::create(const CanBusSpec& given, rt::ChannelTable
           continue;
         }
         const dbc::CompiledSignal& c = tx->message->signals[k];
-        rt::ChannelSpec channel{
-            .name = fmt::format("can.{}.{}.{}", spec.name, detail::snake_case(t.message),
-                                detail::snake_case(s.name)),
-            .unit = unit_of(s),
-            .direction = rt::Direction::input,
-            .initial = tx->values[k],
-            .description =
-                fmt::format("{} of {}, sent for {} on {}", s.name, t.message, t.node, spec.name)};
+        rt::ChannelSpec channel{.name = signal_channel(spec.name, t.message, s.name),
+                                .unit = unit_of(s),
+                                .direction = rt::Direction::input,
+                                .initial = tx->values[k],
+                                .description = fmt::format("{} of {}, sent for {} on {}", s.name,
+                                                           t.message, t.node, spec.name)};
         if (c.has_range) {
           channel.min = c.minimum;
           channel.max = c.maximum;

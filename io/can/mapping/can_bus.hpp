@@ -62,6 +62,15 @@ struct MessageCounters {
   LastPayload last_payload;                      ///< bytes of the last frame
 };
 
+/// The name of a per-message channel of bus `bus`: "can.<bus>.<message>.<leaf>", the message in
+/// snake case ("ABS_WheelSpeeds", "timeout" → "can.body.abs_wheel_speeds.timeout").
+[[nodiscard]] std::string message_channel(std::string_view bus, std::string_view message,
+                                          std::string_view leaf);
+/// The channel of a signal of a simulated or device-under-test message: the signal in snake
+/// case as the leaf.
+[[nodiscard]] std::string signal_channel(std::string_view bus, std::string_view message,
+                                         std::string_view signal);
+
 class CanBus {
  public:
   /// Setup phase: opens the transport (may throw std::runtime_error/invalid_argument naming

@@ -57,22 +57,6 @@ std::optional<e2e::Profile> parse_e2e_profile(std::string_view text) {
   }
 }
 
-std::string_view e2e_profile_name(e2e::Profile profile) noexcept {
-  switch (profile) {
-    case e2e::Profile::p01:
-      return "P01";
-    case e2e::Profile::p02:
-      return "P02";
-    case e2e::Profile::p05:
-      return "P05";
-    case e2e::Profile::p11:
-      return "P11";
-    case e2e::Profile::p22:
-      return "P22";
-  }
-  return "?";
-}
-
 std::optional<e2e::DataIdMode> parse_data_id_mode(std::string_view text) {
   const std::string word = lower(text);
   if (word == "both") return e2e::DataIdMode::both;
@@ -161,7 +145,7 @@ std::string describe_e2e(const e2e::ProfileSpec& c) {
   switch (c.profile) {
     case e2e::Profile::p01:
     case e2e::Profile::p11:
-      return fmt::format("{} data id 0x{:03X} ({})", e2e_profile_name(c.profile), c.data_id,
+      return fmt::format("{} data id 0x{:03X} ({})", e2e::profile_name(c.profile), c.data_id,
                          data_id_mode_name(c.data_id_mode));
     case e2e::Profile::p05:
       return fmt::format("P05 data id 0x{:04X} at bit {}", c.data_id, c.offset_bits);
@@ -170,7 +154,7 @@ std::string describe_e2e(const e2e::ProfileSpec& c) {
       std::string list;
       for (const std::uint8_t v : c.data_id_list)
         list += fmt::format("{}{}", list.empty() ? "" : ",", v);
-      return fmt::format("{} data id list {}{}", e2e_profile_name(c.profile), list,
+      return fmt::format("{} data id list {}{}", e2e::profile_name(c.profile), list,
                          c.profile == e2e::Profile::p22 ? fmt::format(" at bit {}", c.offset_bits)
                                                         : std::string());
     }

@@ -15,8 +15,6 @@ namespace hil::io::can {
 
 /// "P01", "p1", "1", "PROFILE_01" → p01; nullopt for anything else (profiles 1, 2, 5, 11, 22).
 [[nodiscard]] std::optional<e2e::Profile> parse_e2e_profile(std::string_view text);
-/// "P01", "P02", … (the form docs and `hilsim check` print).
-[[nodiscard]] std::string_view e2e_profile_name(e2e::Profile profile) noexcept;
 /// "both", "alt", "low", "nibble" (any case) → the mode; nullopt otherwise.
 [[nodiscard]] std::optional<e2e::DataIdMode> parse_data_id_mode(std::string_view text);
 [[nodiscard]] std::string_view data_id_mode_name(e2e::DataIdMode mode) noexcept;

@@ -5,7 +5,7 @@ import { toCsv } from './csv.js';
 import { columns, columnTimes } from './decimate.js';
 import { addFrame, clearAll, commonRows, newestTime } from './samples.js';
 import { emptyLayout, parseLayout, storageKey, download } from './layout.js';
-import { renderCan } from './canview.js';
+import { CanTable } from './canview.js';
 import { XyView } from './xy.js';
 import { OperatorPane } from './operator.js';
 
@@ -49,6 +49,7 @@ function connect() {
 }
 const send = (m) => ws && ws.readyState === 1 && ws.send(JSON.stringify(m));
 const operator = new OperatorPane(send);
+const canTable = new CanTable($('can-table'), (m) => operator.call(m));
 
 function onControl(m) {
   switch (m.type) {
@@ -67,17 +68,18 @@ function onControl(m) {
       operator.periodNs = info.period_ns;
       operator.plotted = plottedNames;
       operator.setRun(info, channels);
+      canTable.setOperator((info.capabilities || []).includes('write'));
       if (tab === 'can' || tab === 'op') send({ type: 'can_view', on: true });  // op: the fault catalogue's messages
       break;
     case 'course': xy.setCourse(m); drawXy(); break;
     case 'status': showStatus(m); break;
     case 'values': showValues(m); break;
-    case 'event': addEvent(m); break;
-    case 'can': renderCan($('can-table'), m.buses); operator.setBuses(m.buses); break;
+    case 'event': addEvent(m); canTable.onEvent(m); break;
+    case 'can': canTable.render(m.buses); operator.setBuses(m.buses); break;
     case 'capture': case 'capture_triggered': case 'capture_end': operator.onControl(m); break;
     case 'subscribed': subscribed = m.channels; break;
-    case 'ack': addEvent({ level: 'info', tick: m.tick, text: `operator request ${m.req ?? ''} took effect at tick ${m.tick}` }); break;
-    case 'error': addEvent({ level: 'error', tick: null, text: `refused: ${m.message}` }); break;
+    case 'ack': canTable.onAck(m); addEvent({ level: 'info', tick: m.tick, text: `operator request ${m.req ?? ''} took effect at tick ${m.tick}` }); break;
+    case 'error': canTable.onError(m); addEvent({ level: 'error', tick: null, text: `refused: ${m.message}` }); break;
     case 'lag': $('console-drops').textContent = `console drops ${m.dropped_frames}`; break;
   }
 }
@@ -85,6 +87,7 @@ function onControl(m) {
 function reset() {
   buffers = new Map(); subscribed = []; frozen = null; zoom = null;
   $('events').replaceChildren();
+  canTable.reset();
   xy.reset();
   dirty = true;
 }

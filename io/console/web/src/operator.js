@@ -7,14 +7,17 @@ import { download } from './layout.js';
 
 const $ = (id) => document.getElementById(id);
 
-/// The catalogue: what a fault does to its target, as config/fault.proto JSON.
+/// The catalogue: what a fault does to its target, as config/fault.proto JSON; `of`: which of
+/// the CAN view's messages it can target (default all).
 export const FAULT_KINDS = {
   'drop frames': { target: 'message', op: () => ({ drop: {} }) },
   'delay frames (ms)': { target: 'message', op: (p) => ({ delay: { ms: p || 50 } }) },
   'freeze the alive counter': { target: 'message', op: () => ({ counter: { mode: 'freeze' } }) },
   'corrupt the CRC': { target: 'message', op: () => ({ crc: { mode: 'random' } }) },
   'send twice': { target: 'message', op: () => ({ duplicate: {} }) },
+  'wrong E2E data id (value)': { target: 'message', op: (p) => ({ data_id: { value: p } }), of: (m) => m.e2e && m.dir === 'tx' },
   'silence the bus': { target: 'bus', op: () => ({ silence: {} }) },
+  'silence a node': { target: 'node', op: () => ({ silence: {} }) },
   'channel stuck': { target: 'channel', op: () => ({ stuck: {} }) },
   'channel forced to (value)': { target: 'channel', op: (p) => ({ force: { value: p } }) },
   'channel offset (value)': { target: 'channel', op: (p) => ({ offset: { value: p } }) },
@@ -22,7 +25,7 @@ export const FAULT_KINDS = {
   'channel NaN': { target: 'channel', op: () => ({ nan: {} }) },
 };
 
-/// The fault `kind` on `target` ("bus/message", "bus" or a channel), `param`, stopping after
+/// The fault `kind` on `target` ("bus/message", "bus", "bus/node" or a channel), `param`, stopping after
 /// `seconds` (0: until cleared): {name, …} as the API takes it.
 export function faultFor(kind, target, param, seconds) {
   const k = FAULT_KINDS[kind];
@@ -33,6 +36,9 @@ export function faultFor(kind, target, param, seconds) {
     fault.message = { bus, name, ...k.op(param) };
   } else if (k.target === 'bus') {
     fault.bus = { name: target, ...k.op(param) };
+  } else if (k.target === 'node') {  // a node the bus simulates (rest-bus simulation)
+    const [bus, node] = target.split('/');
+    fault.bus = { name: bus, node, ...k.op(param) };
   } else {
     fault.channel = { name: target, ...k.op(param) };
   }
@@ -77,7 +83,12 @@ export class OperatorPane {
     $('fault-kind').replaceChildren(...Object.keys(FAULT_KINDS).map((k) => new Option(k, k)));
   }
 
-  call(m) { this.send({ ...m, req: this.req++ }); }
+  /// Sends an API request; returns its req.
+  call(m) {
+    const req = this.req++;
+    this.send({ ...m, req });
+    return req;
+  }
 
   /// The run's channels and the caller's rights (server_info, channels).
   setRun(info, channels) {
@@ -134,7 +145,10 @@ export class OperatorPane {
     const kind = FAULT_KINDS[$('fault-kind').value];
     let targets;
     if (kind?.target === 'message') {
-      targets = this.buses.flatMap((b) => b.messages.map((m) => `${b.name}/${m.name}`));
+      const of = kind.of ?? (() => true);
+      targets = [...new Set(this.buses.flatMap((b) => b.messages.filter(of).map((m) => `${b.name}/${m.name}`)))];
+    } else if (kind?.target === 'node') {
+      targets = [...new Set(this.buses.flatMap((b) => b.messages.filter((m) => m.node).map((m) => `${b.name}/${m.node}`)))];
     } else if (kind?.target === 'bus') {
       targets = this.buses.map((b) => b.name);
     } else {

@@ -43,15 +43,29 @@ test('fault names leave out the parameter\'s hint, so Clear finds the fault agai
 });
 
 test('every kind of the catalogue makes one request with exactly one target', () => {
-  const targets = { message: 'ecu/HIL_Imu', bus: 'ecu', channel: 'vehicle.body.speed' };
+  const targets = { message: 'ecu/HIL_Imu', bus: 'ecu', node: 'body/ABS', channel: 'vehicle.body.speed' };
   const names = new Set();
   for (const [kind, { target }] of Object.entries(FAULT_KINDS)) {
     const f = faultFor(kind, targets[target], 1, 1);
-    assert.deepEqual(['message', 'bus', 'channel'].filter((k) => k in f), [target], kind);
-    assert.equal(Object.keys(f[target]).filter((k) => !['bus', 'name'].includes(k)).length, 1, `${kind}: one operation`);
+    const key = target === 'node' ? 'bus' : target;  // a node's silence is a bus fault with its node
+    assert.deepEqual(['message', 'bus', 'channel'].filter((k) => k in f), [key], kind);
+    assert.equal(Object.keys(f[key]).filter((k) => !['bus', 'name', 'node'].includes(k)).length, 1, `${kind}: one operation`);
     names.add(f.name);
   }
   assert.equal(names.size, Object.keys(FAULT_KINDS).length, 'no two kinds on one target share a name');
+});
+
+test('a simulated node silenced, an E2E data id wrong (rest-bus simulation)', () => {
+  assert.deepEqual(faultFor('silence a node', 'body/ABS', 0, 0),
+    { name: 'silence a node body/ABS', bus: { name: 'body', node: 'ABS', silence: {} } });
+  assert.deepEqual(faultFor('wrong E2E data id (value)', 'body/ABS_Status', 7, 2),
+    { name: 'wrong E2E data id body/ABS_Status', stop: { duration_s: 2 },
+      message: { bus: 'body', name: 'ABS_Status', data_id: { value: 7 } } });
+  // only a message the rig sends with E2E can be protected with another data id
+  const of = FAULT_KINDS['wrong E2E data id (value)'].of;
+  assert.ok(of({ dir: 'tx', e2e: 'P11' }));
+  assert.ok(!of({ dir: 'tx', e2e: null }));
+  assert.ok(!of({ dir: 'rx', e2e: 'P05' }));
 });
 
 test('limits colour a value: inside, near (within 10 % of the span from a limit), outside', () => {

@@ -138,19 +138,7 @@ TEST_P(CheckEveryProfile, ResetBringsBackTheFirstFrameBehaviour) {
 }
 
 std::string profile_name(const ::testing::TestParamInfo<Profile>& info) {
-  switch (info.param) {
-    case Profile::p01:
-      return "P01";
-    case Profile::p02:
-      return "P02";
-    case Profile::p05:
-      return "P05";
-    case Profile::p11:
-      return "P11";
-    case Profile::p22:
-      return "P22";
-  }
-  return "unknown";
+  return std::string(e2e::profile_name(info.param));
 }
 
 INSTANTIATE_TEST_SUITE_P(Profiles, CheckEveryProfile,
