@@ -73,12 +73,13 @@ struct MessageCounters {
 
 class CanBus {
  public:
-  /// Setup phase: opens the transport (may throw std::runtime_error/invalid_argument naming
-  /// the URI) unless `transport` is given, resolves every name against the DBC and `table`
-  /// (which must not be frozen yet: the bus adds its status channels) and sizes every buffer.
-  /// Returns nullptr and fills `problems` when the mapping has errors. `period_s` is the
-  /// executive's period; `index` the bus's number in the rig (for the frame tap).
-  [[nodiscard]] static std::unique_ptr<CanBus> create(const CanBusSpec& spec,
+  /// Setup phase: plans the bus (plan_bus, unless `given` is planned already), opens the
+  /// transport (may throw std::runtime_error/invalid_argument naming the URI) unless
+  /// `transport` is given, resolves every name against the DBC and `table` (which must not be
+  /// frozen yet: the bus adds its channels) and sizes every buffer. Returns nullptr and fills
+  /// `problems` when the mapping has errors. `period_s` is the executive's period; `index` the
+  /// bus's number in the rig (for the frame tap).
+  [[nodiscard]] static std::unique_ptr<CanBus> create(const CanBusSpec& given,
                                                       rt::ChannelTable& table, double period_s,
                                                       std::uint8_t index,
                                                       std::vector<MappingProblem>& problems,
@@ -131,7 +132,7 @@ class CanBus {
 
   void receive(const CanFrame& frame, std::int64_t tick, rt::ChannelTable& table) noexcept;
   void watch_timeouts(std::int64_t tick, rt::ChannelTable& table) noexcept;
-  [[nodiscard]] bool due(Tx& tx, std::int64_t tick, const rt::ChannelTable& table) noexcept;
+  [[nodiscard]] static bool due(Tx& tx, std::int64_t tick, const rt::ChannelTable& table) noexcept;
   void send(Tx& tx, std::int64_t tick) noexcept;
   void transmit(Tx& tx, const CanFrame& frame, std::int64_t tick) noexcept;
   void take(Rx& rx, const CanFrame& frame, std::int64_t tick, rt::ChannelTable& table) noexcept;
