@@ -53,6 +53,7 @@ struct RigLayerRef {
   std::optional<io::bus::BusSpec> bus;
   std::vector<FaultSpec> faults;
   std::vector<FmuSpec> fmus;
+  std::optional<DiagnosticsSpec> diagnostics;
   RecordingSpec recording;
   ConfigErrors can_errors;
   std::optional<models::VehicleParams> vehicle;  // converted once, here
@@ -71,6 +72,10 @@ struct RigLayerRef {
     }
     if (can_errors.empty())
       can_errors = check_fmus(merged.fmus(), channels, "fmus", source_map, fmus);
+    if (can_errors.empty()) {
+      can_errors = check_diagnostics(merged.has_diagnostics(), merged.diagnostics(), can,
+                                     "diagnostics", source_map, diagnostics);
+    }
     ConfigErrors recording_errors =
         check_recording(merged.recording(), 1.0 / period_s, "recording", source_map, recording);
     can_errors.insert(can_errors.end(), std::make_move_iterator(recording_errors.begin()),
@@ -91,6 +96,7 @@ struct RigLayerRef {
   settings.bus = std::move(bus);
   settings.faults = std::move(faults);
   settings.fmus = std::move(fmus);
+  settings.diagnostics = std::move(diagnostics);
   settings.recording = std::move(recording);
   // The files the rig names, as resolved: the merged message no longer knows which file
   // each relative path was relative to (a run directory copies them from here)

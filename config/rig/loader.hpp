@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "config/diagnostics_spec.hpp"
 #include "config/fault_spec.hpp"
 #include "config/fmu_spec.hpp"
 #include "config/recording_spec.hpp"
@@ -46,6 +47,9 @@ struct RigSpec {
   RecordingSpec recording;
   /// The FMUs co-simulated in the loop, every name checked (config/fmu_spec.hpp).
   std::vector<FmuSpec> fmus;
+  /// The built-in ECU's diagnostics, when the rig has a diagnostics block
+  /// (config/diagnostics_spec.hpp).
+  std::optional<DiagnosticsSpec> diagnostics;
   /// The scenario a run drives when none is named ("" none given; "none": none).
   std::string default_scenario;
   /// The file as loaded (overlays applied, defaults not filled in, file paths made absolute):

@@ -120,6 +120,13 @@ int run_check(const CheckSpec& o) {
                f.inputs.size() == 1 ? "" : "s", f.outputs.size(), f.outputs.size() == 1 ? "" : "s");
   }
 
+  if (const auto& d = rig.diagnostics) {
+    fmt::print(
+        "  diagnostics on {}: UDS requests 0x{:X} → 0x{:X}, functional 0x{:X}; {} DIDs, {} "
+        "DTCs, {} routines\n",
+        rig.can[d->bus].name, d->request_id, d->response_id, d->functional_id, d->dids.size(),
+        d->dtcs.size(), d->routines.size());
+  }
   if (!rig.faults.empty()) fmt::print("  faults: {}\n", rig.faults.size());
   // The scenario `hilsim run` drives by default must load on this rig too
   const std::string& scenario = rig.default_scenario;

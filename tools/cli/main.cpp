@@ -18,6 +18,7 @@
 #include "tools/cli/sweep_command.hpp"
 #include "tools/cli/timing_command.hpp"
 #include "tools/cli/tire_curve_command.hpp"
+#include "tools/cli/uds_command.hpp"
 #include "tools/session/run/run_directory.hpp"
 
 int main(int argc, char** argv) {
@@ -41,6 +42,7 @@ int main(int argc, char** argv) {
   hil::cli::add_bus_command(app);
   hil::cli::add_sweep_command(app);
   hil::cli::add_fmu_command(app);
+  hil::cli::add_uds_command(app);
 
   // Warnings and errors go to stderr: stdout carries only results (summaries, CSV, JSON)
   spdlog::set_default_logger(spdlog::stderr_color_mt("hilsim"));

@@ -58,6 +58,10 @@ VirtualEcu::VirtualEcu(const config::RigSpec& rig, const config::ScenarioSpec& s
     throw std::runtime_error(
         fmt::format("the virtual ECU's bus \"{}\" cannot start:{}", spec.name, why));
   }
+  if (rig.diagnostics && rig.diagnostics->bus == 0) {  // UDS on the ECU's bus
+    diagnostics_ =
+        std::make_unique<diag::EcuDiagnostics>(*rig.diagnostics, *bus_, spec_, table_, period_s_);
+  }
   table_.freeze();
   driver_ = std::make_unique<Driver>(*rig.vehicle, scenario, table_, options.cycle_s);
   cycle_ticks_ = std::max<std::int64_t>(1, std::llround(options.cycle_s / period_s_));
@@ -112,7 +116,9 @@ void VirtualEcu::drive(std::int64_t tick) noexcept {
 }
 
 void VirtualEcu::send(std::int64_t tick) noexcept {
-  if (!silent_.load(std::memory_order_relaxed)) bus_->write(tick, table_);
+  if (silent_.load(std::memory_order_relaxed)) return;
+  if (diagnostics_) diagnostics_->step(tick);  // its frames before the bus's own
+  bus_->write(tick, table_);
 }
 
 EcuProgress VirtualEcu::progress() const noexcept {

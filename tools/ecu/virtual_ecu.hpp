@@ -27,6 +27,7 @@
 #include "rt_core/stage.hpp"
 #include "runtime/scenario/scenario_judge.hpp"
 #include "tools/ecu/arrival_monitor.hpp"
+#include "tools/ecu/diag/ecu_diagnostics.hpp"
 #include "tools/ecu/driver.hpp"
 
 namespace hil::ecu {
@@ -75,6 +76,10 @@ class VirtualEcu {
   [[nodiscard]] const ArrivalMonitor& arrivals() const noexcept { return *arrivals_; }
   [[nodiscard]] const rt::ChannelTable& table() const noexcept { return table_; }
   [[nodiscard]] const Driver& driver() const noexcept { return *driver_; }
+  /// Its UDS server and DTCs, when the rig has a diagnostics block on the ECU's bus.
+  [[nodiscard]] const diag::EcuDiagnostics* diagnostics() const noexcept {
+    return diagnostics_.get();
+  }
   /// Control cycles run, and those that held the vehicle for missing inputs. Any thread.
   [[nodiscard]] std::uint64_t cycles() const noexcept {
     return cycles_.load(std::memory_order_relaxed);
@@ -100,6 +105,7 @@ class VirtualEcu {
   ArrivalMonitor* arrivals_ = nullptr;  ///< owned by the bus
   std::unique_ptr<io::can::CanBus> bus_;
   std::unique_ptr<Driver> driver_;
+  std::unique_ptr<diag::EcuDiagnostics> diagnostics_;
   runtime::ScenarioJudge judge_;
   bool start_on_input_ = false;
   std::vector<std::int64_t> rx_timeout_ticks_;  ///< per received message

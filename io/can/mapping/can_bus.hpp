@@ -71,6 +71,15 @@ struct MessageCounters {
 [[nodiscard]] std::string signal_channel(std::string_view bus, std::string_view message,
                                          std::string_view signal);
 
+/// Frames a bus's mapping does not know (ISO-TP diagnostics, …), handed over in the read
+/// phase. RT: noexcept, no allocation.
+class UnmappedFrameHandler {
+ public:
+  virtual ~UnmappedFrameHandler() = default;
+  /// True when the handler took the frame (it is then not counted as an unknown id).
+  [[nodiscard]] virtual bool take(const CanFrame& frame, std::int64_t tick) noexcept = 0;
+};
+
 class CanBus {
  public:
   /// Setup phase: plans the bus (plan_bus, unless `given` is planned already), opens the
@@ -95,6 +104,11 @@ class CanBus {
   void set_tap(FrameTap* tap) noexcept { tap_ = tap; }
   /// Setup phase: faults of transmitted (`tx`) or received message `index` (spec order).
   void set_fault_hook(bool tx, std::size_t index, MessageFaultHook* hook) noexcept;
+  /// Setup phase: frames of ids the mapping does not receive go to `handler` first.
+  void set_unmapped_handler(UnmappedFrameHandler* handler) noexcept { unmapped_ = handler; }
+  /// RT, write phase: sends a frame the mapping does not make (ISO-TP, …): in the frame tap
+  /// and the bus's counts like the mapping's own; nothing while the bus is silenced.
+  SendStatus send_unmapped(const CanFrame& frame, std::int64_t tick) noexcept;
   /// Setup phase: while `*silent` is true the bus sends nothing (nullptr: never).
   void set_silence(const bool* silent) noexcept { silent_ = silent; }
   /// Setup phase (or RT, for a command's fault): while `*silent` is true the messages sent
@@ -151,6 +165,7 @@ class CanBus {
   std::vector<TimedFrame> inbox_;
   FrameTap* tap_ = nullptr;
   const bool* silent_ = nullptr;
+  UnmappedFrameHandler* unmapped_ = nullptr;
   std::atomic<std::uint64_t> unknown_{0};
   rt::ChannelId rx_frames_{}, tx_frames_{}, rx_dropped_{}, tx_dropped_{};
   std::uint64_t rx_total_ = 0, tx_total_ = 0, rx_drop_total_ = 0, tx_drop_total_ = 0;

@@ -26,6 +26,10 @@ void CanBus::receive(const CanFrame& frame, std::int64_t tick, rt::ChannelTable&
       frame.error() || frame.remote() ? -1 : db_->find(frame.id, frame.extended());
   const std::int32_t r = m < 0 ? -1 : rx_of_message_[static_cast<std::size_t>(m)];
   if (r < 0) {
+    if (unmapped_ != nullptr && unmapped_->take(frame, tick)) {
+      ++rx_total_;
+      return;
+    }
     unknown_.fetch_add(1, std::memory_order_relaxed);
     ++rx_drop_total_;
     return;

@@ -89,6 +89,16 @@ void CanBus::send(Tx& tx, std::int64_t tick) noexcept {
   transmit(tx, frame, tick);
 }
 
+SendStatus CanBus::send_unmapped(const CanFrame& frame, std::int64_t tick) noexcept {
+  if (silent_ != nullptr && *silent_) return SendStatus::ok;  // silenced: nothing goes out
+  if (tap_ != nullptr) {
+    (void)tap_->try_push({.tick = tick, .bus = index_, .transmitted = true, .frame = frame});
+  }
+  const SendStatus status = transport_->send(frame, tick);
+  ++(status == SendStatus::ok ? tx_total_ : tx_drop_total_);
+  return status;
+}
+
 void CanBus::transmit(Tx& tx, const CanFrame& frame, std::int64_t tick) noexcept {
   if (silent_ != nullptr && *silent_) return;  // the bus is silenced: nothing goes out
   if (tx.node_silent != nullptr && *tx.node_silent) return;  // its node is silenced

@@ -1,4 +1,6 @@
 #include "tools/session/run/run_report.hpp"
+#include "io/can/uds/uds_codec.hpp"
+#include "tools/ecu/diag/ecu_diagnostics.hpp"
 
 #include <fmt/chrono.h>
 #include <fmt/format.h>
@@ -94,6 +96,18 @@ std::string dut_summary(const io::can::CanBus& bus) {
 
 }  // namespace
 
+std::string describe_dtcs(const ecu::diag::EcuDiagnostics& d) {
+  std::string out;
+  const io::can::uds::DtcStore& store = d.dtcs();
+  for (std::size_t i = 0; i < store.count(); ++i) {
+    const std::uint8_t s = store.status(i);
+    if ((s & ~io::can::uds::dtc_status::kInitial) == 0) continue;  // never failed
+    out += fmt::format("{}{:06X} {} 0x{:02X} ({})", out.empty() ? "" : "; ", store.spec(i).code,
+                       store.spec(i).name, s, io::can::uds::status_text(s));
+  }
+  return fmt::format("{}; {} UDS requests answered", out.empty() ? "none set" : out, d.requests());
+}
+
 std::string progress_line(const RunReport& r, const rt::TimingSnapshot& s,
                           std::chrono::steady_clock::duration wall) {
   const rt::Nanoseconds period = r.settings->executive.period;
@@ -179,6 +193,7 @@ std::string run_summary(const RunReport& r) {
   }
   if (r.runtime != nullptr) out += bus_summary(*r.runtime);
   if (!r.ecu.empty()) out += fmt::format("  ECU: {}\n", r.ecu);
+  if (!r.diagnostics.empty()) out += fmt::format("  ECU DTCs: {}\n", r.diagnostics);
   if (r.runtime != nullptr && r.runtime->vehicle() != nullptr) {
     const models::VehicleOutputs& v = r.runtime->vehicle()->outputs();
     std::string faults;
@@ -233,6 +248,7 @@ nlohmann::json manifest_json(const RunReport& r) {
       {"host", hostname()},
       {"scenario", r.scenario},
       {"ecu", r.ecu},
+      {"ecu_dtcs", r.diagnostics},
       {"speed", r.speed.to_string()},
       {"realtime", r.speed.realtime() && r.status.realtime()},
       {"realtime_summary", r.status.summary()},

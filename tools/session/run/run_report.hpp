@@ -14,6 +14,10 @@
 #include "rt_core/rt_setup.hpp"
 #include "rt_core/stats/timing_stats.hpp"
 #include "runtime/record/recording.hpp"
+
+namespace hil::ecu::diag {
+class EcuDiagnostics;
+}  // namespace hil::ecu::diag
 #include "runtime/rig.hpp"
 #include "runtime/scenario/scenario_judge.hpp"
 #include "tools/session/loop/speed.hpp"
@@ -40,14 +44,19 @@ struct RunReport {
   std::string ending = "running";  ///< describe_ending() once it ended
   std::string console_url;         ///< "" when the run has no console
   std::optional<runtime::RecordingCounters> recording;
-  std::string faults;   ///< the fault engine's report (runtime::format_faults), "" none
-  std::string verdict;  ///< the scenario's criteria: "" none, else "passed …"/"FAILED …"
+  std::string faults;       ///< the fault engine's report (runtime::format_faults), "" none
+  std::string verdict;      ///< the scenario's criteria: "" none, else "passed …"/"FAILED …"
+  std::string diagnostics;  ///< the built-in ECU's DTCs at the end (describe_dtcs), "" none
   bool failed = false;
   /// The gates one by one (manifest.json "scenario_gates"), when the run had a scenario;
   /// `whole_scenario` false when it ended before the scenario did (gates not reached undecided).
   std::optional<runtime::ScenarioVerdict> gates;
   bool whole_scenario = true;
 };
+
+/// The ECU's DTCs that left their initial status, and the requests it answered: "C12300
+/// wheel_speeds_lost 0x2E (testFailedThisOperationCycle, pendingDTC, …); 2 UDS requests".
+[[nodiscard]] std::string describe_dtcs(const ecu::diag::EcuDiagnostics& diagnostics);
 
 /// "sim 12.3 s  RTF 1.00  overruns 0  wake p99 45 us  can rx 615 tx 1230  timeouts 0".
 [[nodiscard]] std::string progress_line(const RunReport& r, const rt::TimingSnapshot& s,

@@ -143,6 +143,9 @@ int run_rig(const RunSpec& o) {
   report.ending = describe_ending(outcome);
   report.stats = outcome.stats;
   report.faults = runtime::format_faults(run->faults->report());
+  if (run->ecu && run->ecu->diagnostics() != nullptr) {
+    report.diagnostics = describe_dtcs(*run->ecu->diagnostics());
+  }
   if (run->judge) {
     report.gates = run->judge->judge().verdict();
     report.whole_scenario = report.result.ticks >= run->scenario_ticks;

@@ -1,0 +1,149 @@
+// UdsServer: ReadDataByIdentifier, WriteDataByIdentifier and RoutineControl, including the
+// response-pending path of a routine with a duration. ISO 14229-1:2013's examples: §10.2.5
+// (VIN F190), §13.2.5 (routine 0201 start and stop).
+
+#include <gtest/gtest.h>
+
+#include "tests/io/can/uds/uds_test_support.hpp"
+
+namespace hil::io::can::uds::testing {
+namespace {
+
+TEST_F(EcuTest, ReadsTheVinAsTheStandardsExample) {
+  EXPECT_EQ(ask(server, {0x22, 0xF1, 0x90}),
+            (Bytes{0x62, 0xF1, 0x90, 0x57, 0x30, 0x4C, 0x30, 0x30, 0x30, 0x30,
+                   0x34, 0x33, 0x4D, 0x42, 0x35, 0x34, 0x31, 0x33, 0x32, 0x36}));
+}
+
+TEST_F(EcuTest, ReadsDataAccessDidsAndSeveralAtOnce) {
+  EXPECT_EQ(ask(server, {0x22, 0x01, 0x00}), (Bytes{0x62, 0x01, 0x00, 0x12, 0x34}));
+  data.values[kWheelSpeed] = {0xAB, 0xCD};
+  EXPECT_EQ(ask(server, {0x22, 0x01, 0x00, 0xF1, 0x8C}),
+            (Bytes{0x62, 0x01, 0x00, 0xAB, 0xCD, 0xF1, 0x8C, 'S', 'N', '0', '0', '0', '1'}));
+  // an unsupported DID among supported ones is left out
+  EXPECT_EQ(ask(server, {0x22, 0x12, 0x34, 0xF1, 0x87}),
+            (Bytes{0x62, 0xF1, 0x87, 'H', 'I', 'L', '-', '4', '7', '1', '1'}));
+}
+
+TEST_F(EcuTest, ReadNegativeResponses) {
+  EXPECT_EQ(ask(server, {0x22, 0x12, 0x34}), (Bytes{0x7F, 0x22, 0x31}));  // none supported
+  EXPECT_EQ(ask(server, {0x22}), (Bytes{0x7F, 0x22, 0x13}));
+  EXPECT_EQ(ask(server, {0x22, 0x01}), (Bytes{0x7F, 0x22, 0x13}));
+  EXPECT_EQ(ask(server, {0x22, 0x01, 0x00, 0xF1}), (Bytes{0x7F, 0x22, 0x13}));
+  Bytes many{0x22};
+  for (std::size_t i = 0; i <= kMaxDidsPerRead; ++i) many.insert(many.end(), {0x01, 0x00});
+  EXPECT_EQ(ask(server, many), (Bytes{0x7F, 0x22, 0x13}));
+  data.refuse = true;
+  EXPECT_EQ(ask(server, {0x22, 0x01, 0x00}), (Bytes{0x7F, 0x22, 0x22}));
+  EXPECT_EQ(ask(server, {0x22, 0xF1, 0x90}).at(0), 0x62);  // text DIDs never ask DataAccess
+}
+
+TEST_F(EcuTest, WritesAWritableDidInTheExtendedSession) {
+  (void)ask(server, {0x10, 0x03});
+  EXPECT_EQ(ask(server, {0x2E, 0x02, 0x00, 0x00, 0x78}), (Bytes{0x6E, 0x02, 0x00}));
+  EXPECT_EQ(data.values[kSpeedLimit][0], 0x00);
+  EXPECT_EQ(data.values[kSpeedLimit][1], 0x78);
+  EXPECT_EQ(ask(server, {0x22, 0x02, 0x00}), (Bytes{0x62, 0x02, 0x00, 0x00, 0x78}));
+}
+
+TEST_F(EcuTest, WriteNegativeResponses) {
+  (void)ask(server, {0x10, 0x03});
+  EXPECT_EQ(ask(server, {0x2E, 0x02, 0x00}), (Bytes{0x7F, 0x2E, 0x13}));
+  EXPECT_EQ(ask(server, {0x2E, 0x02, 0x00, 0x01}), (Bytes{0x7F, 0x2E, 0x13}));  // 1 of 2 bytes
+  EXPECT_EQ(ask(server, {0x2E, 0x12, 0x34, 0x01}), (Bytes{0x7F, 0x2E, 0x31}));  // unknown
+  EXPECT_EQ(ask(server, {0x2E, 0x01, 0x00, 0x01, 0x02}), (Bytes{0x7F, 0x2E, 0x31}));  // r/o
+  Bytes vin{0x2E, 0xF1, 0x90};
+  vin.insert(vin.end(), kVin, kVin + 17);
+  EXPECT_EQ(ask(server, vin), (Bytes{0x7F, 0x2E, 0x31}));  // text DIDs are read-only
+  EXPECT_EQ(ask(server, {0x2E, 0x03, 0x00, 9, 9, 9, 9}), (Bytes{0x7F, 0x2E, 0x33}));  // locked
+  data.refuse = true;
+  EXPECT_EQ(ask(server, {0x2E, 0x02, 0x00, 0x00, 0x78}), (Bytes{0x7F, 0x2E, 0x22}));
+}
+
+TEST_F(EcuTest, WriteNeedsTheConfiguredSessionAndSecurity) {
+  (void)unlock(server);
+  EXPECT_EQ(ask(server, {0x2E, 0x03, 0x00, 9, 8, 7, 6}), (Bytes{0x6E, 0x03, 0x00}));
+  EXPECT_EQ(data.values[kCalibration], (std::array<std::uint8_t, 4>{9, 8, 7, 6}));
+  (void)ask(server, {0x10, 0x02});  // programming: speed limit is not writable there
+  EXPECT_EQ(ask(server, {0x2E, 0x02, 0x00, 0x00, 0x78}), (Bytes{0x7F, 0x2E, 0x31}));
+}
+
+TEST_F(EcuTest, RoutineStartStopAndResultsAsTheExamples) {
+  (void)ask(server, {0x10, 0x03});
+  EXPECT_EQ(ask(server, {0x31, 0x01, 0x02, 0x01}), (Bytes{0x71, 0x01, 0x02, 0x01}));
+  EXPECT_EQ(data.starts, 1);
+  EXPECT_EQ(ask(server, {0x31, 0x03, 0x02, 0x01}), (Bytes{0x71, 0x03, 0x02, 0x01, 0x30, 0x00}));
+  EXPECT_EQ(ask(server, {0x31, 0x02, 0x02, 0x01}), (Bytes{0x71, 0x02, 0x02, 0x01, 0x30}));
+  EXPECT_EQ(data.stops, 1);
+  EXPECT_EQ(ask(server, {0x31, 0x03, 0x02, 0x01}).at(0), 0x71);  // results after the stop
+  EXPECT_EQ(ask(server, {0x31, 0x01, 0x02, 0x01, 0xAA, 0xBB}).at(0), 0x71);
+  EXPECT_EQ(data.last_option_size, 2U);  // routineControlOptionRecord passed on
+}
+
+TEST_F(EcuTest, RoutineSequenceErrors) {
+  (void)ask(server, {0x10, 0x03});
+  EXPECT_EQ(ask(server, {0x31, 0x03, 0x02, 0x01}), (Bytes{0x7F, 0x31, 0x24}));  // never run
+  EXPECT_EQ(ask(server, {0x31, 0x02, 0x02, 0x01}), (Bytes{0x7F, 0x31, 0x24}));  // not running
+  (void)ask(server, {0x31, 0x01, 0x02, 0x01});
+  EXPECT_EQ(ask(server, {0x31, 0x01, 0x02, 0x01}), (Bytes{0x7F, 0x31, 0x24}));  // running
+}
+
+TEST_F(EcuTest, RoutineNegativeResponses) {
+  (void)ask(server, {0x10, 0x03});
+  EXPECT_EQ(ask(server, {0x31, 0x04, 0x02, 0x01}), (Bytes{0x7F, 0x31, 0x12}));
+  EXPECT_EQ(ask(server, {0x31, 0x01, 0x02}), (Bytes{0x7F, 0x31, 0x13}));
+  EXPECT_EQ(ask(server, {0x31, 0x01, 0x12, 0x34}), (Bytes{0x7F, 0x31, 0x31}));
+  EXPECT_EQ(ask(server, {0x31, 0x01, 0x12, 0x34}, 0, true), Bytes{});
+  EXPECT_EQ(ask(server, {0x31, 0x01, 0xFF, 0x00}), (Bytes{0x7F, 0x31, 0x33}));  // locked
+  data.refuse = true;
+  EXPECT_EQ(ask(server, {0x31, 0x01, 0x02, 0x01}), (Bytes{0x7F, 0x31, 0x22}));
+  (void)ask(server, {0x10, 0x82});  // programming: the self test is not offered there
+  EXPECT_EQ(ask(server, {0x31, 0x01, 0x02, 0x01}), (Bytes{0x7F, 0x31, 0x31}));
+}
+
+TEST_F(EcuTest, ARoutineRefusingToStopKeepsRunning) {
+  (void)ask(server, {0x10, 0x03});
+  (void)ask(server, {0x31, 0x01, 0x02, 0x01});
+  data.refuse = true;
+  EXPECT_EQ(ask(server, {0x31, 0x02, 0x02, 0x01}), (Bytes{0x7F, 0x31, 0x22}));
+  data.refuse = false;
+  EXPECT_EQ(ask(server, {0x31, 0x02, 0x02, 0x01}).at(0), 0x71);
+}
+
+TEST_F(EcuTest, LeavingTheSessionStopsItsRoutines) {
+  (void)ask(server, {0x10, 0x03});
+  (void)ask(server, {0x31, 0x01, 0x02, 0x01});
+  (void)ask(server, {0x10, 0x01});
+  EXPECT_EQ(data.stops, 1);
+}
+
+TEST_F(EcuTest, RoutineWithADurationAnswersPendingThenFinally) {
+  (void)unlock(server);
+  EXPECT_EQ(ask(server, {0x31, 0x01, 0xFF, 0x00}), (Bytes{0x7F, 0x31, 0x78}));
+  EXPECT_TRUE(server.response_pending());
+  EXPECT_EQ(tick(server, 1 * kSecond), Bytes{});
+  // repeated every half P2*server_max (2.5 s) so that the tester keeps waiting
+  EXPECT_EQ(tick(server, 2'500 * kMs), (Bytes{0x7F, 0x31, 0x78}));
+  EXPECT_EQ(tick(server, 3 * kSecond), Bytes{});
+  // meanwhile: busy for anything but TesterPresent
+  EXPECT_EQ(ask(server, {0x22, 0xF1, 0x90}, 4 * kSecond), (Bytes{0x7F, 0x22, 0x21}));
+  EXPECT_EQ(ask(server, {0x3E, 0x00}, 4 * kSecond), (Bytes{0x7E, 0x00}));
+  EXPECT_EQ(tick(server, 5 * kSecond), (Bytes{0x7F, 0x31, 0x78}));
+  EXPECT_EQ(tick(server, 7'500 * kMs), (Bytes{0x7F, 0x31, 0x78}));
+  EXPECT_EQ(tick(server, 10 * kSecond), (Bytes{0x7F, 0x31, 0x78}));
+  EXPECT_EQ(tick(server, 11'999 * kMs), Bytes{});
+  EXPECT_EQ(tick(server, 12 * kSecond), (Bytes{0x71, 0x01, 0xFF, 0x00}));
+  EXPECT_FALSE(server.response_pending());
+  EXPECT_EQ(server.session(), Session::extended);  // S3 did not run while pending
+  EXPECT_EQ(ask(server, {0x31, 0x02, 0xFF, 0x00}, 12 * kSecond),
+            (Bytes{0x71, 0x02, 0xFF, 0x00, 0x30}));
+}
+
+TEST_F(EcuTest, PendingFinalResponseIsSentDespiteTheSuppressBit) {
+  (void)unlock(server);
+  EXPECT_EQ(ask(server, {0x31, 0x81, 0xFF, 0x00}), (Bytes{0x7F, 0x31, 0x78}));
+  EXPECT_EQ(tick(server, 12 * kSecond), (Bytes{0x71, 0x01, 0xFF, 0x00}));
+}
+
+}  // namespace
+}  // namespace hil::io::can::uds::testing
