@@ -109,7 +109,7 @@ ConfigErrors check_diagnostics(bool present, const Diagnostics& d,
                                std::string_view prefix, const SourceMap& sources,
                                std::optional<DiagnosticsSpec>& out) {
   ConfigErrors errors;
-  if (!present) return errors;
+  if (!present || d.off()) return errors;
   const Checker check(prefix, sources, errors);
   DiagnosticsSpec s;
   std::vector<std::string> bus_names;

@@ -85,7 +85,7 @@ struct DiagnosticsSpec {
 };
 
 /// Checks the block at `prefix` against the rig's buses; sets `out` when it is present and
-/// valid (left empty when the rig has no diagnostics block).
+/// valid (left empty when the rig has no diagnostics block, or it says `off: true`).
 [[nodiscard]] ConfigErrors check_diagnostics(bool present, const Diagnostics& block,
                                              const std::vector<io::can::CanBusSpec>& buses,
                                              std::string_view prefix, const SourceMap& sources,

@@ -39,6 +39,7 @@ std::string validate(const LinkSpec& spec) {
   if (!is_valid_st_min(spec.st_min)) return "st_min must be 0x00-0x7F or 0xF1-0xF9";
   if (spec.n_as_ns <= 0) return "n_as_ns must be positive";
   if (spec.n_bs_ns <= 0) return "n_bs_ns must be positive";
+  if (spec.st_min_margin_ns < 0) return "st_min_margin_ns must not be negative";
   if (spec.n_cr_ns <= 0) return "n_cr_ns must be positive";
   if (spec.max_message_bytes == 0) return "max_message_bytes must be at least 1";
   if (spec.max_message_bytes > 0xFFFF'FFFFU) return "max_message_bytes exceeds 2^32 - 1";

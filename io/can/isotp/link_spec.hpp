@@ -38,6 +38,9 @@ struct LinkSpec {
   /// Largest message received (longer first frames are answered FC overflow) and sent.
   std::size_t max_message_bytes = 4095;
   std::uint8_t max_wait_frames = 10;  ///< FC WAIT tolerated in a row (N_WFTmax of the peer)
+  /// Added to the peer's STmin between our CFs: a sender polled at tick boundaries keeps the
+  /// peer's STmin on the wire even when one tick runs late (the built-in ECU: one period).
+  std::int64_t st_min_margin_ns = 0;
 };
 
 /// "" if `spec` is usable, else a one-line problem naming the field (setup phase; allocates).

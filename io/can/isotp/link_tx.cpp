@@ -38,7 +38,8 @@ void Link::receive_flow_control(const Decoded& d, std::int64_t now) noexcept {
       if (!tx_have_parameters_) {
         tx_have_parameters_ = true;
         tx_block_size_ = d.pci.block_size;
-        tx_st_min_ns_ = st_min_ns(d.pci.st_min);  // reserved values count as 127 ms
+        // reserved values count as 127 ms; plus our margin (link_spec.hpp)
+        tx_st_min_ns_ = st_min_ns(d.pci.st_min) + spec_.st_min_margin_ns;
       }
       tx_block_sent_ = 0;
       tx_waits_ = 0;

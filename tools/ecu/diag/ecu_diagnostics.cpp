@@ -11,7 +11,7 @@ namespace uds = io::can::uds;
 
 namespace {
 
-io::can::isotp::LinkSpec link_spec(const config::DiagnosticsSpec& d) {
+io::can::isotp::LinkSpec link_spec(const config::DiagnosticsSpec& d, std::int64_t period_ns) {
   io::can::isotp::LinkSpec l;
   l.tx_id = d.response_id;
   l.rx_id = d.request_id;
@@ -26,6 +26,7 @@ io::can::isotp::LinkSpec link_spec(const config::DiagnosticsSpec& d) {
   l.st_min = ms >= 1.0 || ms == 0.0 ? static_cast<std::uint8_t>(std::lround(ms))
                                     : static_cast<std::uint8_t>(0xF0 + std::lround(ms * 10.0));
   l.max_message_bytes = uds::kMaxMessageBytes;
+  l.st_min_margin_ns = period_ns;  // a late tick never shortens the tester's STmin on the wire
   return l;
 }
 
@@ -110,7 +111,7 @@ EcuDiagnostics::EcuDiagnostics(const config::DiagnosticsSpec& spec, io::can::Can
   dtcs_ = std::make_unique<uds::DtcStore>(std::move(dtcs));
   server_ = std::make_unique<uds::UdsServer>(std::move(server), *dtcs_,
                                              static_cast<uds::DataAccess&>(*this));
-  link_ = std::make_unique<io::can::isotp::Link>(link_spec(spec));
+  link_ = std::make_unique<io::can::isotp::Link>(link_spec(spec, period_ns_));
   bus.set_unmapped_handler(this);
 }
 

@@ -95,13 +95,17 @@ TEST(IsotpLink, MessagesBeyond4095UseTheEscapeFirstFrame) {
   }
 }
 
-/// The tester's frames of a 200-byte request to a server asking BS `bs`, STmin `st_min`.
-std::vector<Logged> paced_request(std::uint8_t bs, std::uint8_t st_min, std::int64_t tick) {
+/// The tester's frames of a 200-byte request to a server asking BS `bs`, STmin `st_min`
+/// (the tester adding `margin_ns` to it).
+std::vector<Logged> paced_request(std::uint8_t bs, std::uint8_t st_min, std::int64_t tick,
+                                  std::int64_t margin_ns = 0) {
   LinkSpec server = test::server_spec();
   server.block_size = bs;
   server.st_min = st_min;
   Link ecu(server);
-  Link tester(test::tester_of(server));
+  LinkSpec tester_spec = test::tester_of(server);
+  tester_spec.st_min_margin_ns = margin_ns;
+  Link tester(tester_spec);
   std::vector<Logged> log;
   test::Wire wire(tester, ecu, &log);
   std::int64_t now = 0;
@@ -146,6 +150,19 @@ TEST(IsotpLink, StMinInMicroseconds) {
   ASSERT_EQ(cf_times.size(), 28U);
   for (std::size_t i = 1; i < cf_times.size(); ++i) {
     EXPECT_EQ(cf_times[i] - cf_times[i - 1], 300 * kUs) << i;
+  }
+}
+
+TEST(IsotpLink, AStMinMarginWidensTheGapByItsTicks) {
+  // the built-in ECU's margin of one period: 5 ms asked, 5.25 ms between CFs at 250 µs
+  const std::vector<Logged> log = paced_request(0, 5, 250 * kUs, 250 * kUs);
+  std::vector<std::int64_t> cf_times;
+  for (const Logged& l : log) {
+    if (test::pci_type(l.frame) == 2) cf_times.push_back(l.t);
+  }
+  ASSERT_EQ(cf_times.size(), 28U);
+  for (std::size_t i = 1; i < cf_times.size(); ++i) {
+    EXPECT_EQ(cf_times[i] - cf_times[i - 1], 5 * kMs + 250 * kUs) << i;
   }
 }
 
