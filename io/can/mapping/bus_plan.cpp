@@ -188,11 +188,16 @@ void plan_bus(CanBusSpec& spec, std::vector<MappingProblem>& problems) {
       TxMessageSpec* tx = nullptr;
       if (tx_block >= 0) {
         tx = &spec.tx[static_cast<std::size_t>(tx_block)];
-        if (tx->cycle_s) {  // a tx block's cycle_ms: cyclic at that period
+        // A tx block's cycle_ms makes it cyclic at that period; a plain tx block (no simulated
+        // node) is cyclic at its GenMsgCycleTime whatever its send type
+        const std::optional<double> cycle_ms =
+            tx->cycle_s ? std::optional<double>(*tx->cycle_s * 1000.0)
+                        : (of_simulated_node ? std::nullopt : send->cycle_ms);
+        if (cycle_ms) {
           send->cyclic = true;
           send->on_change = send->if_active = false;
-          send->cycle_ms = *tx->cycle_s * 1000.0;
-        } else if (!of_simulated_node && !send->cyclic) {
+          send->cycle_ms = cycle_ms;
+        } else if (!of_simulated_node) {
           send.reset();  // CanBus reports it at its field: a plain tx block needs a cycle
         }
       } else {
