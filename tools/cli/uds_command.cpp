@@ -93,7 +93,9 @@ void add_uds_command(CLI::App& app) {
   cmd->add_flag("--fd", flags->tester.fd, "CAN FD frames (64 bytes)");
   cmd->add_option("--block-size", flags->tester.block_size,
                   "Our flow control's block size (default 0)");
-  cmd->add_option("--st-min", flags->tester.st_min, "Our flow control's raw STmin (default 0)");
+  cmd->add_option("--st-min", flags->tester.st_min,
+                  "Our flow control's raw STmin: 0-127 ms, 241-249 = 100-900 us (default 0)")
+      ->check(CLI::Range(0, 127) | CLI::Range(241, 249));
   cmd->add_option("--timeout", flags->tester.p2_s, "Seconds to wait for each response (default 1)")
       ->check(CLI::Range(0.01, 60.0));
   cmd->add_option("--key-mask", flags->key_mask, "security: key = seed XOR this (default 5A5A5A5A)")
