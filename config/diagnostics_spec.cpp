@@ -113,6 +113,7 @@ ConfigErrors check_diagnostics(bool present, const Diagnostics& d,
   const Checker check(prefix, sources, errors);
   DiagnosticsSpec s;
   std::vector<std::string> bus_names;
+  bus_names.reserve(buses.size());
   for (const auto& b : buses) bus_names.push_back(b.name);
   if (buses.empty()) {
     check.fail("", "the rig has no CAN bus; diagnostics run on one (can { buses { … } })");

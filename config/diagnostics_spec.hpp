@@ -84,9 +84,9 @@ struct DiagnosticsSpec {
   double s3_s = 5.0;
 };
 
-/// Checks the block at `prefix` against the rig's buses; sets `out` when it is present and
+/// Checks the block `d` at `prefix` against the rig's buses; sets `out` when it is present and
 /// valid (left empty when the rig has no diagnostics block, or it says `off: true`).
-[[nodiscard]] ConfigErrors check_diagnostics(bool present, const Diagnostics& block,
+[[nodiscard]] ConfigErrors check_diagnostics(bool present, const Diagnostics& d,
                                              const std::vector<io::can::CanBusSpec>& buses,
                                              std::string_view prefix, const SourceMap& sources,
                                              std::optional<DiagnosticsSpec>& out);

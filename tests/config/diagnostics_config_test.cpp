@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "tests/config/loader_fixture.hpp"
 
 namespace hil::config {
@@ -48,10 +50,8 @@ TEST_F(DiagnosticsConfigTest, EveryMistakeIsLocated) {
   ASSERT_FALSE(r.ok());
   const Errors errors = messages(r);
   const auto has = [&](const std::string& text) {
-    for (const std::string& e : errors) {
-      if (e.find(text) != std::string::npos) return true;
-    }
-    return false;
+    return std::ranges::any_of(
+        errors, [&](const std::string& e) { return e.find(text) != std::string::npos; });
   };
   EXPECT_TRUE(
       has("bad.pbtxt:2:15: diagnostics.request_id: 0x800 is not an 11-bit id; expected 0..0x7FF"))

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <stdexcept>
@@ -71,7 +72,7 @@ std::vector<UdsStep> parse_uds_steps(const std::vector<std::string>& words) {
     return i < words.size() && !is_verb(words[i]) ? &words[i++] : nullptr;
   };
   while (i < words.size()) {
-    const std::string verb = words[i++];
+    const std::string& verb = words[i++];
     UdsStep s{.text = verb};
     if (verb == "session") {
       const std::string& n = next(verb, "a session: 1 default, 2 programming, 3 extended");
@@ -131,7 +132,7 @@ std::vector<UdsStep> parse_uds_steps(const std::vector<std::string>& words) {
     } else if (verb == "write-did") {
       const std::string& id = next(verb, "a DID");
       const std::string& data = next(verb, "the data: hex bytes or text:TEXT");
-      s.text += " " + id + " " + data;
+      s.text += fmt::format(" {} {}", id, data);
       const auto did = static_cast<std::uint16_t>(hex_number(id, 0xFFFF, "a DID"));
       const std::vector<std::uint8_t> bytes =
           data.starts_with("text:") ? std::vector<std::uint8_t>(data.begin() + 5, data.end())
@@ -153,7 +154,7 @@ std::vector<UdsStep> parse_uds_steps(const std::vector<std::string>& words) {
     } else if (verb == "routine") {
       const std::string& how = next(verb, "start, stop or results");
       const std::string& id = next(verb, "a routine id");
-      s.text += " " + how + " " + id;
+      s.text += fmt::format(" {} {}", how, id);
       const uds::RoutineControlType type = how == "start"  ? uds::RoutineControlType::start
                                            : how == "stop" ? uds::RoutineControlType::stop
                                                            : uds::RoutineControlType::results;
