@@ -123,6 +123,12 @@ ConfigErrors check_diagnostics(bool present, const Diagnostics& d,
     if (!check.one_of("bus", d.bus(), bus_names, "a CAN bus of the rig")) return errors;
     s.bus = static_cast<std::size_t>(std::find(bus_names.begin(), bus_names.end(), d.bus()) -
                                      bus_names.begin());
+    if (s.bus != 0) {
+      check.fail("bus", fmt::format("\"{}\": the built-in ECU, which answers, talks on the first "
+                                    "bus (\"{}\")",
+                                    d.bus(), bus_names.front()));
+      return errors;
+    }
   }
   const io::can::CanBusSpec& bus = buses[s.bus];
   s.extended_ids = d.extended_ids();
