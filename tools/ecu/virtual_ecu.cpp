@@ -60,7 +60,7 @@ VirtualEcu::VirtualEcu(const config::RigSpec& rig, const config::ScenarioSpec& s
   }
   if (rig.diagnostics && rig.diagnostics->bus == 0) {  // UDS on the ECU's bus
     diagnostics_ =
-        std::make_unique<diag::EcuDiagnostics>(*rig.diagnostics, *bus_, spec_, table_, period_s_);
+        std::make_unique<diag::EcuDiagnostics>(*rig.diagnostics, *bus_, table_, period_s_);
   }
   table_.freeze();
   driver_ = std::make_unique<Driver>(*rig.vehicle, scenario, table_, options.cycle_s);

@@ -11,18 +11,14 @@ namespace hil::ecu::diag {
 using Kind = config::MonitorSpec::Kind;
 
 DtcMonitor::DtcMonitor(const config::MonitorSpec& spec, const io::can::CanBus& bus,
-                       const io::can::CanBusSpec& bus_spec, const rt::ChannelTable& table)
+                       const rt::ChannelTable& table)
     : kind_(spec.kind), bus_(bus), table_(table), value_(spec.value), min_value_(spec.min_value) {
   if (kind_ == Kind::message_timeout || kind_ == Kind::message_errors) {
-    const auto it =
-        std::find_if(bus_spec.rx.begin(), bus_spec.rx.end(),
-                     [&](const io::can::RxMessageSpec& r) { return r.message == spec.message; });
-    if (it == bus_spec.rx.end() ||
-        static_cast<std::size_t>(it - bus_spec.rx.begin()) >= bus.rx_count()) {
+    while (rx_ < bus.rx_count() && bus.rx_name(rx_) != spec.message) ++rx_;
+    if (rx_ == bus.rx_count()) {
       throw std::invalid_argument(fmt::format(
           "DTC monitor: the ECU does not receive message {} on {}", spec.message, bus.name()));
     }
-    rx_ = static_cast<std::size_t>(it - bus_spec.rx.begin());
     if (kind_ == Kind::message_timeout) {
       missing_ = table.find(io::can::message_channel(bus.name(), spec.message, "timeout"));
       if (!missing_) {

@@ -22,10 +22,10 @@ enum class TestResult : std::uint8_t { passed, failed, not_tested };
 
 class DtcMonitor {
  public:
-  /// Resolves the spec's message (among what `bus` receives, `spec` its settings) and
-  /// channels (in `table`). Throws std::invalid_argument naming what it cannot find.
+  /// Resolves the spec's message (among what `bus` receives) and channels (in `table`).
+  /// Throws std::invalid_argument naming what it cannot find.
   DtcMonitor(const config::MonitorSpec& spec, const io::can::CanBus& bus,
-             const io::can::CanBusSpec& bus_spec, const rt::ChannelTable& table);
+             const rt::ChannelTable& table);
 
   /// RT: this period's result.
   [[nodiscard]] TestResult test() noexcept;

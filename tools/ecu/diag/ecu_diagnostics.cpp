@@ -45,8 +45,7 @@ uds::DtcSpec dtc_spec(const config::DtcSpec& d) {
 }  // namespace
 
 EcuDiagnostics::EcuDiagnostics(const config::DiagnosticsSpec& spec, io::can::CanBus& bus,
-                               const io::can::CanBusSpec& bus_spec, rt::ChannelTable& table,
-                               double period_s)
+                               rt::ChannelTable& table, double period_s)
     : bus_(bus),
       table_(table),
       period_ns_(std::llround(period_s * 1e9)),
@@ -94,7 +93,7 @@ EcuDiagnostics::EcuDiagnostics(const config::DiagnosticsSpec& spec, io::can::Can
   std::vector<uds::DtcSpec> dtcs;
   for (const config::DtcSpec& d : spec.dtcs) {
     dtcs.push_back(dtc_spec(d));
-    monitors_.push_back(std::make_unique<DtcMonitor>(d.monitor, bus, bus_spec, table));
+    monitors_.push_back(std::make_unique<DtcMonitor>(d.monitor, bus, table));
     dtc_status_.push_back(table.add({.name = fmt::format("diag.dtc.{}.status", d.name),
                                      .unit = "-",
                                      .direction = rt::Direction::output,

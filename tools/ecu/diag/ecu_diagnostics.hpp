@@ -31,11 +31,10 @@ namespace hil::ecu::diag {
 class EcuDiagnostics final : public io::can::UnmappedFrameHandler,
                              private io::can::uds::DataAccess {
  public:
-  /// Setup: the server, link, store and monitors of `spec` on `bus` (its settings `bus_spec`),
-  /// channels resolved in and added to `table` (not frozen yet). Throws std::invalid_argument
-  /// naming what does not fit.
-  EcuDiagnostics(const config::DiagnosticsSpec& spec, io::can::CanBus& bus,
-                 const io::can::CanBusSpec& bus_spec, rt::ChannelTable& table, double period_s);
+  /// Setup: the server, link, store and monitors of `spec` on `bus`, channels resolved in and
+  /// added to `table` (not frozen yet). Throws std::invalid_argument naming what does not fit.
+  EcuDiagnostics(const config::DiagnosticsSpec& spec, io::can::CanBus& bus, rt::ChannelTable& table,
+                 double period_s);
   ~EcuDiagnostics() override;
   EcuDiagnostics(const EcuDiagnostics&) = delete;
   EcuDiagnostics& operator=(const EcuDiagnostics&) = delete;
