@@ -3,7 +3,7 @@
 // same bus sees each simulated message go out as the DBC says — when (send type, cycle, start
 // delay, gap, repetitions), with which values (GenSigStartValue, then the channels) and with
 // its AUTOSAR E2E protection; EPS's frames are checked (E2E status channel and counters); a
-// node can be silenced; plan_bus reports what cannot work at its field.
+// node can be silenced. What plan_bus refuses: bus_plan_test.cpp.
 
 #include <gtest/gtest.h>
 
@@ -20,6 +20,7 @@
 #include <span>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "io/can/dbc/dbc_codec.hpp"
@@ -29,85 +30,15 @@
 #include "io/can/mapping/can_bus.hpp"
 #include "io/can/mapping/e2e_attributes.hpp"
 #include "io/can/transport/transport_factory.hpp"
+#include "tests/io/can/mapping/rest_bus_fixture.hpp"
 
 namespace hil::io::can {
 namespace {
 
-constexpr double kPeriod = 0.001;  // 1 ms ticks: GenMsgCycleTime in ms = ticks
+using namespace rest_bus_testing;  // NOLINT(google-build-using-namespace): the fixture's helpers
+
 using Ticks = std::vector<std::int64_t>;
 
-std::string vehicle_text() {
-  std::ifstream in(HIL_SOURCE_DIR "/tests/tools/restbus/vehicle.dbc");
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-/// vehicle.dbc, named as a rig names it, with `extra` statements appended.
-dbc::Database vehicle_dbc(const std::string& extra = "") {
-  return dbc::parse_dbc(vehicle_text() + extra, "vehicle.dbc");
-}
-
-e2e::ProfileSpec profile(e2e::Profile p, std::uint16_t data_id, std::uint32_t offset_bits,
-                         std::uint8_t max_delta) {
-  return {
-      .profile = p, .data_id = data_id, .offset_bits = offset_bits, .max_delta_counter = max_delta};
-}
-
-e2e::ProfileSpec with_list(e2e::ProfileSpec p, const std::array<std::uint8_t, 16>& list) {
-  p.data_id_list = list;
-  return p;
-}
-
-/// The e2e blocks of tests/tools/restbus/restbus.pbtxt's body bus.
-std::vector<E2eMessageSpec> rig_e2e() {
-  e2e::ProfileSpec yaw = profile(e2e::Profile::p01, 0x2B3, 0, 1);
-  yaw.data_id_mode = e2e::DataIdMode::nibble;
-  return {
-      {"ESP_YawRate", yaw},
-      {"ABS_Status", profile(e2e::Profile::p11, 0x3A1, 0, 1)},
-      {"GW_VehicleSpeed", with_list(profile(e2e::Profile::p02, 0, 0, 1),
-                                    {0x10, 0x21, 0x32, 0x43, 0x54, 0x65, 0x76, 0x87, 0x98, 0xA9,
-                                     0xBA, 0xCB, 0xDC, 0xED, 0xFE, 0x0F})},
-      {"EMS_Torque", profile(e2e::Profile::p05, 0x7114, 16, 1)},
-      {"ACU_CrashStatus",
-       with_list(profile(e2e::Profile::p22, 0, 0, 1),
-                 {5, 10, 15, 20, 25, 30, 35, 40, 45, 50, 55, 60, 65, 70, 75, 80})},
-      {"GW_Config",
-       with_list(profile(e2e::Profile::p22, 0, 0, 1),
-                 {200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 214, 215})},
-      {"EPS_SteerTorque", profile(e2e::Profile::p05, 0x0E40, 0, 2)},
-  };
-}
-
-/// The body bus of restbus.pbtxt on virtual link `link`.
-CanBusSpec body_spec(const std::string& link) {
-  CanBusSpec s;
-  s.name = "body";
-  s.uri = "virtual:" + link;
-  s.database = vehicle_dbc();
-  s.simulate_nodes = {"*"};
-  s.except_nodes = {"EPS"};
-  s.dut_nodes = {"EPS"};
-  s.e2e = rig_e2e();
-  return s;
-}
-
-std::string fields_of(const std::vector<MappingProblem>& problems) {
-  std::string out;
-  for (const MappingProblem& p : problems) out += p.field + ": " + p.message + "\n";
-  return out;
-}
-
-/// The line of `plan` about `message`, or "".
-std::string plan_line(const CanBusSpec& spec, const std::string& message) {
-  for (const std::string& line : spec.plan) {
-    if (line.starts_with(message + " ")) return line;
-  }
-  return "";
-}
-
-/// A frame the peer received, with the tick that sent it.
 struct Seen {
   std::int64_t tick = 0;
   CanFrame frame;
@@ -200,7 +131,8 @@ class RestBusTest : public ::testing::Test {
 
 /// The messages that no write makes go out: NoMsgSendType, and if-active messages whose
 /// signals start at their GenSigInactiveValue.
-const std::set<std::string> kSilentAtStart{"GW_Wakeup", "SAS_Calib", "BCM_Horn", "HVAC_Defrost"};
+constexpr std::array<std::string_view, 4> kSilentAtStart{"GW_Wakeup", "SAS_Calib", "BCM_Horn",
+                                                         "HVAC_Defrost"};
 
 bool of_nobody_or_dut(const dbc::Message& m) {
   return m.sender == "EPS" || m.sender == "Vector__XXX";
@@ -223,11 +155,14 @@ TEST_F(RestBusTest, EveryMessageOfASimulatedNodeGoesOutAndNothingElse) {
   }
   std::set<std::string> expected;
   for (const dbc::Message& m : db_->messages) {
-    if (!of_nobody_or_dut(m) && !kSilentAtStart.contains(m.name)) expected.insert(m.name);
+    if (!of_nobody_or_dut(m) && std::ranges::find(kSilentAtStart, m.name) == kSilentAtStart.end())
+      expected.insert(m.name);
   }
   EXPECT_EQ(expected.size(), 45U);  // 55 messages: 4 of EPS, 2 of nobody, 4 silent
   EXPECT_EQ(arrived, expected);
-  for (const std::string& silent : kSilentAtStart) EXPECT_EQ(ticks_of(silent), Ticks{}) << silent;
+  for (const std::string_view silent : kSilentAtStart) {
+    EXPECT_EQ(ticks_of(std::string(silent)), Ticks{}) << silent;
+  }
   for (const dbc::Message& m : db_->messages) {
     if (of_nobody_or_dut(m)) {
       EXPECT_EQ(ticks_of(m.name), Ticks{}) << m.name;
@@ -416,9 +351,10 @@ TEST_F(RestBusTest, TheDeviceUnderTestsFramesAreChecked) {
   e2e::ProfileSpec wrong_id = *p01;
   wrong_id.data_id = 0xE1;
   std::map<std::int64_t, CanFrame> sends;
-  for (std::uint32_t k = 0; k < 10; ++k) sends[10 * k] = frame(1.0 + k, k, *p01);  // 0 … 90
-  sends[100] = frame(99.0, 9, *p01);   // counter 9 again: repeated
-  sends[110] = frame(11.0, 10, *p01);  // in sequence
+  for (std::uint32_t k = 0; k < 10; ++k)
+    sends[std::int64_t{10} * k] = frame(1.0 + k, k, *p01);  // 0 … 90
+  sends[100] = frame(99.0, 9, *p01);                        // counter 9 again: repeated
+  sends[110] = frame(11.0, 10, *p01);                       // in sequence
   sends[120] = frame(99.0, 0, *p01);   // 10 → 0 (mod 15): 5 steps, wrong sequence
   sends[130] = frame(13.0, 11, *p01);  // 10 → 11: back in sequence
   sends[140] = frame(99.0, 12, *p01);  // a flipped CRC bit: error
@@ -431,7 +367,8 @@ TEST_F(RestBusTest, TheDeviceUnderTestsFramesAreChecked) {
   const rt::ChannelId torque = channel("can.body.eps_status.eps_torque");
   const rt::ChannelId mode = channel("can.body.eps_status.eps_mode");
   EXPECT_EQ(table_.get(status), 4.0);  // no data yet
-  std::map<std::int64_t, double> status_at, torque_at;
+  std::map<std::int64_t, double> status_at;
+  std::map<std::int64_t, double> torque_at;
   std::vector<TimedFrame> sink(256);
   for (std::int64_t tick = 0; tick < 200; ++tick) {
     if (const auto f = sends.find(tick); f != sends.end()) {
@@ -447,7 +384,7 @@ TEST_F(RestBusTest, TheDeviceUnderTestsFramesAreChecked) {
 
   for (std::int64_t t = 0; t <= 90; t += 10) {
     EXPECT_EQ(status_at[t], 0.0) << "tick " << t;  // the first good frame counts as OK
-    EXPECT_NEAR(torque_at[t], 1.0 + static_cast<double>(t / 10), 1e-9) << "tick " << t;
+    EXPECT_NEAR(torque_at[t], 1.0 + static_cast<double>(t) / 10.0, 1e-9) << "tick " << t;
   }
   EXPECT_EQ(table_.get(mode), 3.0);
   EXPECT_EQ(status_at[100], 1.0);           // REPEATED
@@ -500,135 +437,6 @@ TEST_F(RestBusTest, ASilencedNodeSendsNothingWhileTheOthersGoOn) {
   EXPECT_GT(abs_after, 0U);  // ABS back
   EXPECT_EQ(ticks_of("ABS_WheelSpeeds").front(), 0);
   EXPECT_EQ(ticks_of("ABS_WheelSpeeds").size(), 70U);  // 100 less the 30 of the silence
-}
-
-TEST(RestBusPlan, UnknownNodesAreProblemsListingTheNodes) {
-  CanBusSpec s = body_spec("plan_nodes");
-  s.simulate_nodes = {"ABS", "ESPX"};
-  s.except_nodes = {"EPZ"};
-  s.dut_nodes = {"EPSS"};
-  std::vector<MappingProblem> problems;
-  plan_bus(s, problems);
-  ASSERT_EQ(problems.size(), 3U) << fields_of(problems);
-  std::map<std::string, std::string> by_field;
-  for (const MappingProblem& p : problems) by_field[p.field] = p.message;
-  EXPECT_EQ(by_field["simulate_nodes[1]"],
-            "no node \"ESPX\" in vehicle.dbc (\"*\": every node); its nodes: ABS, ESP, EPS, GW, "
-            "BCM, TCU, EMS, ACU, IPC, HVAC, SAS, VCU");
-  EXPECT_EQ(by_field["except_nodes[0]"],
-            "no node \"EPZ\" in vehicle.dbc; its nodes: ABS, ESP, EPS, GW, BCM, TCU, EMS, ACU, "
-            "IPC, HVAC, SAS, VCU");
-  EXPECT_NE(by_field["dut_nodes[0]"].find("no node \"EPSS\""), std::string::npos);
-
-  CanBusSpec bad = body_spec("plan_nodes");  // CanBus::create plans too, and refuses
-  bad.except_nodes = {"EPZ"};
-  rt::ChannelTable table;
-  std::vector<MappingProblem> create_problems;
-  EXPECT_EQ(CanBus::create(bad, table, kPeriod, 0, create_problems), nullptr);
-  ASSERT_FALSE(create_problems.empty());
-  EXPECT_EQ(create_problems.front().field, "except_nodes[0]");
-}
-
-TEST(RestBusPlan, ATxBlockCannotSendTheDevicesMessage) {
-  CanBusSpec s = body_spec("plan_tx");
-  s.tx.push_back({.message = "EPS_Status"});
-  std::vector<MappingProblem> problems;
-  plan_bus(s, problems);
-  ASSERT_EQ(problems.size(), 1U) << fields_of(problems);
-  EXPECT_EQ(problems[0].field, "tx[0].message");
-  EXPECT_NE(problems[0].message.find("EPS_Status"), std::string::npos);
-  EXPECT_NE(problems[0].message.find("device under test"), std::string::npos);
-}
-
-TEST(RestBusPlan, E2eBlocksMustNameAMessageTheirHeaderFits) {
-  CanBusSpec missing = body_spec("plan_e2e");
-  missing.e2e = {{"ESP_Yaw", profile(e2e::Profile::p01, 0x12, 0, 1)}};
-  std::vector<MappingProblem> problems;
-  plan_bus(missing, problems);
-  ASSERT_EQ(problems.size(), 1U) << fields_of(problems);
-  EXPECT_EQ(problems[0].field, "e2e[0].message");
-  EXPECT_EQ(problems[0].message, "no message \"ESP_Yaw\" in vehicle.dbc");
-
-  CanBusSpec too_long = body_spec("plan_e2e");  // P05's 24-bit header from bit 48 of 8 bytes
-  too_long.e2e = {{"ESP_Event", profile(e2e::Profile::p05, 0x1234, 48, 1)}};
-  problems.clear();
-  plan_bus(too_long, problems);
-  ASSERT_EQ(problems.size(), 1U) << fields_of(problems);
-  EXPECT_EQ(problems[0].field, "e2e[0]");
-  EXPECT_NE(problems[0].message.find("ESP_Event"), std::string::npos) << problems[0].message;
-  EXPECT_NE(problems[0].message.find("P05"), std::string::npos) << problems[0].message;
-
-  CanBusSpec unplanned = body_spec("plan_e2e");  // CanBus::create plans too, and refuses
-  unplanned.e2e = too_long.e2e;
-  rt::ChannelTable table;
-  problems.clear();
-  EXPECT_EQ(CanBus::create(unplanned, table, kPeriod, 0, problems), nullptr);
-  ASSERT_EQ(problems.size(), 1U) << fields_of(problems);
-  EXPECT_EQ(problems[0].field, "e2e[0]");
-}
-
-TEST(RestBusPlan, AMessageWithoutInteractionLayerSupportIsNotSent) {
-  CanBusSpec s = body_spec("plan_il");
-  s.database = vehicle_dbc("BA_ \"GenMsgILSupport\" BO_ 196 0;\n");  // ABS_WheelPulses: "No"
-  CanBusSpec planned = s;
-  std::vector<MappingProblem> problems;
-  plan_bus(planned, problems);
-  ASSERT_TRUE(problems.empty()) << fields_of(problems);
-  EXPECT_EQ(plan_line(planned, "ABS_WheelPulses"),
-            "ABS_WheelPulses 0xC4 from ABS: not sent: GenMsgILSupport \"No\"");
-  EXPECT_TRUE(std::none_of(planned.tx.begin(), planned.tx.end(),
-                           [](const TxMessageSpec& t) { return t.message == "ABS_WheelPulses"; }));
-
-  rt::ChannelTable table;
-  const auto bus = CanBus::create(s, table, kPeriod, 0, problems);
-  ASSERT_NE(bus, nullptr) << fields_of(problems);
-  table.freeze();
-  const auto peer = open_transport("virtual:plan_il");
-  std::vector<TimedFrame> got(256);
-  std::size_t pulses = 0, speeds = 0;
-  for (std::int64_t tick = 0; tick < 100; ++tick) {
-    bus->write(tick, table);
-    const std::size_t n = peer->receive(got, tick);
-    for (std::size_t i = 0; i < n; ++i) {
-      pulses += got[i].frame.id == 196 ? 1U : 0U;
-      speeds += got[i].frame.id == 192 ? 1U : 0U;
-    }
-  }
-  EXPECT_EQ(pulses, 0U);
-  EXPECT_EQ(speeds, 10U);  // the rest of ABS goes on
-}
-
-TEST(RestBusPlan, ThePlanSaysWhatHappensToEachMessage) {
-  CanBusSpec s = body_spec("plan_lines");
-  s.except_nodes = {"EPS", "HVAC"};
-  std::vector<MappingProblem> problems;
-  plan_bus(s, problems);
-  ASSERT_TRUE(problems.empty()) << fields_of(problems);
-  EXPECT_TRUE(s.planned);
-  EXPECT_EQ(s.plan.size(), 55U);  // one line per message: node lists are given
-
-  EXPECT_EQ(plan_line(s, "ABS_WheelSpeeds"),
-            "ABS_WheelSpeeds 0xC0 from ABS: sent, cyclic 10 ms (GenMsgSendType \"Cyclic\", the "
-            "default); E2E P01 data id 0x1C0 (both) (vehicle.dbc)");
-  EXPECT_EQ(plan_line(s, "ESP_YawRate"),
-            "ESP_YawRate 0xD0 from ESP: sent, cyclic 10 ms (GenMsgSendType \"Cyclic\", the "
-            "default); E2E P01 data id 0x2B3 (nibble) (rig)");
-  EXPECT_EQ(plan_line(s, "GW_Wakeup"),
-            "GW_Wakeup 0x5F8 from GW: sent, on change only (GenMsgSendType \"NoMsgSendType\")");
-  EXPECT_EQ(plan_line(s, "HVAC_Status"),
-            "HVAC_Status 0x540 from HVAC: not sent: its node is excepted");
-  EXPECT_EQ(plan_line(s, "EPS_Status"),
-            "EPS_Status 0xE0 from EPS: checked (device under test), timeout 30 ms; E2E P01 data "
-            "id 0x0E0 (low) (vehicle.dbc)");
-  EXPECT_EQ(plan_line(s, "DIAG_Request"),
-            "DIAG_Request 0x7DF from Vector__XXX: not sent: no node sends it (Vector__XXX)");
-
-  // Planning twice changes nothing.
-  const std::vector<std::string> before = s.plan;
-  const std::size_t tx = s.tx.size();
-  plan_bus(s, problems);
-  EXPECT_EQ(s.plan, before);
-  EXPECT_EQ(s.tx.size(), tx);
 }
 
 }  // namespace
