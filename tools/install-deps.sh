@@ -5,6 +5,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build pkg-config
+  dpkg-dev file  # cpack -G DEB: dpkg-shlibdeps and the file type of each installed file
   libboost-dev libprotobuf-dev protobuf-compiler libcli11-dev libspdlog-dev libfmt-dev
   libeigen3-dev libsocketcan-dev libsystemd-dev
   libgtest-dev libgmock-dev libbenchmark-dev

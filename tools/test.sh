@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
 # The test command of README.md and CI: installs what is missing, builds from scratch and runs
 # the suites.
-#   tools/test.sh            clang-format drift, the release build and every test (what CI
-#                            runs: ~15 min on 2 cores)
+#   tools/test.sh            clang-format drift, the release build and every test, then the
+#                            .deb installed and smoke-tested from /usr (deb, below): what CI
+#                            runs (~22 min on 2 cores)
 #   tools/test.sh all        also AddressSanitizer+UBSan (clang; the same build holds the
 #                            libFuzzer targets, each fuzzed briefly over its seed corpus) and
 #                            ThreadSanitizer on the tests whose code runs threads (target
 #                            `threaded_tests`): the gate before a merge (~45 min on 2 cores)
 #                            and clang-tidy over every source (.clang-tidy, warnings are errors)
+#                            and the Debian package (deb)
 #   tools/test.sh asan|tsan|fuzz|tidy   one step; HIL_FUZZ_SECONDS sets the fuzzing time (15)
+#   tools/test.sh deb        the .deb (cpack -G DEB in build/release, built first if needed),
+#                            installed with apt-get, smoke-tested from /usr, removed again
+#                            (docs/install.md; changes the machine: root, as CI runs)
 #   tools/test.sh lint       the console page's ESLint and unit tests alone, no build (seconds;
 #                            every build's ctest runs them too: console_page_lint, _unit)
 # Tests labelled `timing` measure wall-clock time; they run alone (RUN_SERIAL).
@@ -16,8 +21,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/install-deps.sh
 
-presets=("${@:-release}")
-[ "${presets[*]}" = all ] && presets=(release asan tsan tidy)
+presets=("${@:-release deb}")
+[ "${presets[*]}" = all ] && presets=(release deb asan tsan tidy)
 read -r -a presets <<<"${presets[*]}"
 jobs=$(nproc)
 fuzz_seconds=${HIL_FUZZ_SECONDS:-15}
@@ -109,6 +114,11 @@ for preset in "${presets[@]}"; do
     tidy)
       tidy_all
       ;;
+    deb)  # the release build's package (the release step above made it; else build it)
+      [ -f build/release/build.ninja ] || configure release
+      cmake --build --preset release -j "$jobs"
+      bash tests/install/deb_install_test.sh build/release .
+      ;;
     lint)  # the console page's JavaScript (docs/console.md "Developing the page")
       (cd io/console/web && npm run --silent lint && node --test)
       ;;
@@ -117,7 +127,7 @@ for preset in "${presets[@]}"; do
       cmake --build --preset fuzz -j "$jobs"
       fuzz_all fuzz
       ;;
-    *) echo "unknown preset '$preset' (release, asan, tsan, fuzz, tidy, lint, all)" >&2; exit 2 ;;
+    *) echo "unknown preset '$preset' (release, deb, asan, tsan, fuzz, tidy, lint, all)" >&2; exit 2 ;;
   esac
   echo "=== $preset: ${SECONDS} s ==="
 done

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <set>
 #include <stdexcept>
@@ -34,19 +35,44 @@ std::string listing(const std::vector<std::filesystem::path>& dirs, bool scenari
   return out.empty() ? "none" : out;
 }
 
+/// The running executable (/proc/self/exe, symbolic links resolved); empty when unknown.
+std::filesystem::path executable() {
+  std::error_code ec;
+  std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? std::filesystem::path() : exe;
+}
+
+/// Whether `exe` lies in the build tree it was built in (build/<preset>/…): only then is the
+/// source tree's hil_rigs searched, so an installed copy never names the tree it came from.
+bool in_build_tree(const std::filesystem::path& exe) {
+  std::error_code ec;
+  const std::filesystem::path build = std::filesystem::canonical(HIL_BUILD_DIR, ec);
+  if (ec || !std::filesystem::exists(build / "CMakeCache.txt")) return false;
+  const std::filesystem::path inside = exe.lexically_relative(build);
+  return !inside.empty() && *inside.begin() != "..";
+}
+
+/// Whether `dir` is one of `dirs` (./hil_rigs is the source tree's when run from there).
+bool listed(const std::vector<std::filesystem::path>& dirs, const std::filesystem::path& dir) {
+  return std::ranges::any_of(dirs, [&](const std::filesystem::path& d) {
+    std::error_code ec;
+    return std::filesystem::equivalent(d, dir, ec);
+  });
+}
+
 std::filesystem::path locate(std::string_view name, bool scenario) {
   if (is_path(name)) {
     if (!std::filesystem::exists(name)) {
       throw std::runtime_error(
           fmt::format("{} {}: no such file", scenario ? "scenario" : "rig", name));
     }
-    return std::filesystem::path(name);
+    return {name};
   }
   const std::vector<std::filesystem::path> dirs = rig_search_path();
   std::string looked;
   for (const auto& dir : dirs) {
-    const std::filesystem::path file = scenario ? dir / "scenarios" / (std::string(name) + ".pbtxt")
-                                                : dir / std::string(name) / "rig.pbtxt";
+    std::filesystem::path file = scenario ? dir / "scenarios" / (std::string(name) + ".pbtxt")
+                                          : dir / std::string(name) / "rig.pbtxt";
     if (std::filesystem::exists(file)) return file;
     looked += fmt::format("\n  {}", file.string());
   }
@@ -61,15 +87,19 @@ std::filesystem::path locate(std::string_view name, bool scenario) {
 
 std::vector<std::filesystem::path> rig_search_path() {
   std::vector<std::filesystem::path> dirs;
+  // NOLINTNEXTLINE(concurrency-mt-unsafe): nothing sets the environment after main starts
   if (const char* env = std::getenv("HILSIM_RIGS"); env != nullptr && *env != '\0') {
     dirs.emplace_back(env);
   }
   dirs.emplace_back("hil_rigs");  // a project of rigs in the working directory
-  dirs.emplace_back(HIL_INSTALL_RIGS_DIR);
-  dirs.emplace_back(HIL_SOURCE_RIGS_DIR);
+  const std::filesystem::path exe = executable();
+  if (!exe.empty()) {
+    dirs.push_back((exe.parent_path() / HIL_RIGS_FROM_BINDIR).lexically_normal());
+    if (in_build_tree(exe)) dirs.emplace_back(HIL_SOURCE_RIGS_DIR);
+  }
   std::vector<std::filesystem::path> existing;
   for (const auto& d : dirs) {
-    if (std::filesystem::is_directory(d)) existing.push_back(d);
+    if (std::filesystem::is_directory(d) && !listed(existing, d)) existing.push_back(d);
   }
   return existing;
 }

@@ -1,8 +1,10 @@
 #pragma once
 // Where `hilsim run --rig NAME` finds its rig: NAME as a path when it names a file
 // (contains '/' or ends in .pbtxt), else <dir>/NAME/rig.pbtxt in the first of these that has
-// it: $HILSIM_RIGS, ./hil_rigs, the installed rigs (share/hilsim/rigs), the source tree's hil_rigs.
-// Scenarios likewise: <dir>/scenarios/NAME.pbtxt. Setup phase; thread-safe.
+// it: $HILSIM_RIGS, ./hil_rigs, the installed rigs (share/hilsim/rigs of the prefix the running
+// binary is in, found relative to it), and the source tree's hil_rigs only for a binary that
+// runs from the build tree it was built in. Scenarios likewise: <dir>/scenarios/NAME.pbtxt.
+// Setup phase; thread-safe.
 
 #include <filesystem>
 #include <string>
@@ -11,7 +13,7 @@
 
 namespace hil::config {
 
-/// The directories searched, in order (those that exist).
+/// The directories searched, in order (those that exist, each once).
 [[nodiscard]] std::vector<std::filesystem::path> rig_search_path();
 
 /// The rig file; throws std::runtime_error listing the places looked and the rigs there.

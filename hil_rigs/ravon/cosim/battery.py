@@ -8,7 +8,8 @@ internal resistance (a Rint model): V = E0 + k·soc − R·i, d(soc)/dt = −i/Q
 
   PYTHONPATH=tools/python python3 hil_rigs/ravon/cosim/battery.py --soc 0.9
 
-(from a source checkout; installed by `cmake --install`, no PYTHONPATH: docs/bus.md)
+(from a source checkout; installed, python3 /usr/share/hilsim/rigs/ravon/cosim/battery.py:
+docs/bus.md, docs/install.md)
 """
 import argparse
 

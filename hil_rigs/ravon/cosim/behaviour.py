@@ -7,7 +7,8 @@ memory (shared/seeds/ravon-distributed-realtime-sim.txt, line 187).
   hilsim run --rig ravon --overlay hil_rigs/ravon/cosim.pbtxt --scenario none &
   PYTHONPATH=tools/python python3 hil_rigs/ravon/cosim/behaviour.py --speed 5 --seconds 20
 
-(from a source checkout; installed by `cmake --install`, no PYTHONPATH: docs/bus.md)
+(from a source checkout; installed, python3 /usr/share/hilsim/rigs/ravon/cosim/behaviour.py:
+docs/bus.md, docs/install.md)
 """
 import argparse
 import math
