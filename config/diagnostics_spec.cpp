@@ -284,6 +284,13 @@ ConfigErrors check_diagnostics(bool present, const Diagnostics& d,
     if (!(d.s3_ms() >= 100 && d.s3_ms() <= 600'000)) check.fail("s3_ms", "expected 100..600000");
     s.s3_s = d.s3_ms() / 1000.0;
   }
+  if (d.has_read_dtcs_every_ms()) {
+    if (!(d.read_dtcs_every_ms() == 0 ||
+          (d.read_dtcs_every_ms() >= 1 && d.read_dtcs_every_ms() <= 60'000))) {
+      check.fail("read_dtcs_every_ms", "expected 0 (never) or 1..60000");
+    }
+    s.read_dtcs_every_s = d.read_dtcs_every_ms() / 1000.0;
+  }
   if (errors.empty()) out = std::move(s);
   return errors;
 }

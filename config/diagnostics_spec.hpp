@@ -65,6 +65,8 @@ struct RoutineSpec {
   double duration_s = 0.0;
 };
 
+inline constexpr double kDefaultDtcReadPeriod = 0.1;  ///< [s]
+
 struct DiagnosticsSpec {
   std::size_t bus = 0;  ///< index into RigSpec::can
   std::uint32_t request_id = 0x7E0;
@@ -82,6 +84,9 @@ struct DiagnosticsSpec {
   std::uint32_t security_seed = 0x12345678;
   std::vector<RoutineSpec> routines;
   double s3_s = 5.0;
+  /// The rig's tester reads the DTCs this often [s]; 0 never; unset: the run decides
+  /// (kDefaultDtcReadPeriod with the built-in ECU or a scenario's dtc gate, else never).
+  std::optional<double> read_dtcs_every_s;
 };
 
 /// Checks the block `d` at `prefix` against the rig's buses; sets `out` when it is present and

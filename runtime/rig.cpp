@@ -36,6 +36,11 @@ Rig::Rig(config::RigSpec settings, const RigBuildSpec& options) : settings_(std:
     }
     buses_.push_back(std::move(bus));
   }
+  if (settings_.diagnostics && settings_.diagnostics->bus < buses_.size()) {
+    diag_tester_ =
+        std::make_unique<DiagTester>(*settings_.diagnostics, *buses_[settings_.diagnostics->bus],
+                                     table_, settings_.executive.period);
+  }
   for (const rt::ChannelSpec& spec : options.extra_output_channels) {
     if (!table_.find(spec.name)) (void)table_.add(spec);
   }
@@ -77,6 +82,7 @@ Rig::Rig(config::RigSpec settings, const RigBuildSpec& options) : settings_(std:
 void Rig::add_stages(TickPlan& plan) {
   if (!buses_.empty()) {
     plan.add(Slot::can_rx, "can_rx", can_.rx());
+    if (diag_tester_) plan.add(Slot::can_tx, "diag_tester", *diag_tester_);
     plan.add(Slot::can_tx, "can_tx", can_.tx());
   }
   if (bus_) {

@@ -6,7 +6,8 @@
 //   bus_rx   the shared-memory bus applies its input regions (timeouts, safe values)
 //   models   the vehicle reads its input channels, takes one step, writes its outputs (a
 //            non-finite output latches its safe state: no NaN reaches a channel or frame)
-//   can_tx   CAN buses encode and send what is due
+//   can_tx   the rig's UDS tester (runtime/diag/diag_tester.hpp, when the rig has a
+//            diagnostics block), then the CAN buses encode and send what is due
 //   bus_tx   the shared-memory bus publishes its output regions
 // (The channel snapshot that non-RT threads read is the console's: io/console/console_tap.hpp.)
 // Setup phase (constructor: may allocate, throw, open sockets). The tasks run on the RT thread.
@@ -27,6 +28,7 @@
 #include "rt_core/channel_table.hpp"
 #include "rt_core/stage.hpp"
 #include "runtime/can_stages.hpp"
+#include "runtime/diag/diag_tester.hpp"
 #include "runtime/fmu/fmu_stage.hpp"
 #include "runtime/tick_plan.hpp"
 #include "runtime/vehicle_stage.hpp"
@@ -69,6 +71,8 @@ class Rig {
   [[nodiscard]] const std::vector<std::unique_ptr<FmuStage>>& fmus() const noexcept {
     return fmus_;
   }
+  /// The UDS tester on the diagnostics bus, when the rig has a diagnostics block.
+  [[nodiscard]] DiagTester* diag_tester() noexcept { return diag_tester_.get(); }
   [[nodiscard]] const std::vector<std::unique_ptr<io::can::CanBus>>& buses() const noexcept {
     return buses_;
   }
@@ -91,6 +95,7 @@ class Rig {
   std::unique_ptr<rt::MethodStage<&io::bus::BusExchange::read>> bus_rx_;
   std::unique_ptr<rt::MethodStage<&io::bus::BusExchange::write>> bus_tx_;
   CanStages can_{buses_, table_};
+  std::unique_ptr<DiagTester> diag_tester_;
   std::unique_ptr<VehicleStages> vehicle_stages_;
   std::vector<std::unique_ptr<FmuStage>> fmus_;
 };

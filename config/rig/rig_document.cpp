@@ -62,6 +62,10 @@ std::string write_run_rig(const RigSpec& settings, const std::filesystem::path& 
     if (dem.has_heights()) dem.set_heights(copy_into(dem.heights(), dir, files));
     if (dem.has_surfaces()) dem.set_surfaces(copy_into(dem.surfaces(), dir, files));
   }
+  if (settings.diagnostics && rig.has_diagnostics()) {  // what the run decided, for its replay
+    rig.mutable_diagnostics()->set_read_dtcs_every_ms(
+        settings.diagnostics->read_dtcs_every_s.value_or(0.0) * 1000.0);
+  }
   std::string text;
   google::protobuf::TextFormat::PrintToString(rig, &text);
   text = "# The rig as this run ran it (overlays applied); hilsim replay rebuilds it from here.\n" +

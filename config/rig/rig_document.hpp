@@ -23,7 +23,7 @@ struct RigSpec;
 /// (`threads`, in the rig's order), so that its replay steps it the same way. Returns the text
 /// written followed by the copied files' bytes (its hash is the run's config hash: a changed
 /// DBC changes it). Throws std::runtime_error naming a file it cannot copy or write.
-std::string write_run_rig(const RigSpec& rig, const std::filesystem::path& dir,
+std::string write_run_rig(const RigSpec& settings, const std::filesystem::path& dir,
                           std::span<const FmuThread> threads);
 
 }  // namespace hil::config

@@ -4,10 +4,13 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <tuple>
 
 #include "config/can_spec.hpp"
 #include "config/text/suggest.hpp"
@@ -167,6 +170,22 @@ void convert_drive(const Scenario::Drive& d, double duration, const config::RigS
   }
 }
 
+/// The bytes of hex text ("14 FF FF FF"); empty when it is not hex.
+std::vector<std::uint8_t> uds_bytes(std::string_view text) {
+  std::vector<std::uint8_t> out;
+  std::string digits;
+  for (const char c : text) {
+    if (c == ' ') continue;
+    if (std::isxdigit(static_cast<unsigned char>(c)) == 0) return {};
+    digits += c;
+  }
+  if (digits.size() % 2 != 0) return {};
+  for (std::size_t i = 0; i < digits.size(); i += 2) {
+    out.push_back(static_cast<std::uint8_t>(std::stoul(digits.substr(i, 2), nullptr, 16)));
+  }
+  return out;
+}
+
 void convert_events(const Scenario& s, const config::RigSpec& rig, const Checker& check,
                     ScenarioSpec& out) {
   rt::ChannelTable universe;
@@ -179,6 +198,22 @@ void convert_events(const Scenario& s, const config::RigSpec& rig, const Checker
     const std::string at = fmt::format("events[{}]", i);
     const Scenario::Event& e = s.events(i);
     check.time(at + ".at_s", e.at_s(), out.duration_s);
+    if (e.has_uds()) {
+      if (e.has_channel() || e.has_value() || e.has_ramp_s()) {
+        check.fail(at + ".uds", "a UDS request event has no channel, value or ramp_s");
+      }
+      if (!rig.diagnostics) {
+        check.fail(at + ".uds", "the rig has no diagnostics block: no tester to send it");
+      }
+      std::vector<std::uint8_t> bytes = uds_bytes(e.uds());
+      if (bytes.empty() || bytes.size() > 4095) {
+        check.fail(at + ".uds",
+                   fmt::format(R"("{}" is not a UDS request: hex bytes, 1 to 4095 ("14FFFFFF"))",
+                               e.uds()));
+      }
+      out.events.push_back({.at_s = e.at_s(), .uds = std::move(bytes)});
+      continue;
+    }
     check.non_negative(at + ".ramp_s", e.ramp_s());
     check.present(at + ".value", e.has_value(), "the value the channel goes to");
     check.finite(at + ".value", e.value());
@@ -217,8 +252,65 @@ void convert_faults(const Scenario& s, const config::RigSpec& rig, const config:
       std::make_move_iterator(all.end()));
 }
 
+/// A dtc gate (`at`: "gates[i].dtc"): its code one of the rig's DTCs, exactly one of status
+/// and mask, the window within the run.
+DtcGate convert_dtc(const Scenario::Dtc& d, const std::string& at, double duration,
+                    const config::RigSpec& rig, const Checker& check) {
+  DtcGate out{.from_s = d.from_s(), .to_s = duration, .code = d.code(), .stays = d.stays()};
+  const std::span<const config::DtcSpec> dtcs =
+      rig.diagnostics ? rig.diagnostics->dtcs : std::span<const config::DtcSpec>{};
+  std::vector<std::string> known;
+  for (const config::DtcSpec& x : dtcs) known.push_back(fmt::format("{:06X} {}", x.code, x.name));
+  if (check.present(at + ".code", d.has_code(), "the DTC's number (0xC12300)")) {
+    if (d.code() > 0xFFFFFF) {
+      check.fail(at + ".code", fmt::format("0x{:X} is out of range; expected 3 bytes (at most "
+                                           "0xFFFFFF)",
+                                           d.code()));
+    } else if (!rig.diagnostics) {
+      check.fail(at + ".code", fmt::format("DTC {:06X}: the rig has no diagnostics block to "
+                                           "read it from",
+                                           d.code()));
+    } else if (std::ranges::none_of(dtcs, [&](const auto& x) { return x.code == d.code(); })) {
+      check.fail(at + ".code",
+                 fmt::format("DTC {:06X} is not in the rig's diagnostics block (its DTCs: {})",
+                             d.code(), fmt::join(known, ", ")));
+    }
+  }
+  using enum DtcGate::Status;
+  constexpr DtcGate kByStatus[] = {{},
+                                   {.status = failed, .bits = 0x01},
+                                   {.status = pending, .bits = 0x04},
+                                   {.status = confirmed, .bits = 0x08},
+                                   {.status = clear, .bits = 0x0D, .clear = true}};
+  if (d.has_status() == d.has_mask()) {
+    check.fail(at, "expected exactly one of status (FAILED, PENDING, CONFIRMED, CLEAR) and mask");
+  } else if (d.has_mask()) {
+    out.status = mask;
+    out.bits = static_cast<std::uint8_t>(d.mask());
+    check.in_range(at + ".mask", d.mask(), 1, 0xFF, "1..0xFF (statusOfDTC bits)");
+  } else if (d.status() == Scenario::Dtc::STATUS_UNSPECIFIED ||
+             !Scenario::Dtc::Status_IsValid(d.status())) {
+    check.fail(at + ".status", fmt::format("{} is not a status; expected FAILED, PENDING, "
+                                           "CONFIRMED or CLEAR",
+                                           static_cast<int>(d.status())));
+  } else {
+    const DtcGate& as = kByStatus[static_cast<std::size_t>(d.status())];
+    std::tie(out.status, out.bits, out.clear) = std::tuple(as.status, as.bits, as.clear);
+  }
+  check.time(at + ".from_s", out.from_s, duration);
+  if (d.has_within_s() && check.positive(at + ".within_s", d.within_s())) {
+    out.to_s = out.from_s + d.within_s();
+    if (out.to_s > duration) {
+      check.fail(at + ".within_s", fmt::format("from_s + within_s = {} is after the end ({} s); "
+                                               "the window must end by then",
+                                               out.to_s, duration));
+    }
+  }
+  return out;
+}
+
 GateCheck convert_gate(const Scenario::Gate& g, const std::string& at, double duration,
-                       const Checker& check) {
+                       const config::RigSpec& rig, const Checker& check) {
   switch (g.check_case()) {
     case Scenario::Gate::kLane: {
       const Scenario::Lane& l = g.lane();
@@ -281,18 +373,21 @@ GateCheck convert_gate(const Scenario::Gate& g, const std::string& at, double du
       check.positive(at + ".stopped.max_speed", max_speed);
       return StoppedGate{.by_s = s.by_s(), .max_speed = max_speed};
     }
+    case Scenario::Gate::kDtc:
+      return convert_dtc(g.dtc(), at + ".dtc", duration, rig, check);
     case Scenario::Gate::CHECK_NOT_SET:
       break;
   }
   check.fail(at,
              "no check; expected lane, speed_reached, no_rollback, max_deviation, "
-             "distance_reached or stopped");
+             "distance_reached, stopped or dtc");
   return NoRollbackGate{};
 }
 
 const char* kind_name(const GateCheck& c) {
-  static constexpr const char* kNames[] = {"lane",          "speed_reached",    "no_rollback",
-                                           "max_deviation", "distance_reached", "stopped"};
+  static constexpr const char* kNames[] = {
+      "lane", "speed_reached", "no_rollback", "max_deviation", "distance_reached", "stopped",
+      "dtc"};
   return kNames[c.index()];
 }
 
@@ -374,7 +469,7 @@ void convert_scenario(const Scenario& s, const config::RigSpec& rig,
   convert_faults(s, rig, sources, errors, out);
   for (int i = 0; i < s.gates_size(); ++i) {
     const std::string at = fmt::format("gates[{}]", i);
-    GateCheck gate = convert_gate(s.gates(i), at, out.duration_s, check);
+    GateCheck gate = convert_gate(s.gates(i), at, out.duration_s, rig, check);
     std::string name =
         s.gates(i).has_name() ? s.gates(i).name() : fmt::format("{} {}", kind_name(gate), i + 1);
     out.gates.push_back({.name = std::move(name), .check = gate});

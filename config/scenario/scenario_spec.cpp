@@ -68,6 +68,8 @@ ScenarioLoadResult load_scenario_text(config::ConfigText scenario, const std::fi
                    config::SourceMap(std::vector<const config::ParsedLayer*>{&layer}), settings,
                    invalid);
   append(result.errors, std::move(invalid));
+  result.rigs = settings.rigs;
+  result.rigs_error = settings.rigs_error;
   if (!result.errors.empty()) return result;
   result.scenario = std::move(settings);
   result.rig = std::move(rig_result.settings);
@@ -75,13 +77,10 @@ ScenarioLoadResult load_scenario_text(config::ConfigText scenario, const std::fi
 }
 
 void require_rig(ScenarioLoadResult& result, std::string_view rig) {
-  if (!result.scenario || result.scenario->rigs.empty() ||
-      std::ranges::find(result.scenario->rigs, rig) != result.scenario->rigs.end()) {
-    return;
-  }
-  config::ConfigError e = result.scenario->rigs_error;
+  if (result.rigs.empty() || std::ranges::find(result.rigs, rig) != result.rigs.end()) return;
+  config::ConfigError e = result.rigs_error;
   e.message += fmt::format("; not for the rig {}", rig);
-  result.errors.push_back(std::move(e));
+  result.errors = {std::move(e)};  // what else it found came of a rig it is not for
   result.scenario.reset();
 }
 

@@ -6,6 +6,7 @@
 // the lane gates check. Every problem is a ConfigError with file:line:column and the field,
 // in the rig files or the scenario file. Setup phase (allocates); never throws for bad input.
 
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <span>
@@ -47,6 +48,7 @@ struct EventSpec {
   std::string channel;
   double value = 0.0;
   double ramp_s = 0.0;
+  std::vector<std::uint8_t> uds;  ///< instead of a channel: a UDS request for the rig's tester
 };
 
 struct LaneGate {
@@ -67,8 +69,19 @@ struct DistanceReachedGate {
 struct StoppedGate {
   double by_s = 0.0, max_speed = 0.05;
 };
+/// A DTC's statusOfDTC byte shows `bits` (all set; `clear`: none set) in [from_s, to_s].
+struct DtcGate {
+  /// What it shows, as the file said it (for messages); `mask`: the bits of `mask` set.
+  enum class Status : std::uint8_t { failed, pending, confirmed, clear, mask };
+  double from_s = 0.0, to_s = 0.0;
+  std::uint32_t code = 0;  ///< 24 bits
+  Status status = Status::confirmed;
+  std::uint8_t bits = 0x08;  ///< testFailed 0x01, pendingDTC 0x04, confirmedDTC 0x08, a mask
+  bool clear = false;        ///< none of `bits` set (CLEAR: 0x0D)
+  bool stays = false;        ///< at every observation in the window, not at one
+};
 using GateCheck = std::variant<LaneGate, SpeedReachedGate, NoRollbackGate, MaxDeviationGate,
-                               DistanceReachedGate, StoppedGate>;
+                               DistanceReachedGate, StoppedGate, DtcGate>;
 
 struct GateSpec {
   std::string name;
@@ -116,6 +129,10 @@ struct ScenarioLoadResult {
   std::optional<ScenarioSpec> scenario;
   std::optional<config::RigSpec> rig;  ///< the rig with the scenario's `rig` block applied
   config::ConfigErrors errors;
+  /// The scenario's `rigs` and where (ScenarioSpec::rigs), also when it has errors on this rig
+  /// (a dtc gate on a rig without diagnostics): require_rig() refuses another rig first.
+  std::vector<std::string> rigs;
+  config::ConfigError rigs_error;
   [[nodiscard]] bool ok() const noexcept { return scenario.has_value() && rig.has_value(); }
 };
 
@@ -127,7 +144,8 @@ struct ScenarioLoadResult {
     const config::Machine& machine = config::this_machine());
 
 /// When the loaded scenario names the rigs it is for (`rigs`) and `rig` (a rig's name, as
-/// --rig takes it) is not one of them: a located error in `result`, which is then not ok().
+/// --rig takes it) is not one of them: a located error in `result`, which is then not ok();
+/// it replaces the errors of checking the scenario against a rig it is not for.
 /// (A replay does not ask: its rig is the run directory's.)
 void require_rig(ScenarioLoadResult& result, std::string_view rig);
 

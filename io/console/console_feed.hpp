@@ -54,6 +54,10 @@ struct ConsoleFeed {
   /// commands it became, the last acknowledged last; throws std::invalid_argument saying what
   /// is wrong. Unset: the run takes no commands (replay, timing).
   std::function<std::vector<std::uint64_t>(const Command&)> submit;
+  /// `submit` takes `uds` commands (the rig has a UDS tester): the channel counting their
+  /// replies, which come later (ConsoleServer::command_result); a paused run steps until it
+  /// grows.
+  std::optional<rt::ChannelId> uds_replies;
   /// A paused run's gate (console thread): step lets `ticks` more through (0: none) and returns
   /// the tick the loop will wait before; with `watched` (a value in the loop's table) the loop
   /// also stops after the first tick whose value meets `condition` (rt::LockStepClock::

@@ -95,6 +95,7 @@ Json Core::capabilities() const {
   Json out = Json::array({"stop"});
   if (feed.submit) {
     for (const char* c : {"write", "release", "fault", "clear_fault", "marker"}) out.push_back(c);
+    if (feed.uds_replies) out.push_back("uds");
   }
   if (feed.lock_step) {
     for (const char* c : {"step", "pause", "resume"}) out.push_back(c);

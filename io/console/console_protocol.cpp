@@ -216,6 +216,18 @@ std::optional<ClientRequest> request_of(const std::string& type, const json& m,
     }
     return Command{.kind = Command::Kind::marker, .name = it->get<std::string>()};
   }
+  if (type == "uds") {
+    const auto it = m.find("request");
+    const auto functional = field<bool>(m, "functional", false, error);
+    if (!error.empty()) return std::nullopt;
+    if (it == m.end() || !it->is_string() || it->get_ref<const std::string&>().empty()) {
+      error = "'request' must be the UDS request in hex, e.g. \"22F190\"";
+      return std::nullopt;
+    }
+    return Command{
+        .kind = Command::Kind::uds,
+        .name = (functional.value_or(false) ? "functional " : "") + it->get<std::string>()};
+  }
   if (type == "step") {
     const auto ticks = field<std::int64_t>(m, "ticks", false, error);
     const auto seconds = field<double>(m, "seconds", false, error);
@@ -285,7 +297,7 @@ std::optional<ClientRequest> request_of(const std::string& type, const json& m,
   }
   error = fmt::format(
       "unknown message type '{}' (known: info, channels, read, subscribe, unsubscribe, capture, "
-      "capture_stop, wait_for, can_view, write, release, fault, clear_fault, marker, step, "
+      "capture_stop, wait_for, can_view, write, release, fault, clear_fault, marker, uds, step, "
       "pause, resume, lock, unlock, stop, ping)",
       type);
   return std::nullopt;

@@ -34,12 +34,12 @@ struct Lock {
 };
 /// An operator's command for the loop (docs/api.md): applied at a tick, acknowledged with it.
 struct Command {
-  enum class Kind : std::uint8_t { write, release, fault, clear_fault, marker };
+  enum class Kind : std::uint8_t { write, release, fault, clear_fault, marker, uds };
   Kind kind = Kind::write;
   std::vector<std::pair<std::string, double>> values;  ///< write: channel → value
   std::vector<std::string> channels;                   ///< release
   std::string fault_json;                              ///< fault: the fault as JSON text
-  std::string name;                                    ///< clear_fault; marker: its text
+  std::string name;  ///< clear_fault; marker: its text; uds: "[functional ]HEX"
 };
 
 /// Lock-step of a paused run (`hilsim run --speed max --paused`): step `ticks` (or `seconds`),

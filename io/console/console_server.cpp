@@ -367,6 +367,12 @@ void ConsoleServer::command_applied(std::uint64_t id, std::int64_t tick, bool ok
   });
 }
 
+void ConsoleServer::command_result(std::uint64_t id, std::string type, nlohmann::json body) {
+  boost::asio::post(impl_->core.io, [this, id, type = std::move(type), body = std::move(body)] {
+    impl_->core.command_result(id, type, body);
+  });
+}
+
 void ConsoleServer::ended(const std::string& ending, std::int64_t ticks) {
   boost::asio::post(impl_->core.io,
                     [this, ending, ticks] { impl_->core.run_ended(ending, ticks); });

@@ -65,6 +65,10 @@ class ConsoleServer {
   /// effect); `line` says what it was. Every client's event log shows it; the operator who sent
   /// it gets its `ack`.
   void command_applied(std::uint64_t id, std::int64_t tick, bool ok, std::string line);
+  /// Any thread: what command `id` (one whose reply waits for a result: `uds`) came to; the
+  /// operator who sent it gets `body` as a reply of `type` (docs/api.md), every client's event
+  /// log its "text".
+  void command_result(std::uint64_t id, std::string type, nlohmann::json body);
 
   [[nodiscard]] ServerCounters counters() const;
   /// The console thread's event loop, for other non-RT work of the run to share (after

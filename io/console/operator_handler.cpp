@@ -8,6 +8,12 @@
 
 namespace hil::io::console::detail {
 
+namespace {
+/// How far a paused run steps for a UDS reply at most: P2* many times over (the tester always
+/// ends a request by P2/P2*, so the watch stops it long before).
+constexpr std::int64_t kUdsStepLimitNs = 60'000'000'000;
+}  // namespace
+
 void Core::request_stop(WsSession& s, std::optional<std::int64_t> req) {
   if (s.role != Role::operator_) {
     return refuse(s, req, "stop needs the operator token (open the console's URL with ?token=…)");
@@ -33,6 +39,13 @@ void Core::submit_command(WsSession& s, std::optional<std::int64_t> req, const C
   if (!feed.submit) return refuse(s, req, "this run takes no commands (a replay or a timing run)");
   if (ending) return refuse(s, req, "the run has ended");
   if (!hold_lock(s, req)) return;
+  const bool uds = c.kind == Command::Kind::uds;
+  if (uds && !feed.uds_replies) {
+    return refuse(s, req, "this rig has no UDS tester: give it a diagnostics block");
+  }
+  if (uds && feed.lock_step && (step_granted < step_goal || step_watch)) {
+    return refuse(s, req, "a step is under way: wait for its ack first");
+  }
   std::vector<std::uint64_t> ids;
   try {
     ids = feed.submit(c);
@@ -40,9 +53,20 @@ void Core::submit_command(WsSession& s, std::optional<std::int64_t> req, const C
     return refuse(s, req, e.what());
   }
   if (ids.empty()) return refuse(s, req, "nothing to do");
-  pending_commands[ids.back()] = {.session = s.weak_from_this(), .req = req, .peer = s.peer};
-  if (feed.lock_step) {  // a paused run runs the tick the command is applied at
-    (void)ask_ticks(1);  // the loop waits between ticks: all of them at its next
+  pending_commands[ids.back()] = {
+      .session = s.weak_from_this(), .req = req, .peer = s.peer, .awaits_result = uds};
+  if (feed.lock_step && uds) {  // a paused run runs until the tester has the answer
+    const std::int64_t awaiting =
+        std::count_if(pending_commands.begin(), pending_commands.end(),
+                      [](const auto& p) { return p.second.awaits_result; });
+    const double replies = feed.table->values()[feed.uds_replies->index];  // the loop waits
+    step_watch = rt::ChannelCondition{.channel = *feed.uds_replies,
+                                      .op = rt::Compare::greater,
+                                      .threshold = replies + static_cast<double>(awaiting) - 0.5};
+    (void)ask_ticks(std::max<std::int64_t>(1, kUdsStepLimitNs / feed.run.period_ns));
+    advance_steps();
+  } else if (feed.lock_step) {  // a paused run runs the tick the command is applied at
+    (void)ask_ticks(1);         // the loop waits between ticks: all of them at its next
     advance_steps();
   }
 }
@@ -174,7 +198,10 @@ void Core::ack_steps(std::int64_t at) {
     }
     return true;
   });
-  if (idle || ending) finish_stepped_waits(ending ? final_ticks : at);
+  if (idle || ending) {
+    finish_stepped_waits(ending ? final_ticks : at);
+    send_deferred_replies();
+  }
 }
 
 void Core::command_applied(std::uint64_t id, std::int64_t tick, bool ok, const std::string& line) {
@@ -186,12 +213,45 @@ void Core::command_applied(std::uint64_t id, std::int64_t tick, bool ok, const s
                         : fmt::format("operator: {} (no effect)", line)});
   const auto it = pending_commands.find(id);
   if (it == pending_commands.end()) return;
+  if (ok && it->second.awaits_result) return;  // its reply is the result (command_result)
   if (const std::shared_ptr<WsSession> session = it->second.session.lock()) {
     Json ack = ack_message(it->second.req, tick);
     ack["applied"] = ok;
+    if (!ok && it->second.awaits_result) {
+      ack["message"] = "the tester's queue is full (8 requests wait): try again";
+    }
     session->send_control(ack.dump());
   }
   pending_commands.erase(it);
+}
+
+void Core::command_result(std::uint64_t id, const std::string& type, Json body) {
+  const auto it = pending_commands.find(id);
+  if (body.contains("text")) {  // every client's event log: what the ECU answered
+    add_event({.tick = body.value("tick", std::int64_t{-1}),
+               .level = body.value("timed_out", false) ? "warn" : "info",
+               .kind = "operator",
+               .text = fmt::format("{}: {}", type, body["text"].get<std::string>())});
+  }
+  if (it == pending_commands.end()) return;
+  Json out = reply(type, it->second.req);
+  out.update(body);
+  deferred_replies.push_back({.session = it->second.session, .message = out.dump()});
+  pending_commands.erase(it);
+  if (feed.lock_step) {  // a paused run: once the loop waits again (its next call is then exact)
+    advance_steps();
+  } else {
+    send_deferred_replies();
+  }
+}
+
+void Core::send_deferred_replies() {
+  for (const DeferredReply& r : deferred_replies) {
+    if (const std::shared_ptr<WsSession> session = r.session.lock()) {
+      session->send_control(r.message);
+    }
+  }
+  deferred_replies.clear();
 }
 
 }  // namespace hil::io::console::detail

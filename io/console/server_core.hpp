@@ -211,6 +211,8 @@ class Core {
   [[nodiscard]] Json lock_json() const;
   [[nodiscard]] Json capabilities() const;
   void command_applied(std::uint64_t id, std::int64_t tick, bool ok, const std::string& line);
+  void command_result(std::uint64_t id, const std::string& type, Json body);
+  void send_deferred_replies();
   void run_ended(const std::string& how, std::int64_t ticks);
 
   ConsoleSpec options;
@@ -244,8 +246,16 @@ class Core {
     std::weak_ptr<WsSession> session;
     std::optional<std::int64_t> req;
     std::string peer;
+    /// A `uds` command: its reply waits for the tester's result, not for its application.
+    bool awaits_result = false;
   };
   std::map<std::uint64_t, PendingCommand> pending_commands;
+  /// Results of commands (`uds`) not yet sent: in a paused run, until the loop waits again.
+  struct DeferredReply {
+    std::weak_ptr<WsSession> session;
+    std::string message;
+  };
+  std::vector<DeferredReply> deferred_replies;
   /// Steps waiting for the loop to reach the gate: (client, req, ticks through at the end).
   struct PendingStep {
     std::weak_ptr<WsSession> session;

@@ -8,12 +8,63 @@
 #include <stdexcept>
 
 #include "config/fault_spec.hpp"
+#include "runtime/diag/diag_tester.hpp"
 
 namespace hil::runtime {
 
-CommandApplier::CommandApplier(rt::ChannelTable& table, runtime::FaultEngine& faults)
+UdsRequestText parse_uds_request(std::string_view text) {
+  UdsRequestText out;
+  constexpr std::string_view kFunctional = "functional ";
+  if (text.starts_with(kFunctional)) {
+    out.functional = true;
+    text.remove_prefix(kFunctional.size());
+  }
+  int high = -1;
+  for (const char ch : text) {
+    if (ch == ' ') continue;
+    int v = -1;
+    if (ch >= '0' && ch <= '9') v = ch - '0';
+    if (ch >= 'a' && ch <= 'f') v = ch - 'a' + 10;
+    if (ch >= 'A' && ch <= 'F') v = ch - 'A' + 10;
+    if (v < 0) {
+      throw std::invalid_argument(
+          fmt::format("UDS request \"{}\": '{}' is not a hex digit", text, ch));
+    }
+    if (high < 0) {
+      high = v;
+    } else {
+      out.bytes.push_back(static_cast<std::uint8_t>((high << 4) | v));
+      high = -1;
+    }
+  }
+  if (high >= 0) {
+    throw std::invalid_argument(
+        fmt::format("UDS request \"{}\": an odd number of hex digits", text));
+  }
+  if (out.bytes.empty()) throw std::invalid_argument("a UDS request needs at least its service id");
+  if (out.bytes.size() > 4095) {
+    throw std::invalid_argument(
+        fmt::format("UDS request of {} bytes: ISO-TP carries at most 4095", out.bytes.size()));
+  }
+  if (out.functional && out.bytes.size() > 7) {
+    throw std::invalid_argument(fmt::format(
+        "functional UDS request of {} bytes: a functional request is one frame (7 bytes)",
+        out.bytes.size()));
+  }
+  return out;
+}
+
+std::string uds_request_text(std::span<const std::uint8_t> bytes, bool functional) {
+  std::string out = functional ? "functional " : "";
+  for (const std::uint8_t b : bytes) out += fmt::format("{:02X}", b);
+  return out;
+}
+
+CommandApplier::CommandApplier(rt::ChannelTable& table, runtime::FaultEngine& faults,
+                               DiagTester* tester)
     : table_(table),
       faults_(faults),
+      tester_(tester),
       values_(table.size()),
       before_(table.size()),
       is_forced_(table.size()) {
@@ -49,6 +100,8 @@ bool CommandApplier::apply(const Command& c, runtime::PreparedFault*& garbage) n
     }
     case Command::Kind::marker:
       return true;
+    case Command::Kind::uds:
+      return tester_ != nullptr && tester_->submit(c.id, std::span(c.bytes, c.size), c.functional);
     case Command::Kind::clear:
       return faults_.clear(std::string_view(c.name.data(), strnlen(c.name.data(), c.name.size())));
   }
@@ -70,14 +123,15 @@ void CommandQueue::apply(std::int64_t tick) noexcept {
 }
 
 CommandQueue::CommandQueue(rt::ChannelTable& table, const std::vector<io::can::CanBusSpec>& buses,
-                           FaultEngine& faults, std::size_t capacity)
+                           FaultEngine& faults, DiagTester* tester, std::size_t capacity)
     : table_(table),
       buses_(buses),
       faults_(faults),
-      applier_(table, faults),
+      applier_(table, faults, tester),
       commands_(capacity),
       acks_(capacity),
-      capacity_(capacity) {}
+      capacity_(capacity),
+      tester_(tester) {}
 
 CommandQueue::~CommandQueue() {
   Command c;
@@ -88,6 +142,10 @@ CommandQueue::~CommandQueue() {
 
 std::uint64_t CommandQueue::submit(Command c, std::string line) {
   const std::lock_guard lock(submit_mutex_);
+  return submit_locked(c, std::move(line));
+}
+
+std::uint64_t CommandQueue::submit_locked(Command c, std::string line) {
   c.id = next_id_;
   {  // at most `capacity` commands in flight, so their acks always fit
     const std::lock_guard ack_lock(ack_mutex_);
@@ -181,6 +239,31 @@ std::uint64_t CommandQueue::marker(const std::string& text) {
   return submit({.kind = Command::Kind::marker}, "marker " + text);
 }
 
+std::uint64_t CommandQueue::uds(std::string_view request) {
+  if (tester_ == nullptr) {
+    throw std::invalid_argument(
+        "this rig has no UDS tester: give it a diagnostics block (docs/diagnostics.md)");
+  }
+  UdsRequestText parsed = parse_uds_request(request);
+  Command c{.kind = Command::Kind::uds,
+            .size = static_cast<std::uint16_t>(parsed.bytes.size()),
+            .functional = parsed.functional};
+  const std::string line = "uds " + uds_request_text(parsed.bytes, parsed.functional);
+  const std::lock_guard lock(submit_mutex_);  // the id submit() gives next is this one's
+  {
+    const std::lock_guard ack_lock(ack_mutex_);
+    std::vector<std::uint8_t>& kept = uds_bytes_[next_id_] = std::move(parsed.bytes);
+    c.bytes = kept.data();
+  }
+  try {
+    return submit_locked(c, line);
+  } catch (...) {
+    const std::lock_guard ack_lock(ack_mutex_);
+    uds_bytes_.erase(next_id_);
+    throw;
+  }
+}
+
 std::vector<AppliedCommand> CommandQueue::take_applied() {
   std::vector<AppliedCommand> out;
   const std::lock_guard lock(ack_mutex_);
@@ -188,6 +271,7 @@ std::vector<AppliedCommand> CommandQueue::take_applied() {
   while (acks_.try_pop(a)) {
     delete a.garbage;
     --in_flight_;
+    uds_bytes_.erase(a.id);  // applied: the tester has its copy
     const auto line = lines_.find(a.id);
     out.push_back({.id = a.id,
                    .tick = a.tick,

@@ -1,10 +1,11 @@
 #pragma once
 // Commands from outside the loop (the console, the automation API, tests): channel writes and
-// releases, faults added and cleared. Any non-RT thread submits; the queue's stage, in the
-// commands slot of the tick, applies each at the tick it runs in (a written input channel stays
-// forced — over scenario events and CAN — until released); the submitter learns that tick from
-// take_applied(), which also yields the line for commands.log (docs/faults.md "Commands"), so
-// `hilsim replay` applies them again at their ticks (RecordedCommands).
+// releases, faults added and cleared, UDS requests for the rig's tester (runtime/diag). Any non-RT
+// thread submits; the queue's stage, in the commands slot of the tick, applies each at the tick it
+// runs in (a written input channel stays forced — over scenario events and CAN — until released);
+// the submitter learns that tick from take_applied(), which also yields the line for commands.log
+// (docs/faults.md "Commands"), so `hilsim replay` applies them again at their ticks
+// (RecordedCommands).
 //
 // Thread-safety: submit and take_applied from any non-RT threads (serialised inside); stage()
 // runs on the RT thread (noexcept, no allocation: prepared faults are freed off it).
@@ -14,7 +15,9 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "config/fault_command.hpp"
@@ -28,19 +31,38 @@ namespace hil::runtime {
 
 /// A command as the RT side applies it (trivially copyable: it crosses a ring).
 struct Command {
-  enum class Kind : std::uint8_t { write, release, fault, clear, marker };
+  enum class Kind : std::uint8_t { write, release, fault, clear, marker, uds };
   std::uint64_t id = 0;
   Kind kind = Kind::write;
   rt::ChannelId channel{};
   double value = 0.0;
   runtime::PreparedFault* fault = nullptr;  ///< owned by the command until applied
   std::array<char, 64> name{};              ///< clear: the fault's name
+  const std::uint8_t* bytes = nullptr;      ///< uds: the request (owned by the submitter)
+  std::uint16_t size = 0;
+  bool functional = false;  ///< uds: to the functional id
 };
 
-/// Applies commands on the RT thread: forced channels and the fault engine's faults.
+/// A UDS request as commands.log and the API write it: hex bytes (spaces allowed), after
+/// "functional " for the functional id.
+struct UdsRequestText {
+  std::vector<std::uint8_t> bytes;
+  bool functional = false;
+};
+/// Parses "22F190", "22 F1 90", "functional 3E00"; std::invalid_argument saying what is wrong
+/// (not hex, odd digits, empty, longer than 4095 bytes, functional beyond one frame).
+[[nodiscard]] UdsRequestText parse_uds_request(std::string_view text);
+/// The text of a request, as parse_uds_request() reads it ("functional 3E00").
+[[nodiscard]] std::string uds_request_text(std::span<const std::uint8_t> bytes, bool functional);
+
+class DiagTester;  // runtime/diag/diag_tester.hpp
+
+/// Applies commands on the RT thread: forced channels, the fault engine's faults, the UDS
+/// tester's requests (`tester`: none when the rig has no diagnostics block).
 class CommandApplier {
  public:
-  CommandApplier(rt::ChannelTable& table, runtime::FaultEngine& faults);
+  CommandApplier(rt::ChannelTable& table, runtime::FaultEngine& faults,
+                 DiagTester* tester = nullptr);
   /// RT: applies `c`; a prepared fault the engine took or refused goes to `garbage` (freed
   /// off the RT thread). False when it could not be applied (no room, no such fault).
   bool apply(const Command& c, runtime::PreparedFault*& garbage) noexcept;
@@ -51,6 +73,7 @@ class CommandApplier {
  private:
   rt::ChannelTable& table_;
   runtime::FaultEngine& faults_;
+  DiagTester* tester_;
   std::vector<rt::ChannelId> forced_;  ///< capacity: every channel
   std::vector<double> values_;         ///< by channel index
   std::vector<double> before_;         ///< the value when first forced
@@ -68,9 +91,9 @@ struct AppliedCommand {
 class CommandQueue {
  public:
   /// `table` (the rig's channels), `buses` (its CAN buses' settings, which faults are checked
-  /// against) and `faults` must outlive it.
+  /// against), `faults` and `tester` (the rig's, or none) must outlive it.
   CommandQueue(rt::ChannelTable& table, const std::vector<io::can::CanBusSpec>& buses,
-               FaultEngine& faults, std::size_t capacity = 256);
+               FaultEngine& faults, DiagTester* tester = nullptr, std::size_t capacity = 256);
   ~CommandQueue();
   CommandQueue(const CommandQueue&) = delete;
   CommandQueue& operator=(const CommandQueue&) = delete;
@@ -91,6 +114,10 @@ class CommandQueue {
   std::uint64_t clear_fault(const std::string& name);
   /// A note at the tick it is applied (no effect on the run; in the log and the events).
   std::uint64_t marker(const std::string& text);
+  /// A UDS request (parse_uds_request's text) for the rig's tester, which sends it when the
+  /// requests before it are done; its response comes from the tester (DiagTester::
+  /// take_results, by this id). Refused when the rig has no tester.
+  std::uint64_t uds(std::string_view request);
 
   /// Commands applied since the last call, in the order applied; those that took effect are
   /// appended to the log first (set_log: written and synced at once). Someone must call this
@@ -113,6 +140,8 @@ class CommandQueue {
     runtime::PreparedFault* garbage = nullptr;
   };
   std::uint64_t submit(Command c, std::string line);
+  /// submit() with submit_mutex_ held.
+  std::uint64_t submit_locked(Command c, std::string line);
   std::uint64_t add_fault(config::FaultCommand fault);
   /// RT: applies what was submitted, then holds the forced channels.
   void apply(std::int64_t tick) noexcept;
@@ -131,6 +160,9 @@ class CommandQueue {
   std::filesystem::path log_file_;
   std::unique_ptr<io::record::LineLog> log_;    // guarded by ack_mutex_ (created at the first)
   std::map<std::uint64_t, std::string> lines_;  ///< submitted, not yet applied
+  DiagTester* tester_;
+  /// uds: the requests' bytes until applied (guarded by ack_mutex_)
+  std::map<std::uint64_t, std::vector<std::uint8_t>> uds_bytes_;
   rt::MethodStage<&CommandQueue::apply> stage_{*this};
 };
 

@@ -29,8 +29,9 @@ std::string_view next_word(std::string_view& rest) {
 
 RecordedCommands::RecordedCommands(std::string_view log, rt::ChannelTable& table,
                                    const std::vector<io::can::CanBusSpec>& buses,
-                                   FaultEngine& faults, const std::set<std::string>& without)
-    : applier_(table, faults) {
+                                   FaultEngine& faults, const std::set<std::string>& without,
+                                   DiagTester* tester)
+    : applier_(table, faults, tester) {
   std::size_t number = 0;
   std::int64_t last_tick = 0;
   while (!log.empty()) {
@@ -84,12 +85,27 @@ RecordedCommands::RecordedCommands(std::string_view log, rt::ChannelTable& table
       std::memcpy(c.name.data(), name.data(), name.size());
     } else if (kind == "marker") {
       continue;  // a note: nothing to apply
+    } else if (kind == "uds") {
+      if (tester == nullptr) throw bad("a UDS request, but the rig has no diagnostics block");
+      try {
+        UdsRequestText request = parse_uds_request(rest);
+        c = {.kind = Command::Kind::uds,
+             .size = static_cast<std::uint16_t>(request.bytes.size()),
+             .functional = request.functional};
+        uds_bytes_.push_back(std::move(request.bytes));
+      } catch (const std::invalid_argument& e) {
+        throw bad(e.what());
+      }
     } else {
-      throw bad("expected write, release, fault, clear or marker after the tick");
+      throw bad("expected write, release, fault, clear, marker or uds after the tick");
     }
     commands_.push_back({.tick = tick, .command = c});
   }
   garbage_.reserve(commands_.size());
+  std::size_t next_bytes = 0;  // the vectors stay put now: point the commands at them
+  for (Timed& t : commands_) {
+    if (t.command.kind == Command::Kind::uds) t.command.bytes = uds_bytes_[next_bytes++].data();
+  }
 }
 
 RecordedCommands::~RecordedCommands() {

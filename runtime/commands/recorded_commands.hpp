@@ -18,11 +18,11 @@ namespace hil::runtime {
 class RecordedCommands final : public rt::Stage {
  public:
   /// Parses `log` (commands.log's text) and prepares its faults against the rig's channels
-  /// and CAN buses, leaving out those named in `without`. Throws std::invalid_argument naming
-  /// the line at fault.
+  /// and CAN buses, leaving out those named in `without`; its UDS requests go to `tester`.
+  /// Throws std::invalid_argument naming the line at fault.
   RecordedCommands(std::string_view log, rt::ChannelTable& table,
                    const std::vector<io::can::CanBusSpec>& buses, FaultEngine& faults,
-                   const std::set<std::string>& without = {});
+                   const std::set<std::string>& without = {}, DiagTester* tester = nullptr);
   ~RecordedCommands() override;
   RecordedCommands(const RecordedCommands&) = delete;
   RecordedCommands& operator=(const RecordedCommands&) = delete;
@@ -40,7 +40,8 @@ class RecordedCommands final : public rt::Stage {
   CommandApplier applier_;
   std::vector<Timed> commands_;
   std::size_t next_ = 0;
-  std::vector<runtime::PreparedFault*> garbage_;  ///< capacity: every fault command
+  std::vector<runtime::PreparedFault*> garbage_;      ///< capacity: every fault command
+  std::vector<std::vector<std::uint8_t>> uds_bytes_;  ///< the UDS requests' bytes
 };
 
 }  // namespace hil::runtime

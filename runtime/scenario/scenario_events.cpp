@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 #include <string>
+
+#include "runtime/diag/diag_tester.hpp"
 
 namespace hil::runtime {
 
@@ -15,18 +18,31 @@ std::int64_t ticks_of(double seconds, rt::Nanoseconds period) {
 }  // namespace
 
 ScenarioEvents::ScenarioEvents(const std::vector<config::EventSpec>& events,
-                               rt::ChannelTable& table, rt::Nanoseconds period)
-    : table_(table) {
+                               rt::ChannelTable& table, rt::Nanoseconds period, DiagTester* tester)
+    : table_(table), tester_(tester) {
+  for (const config::EventSpec& e : events) {
+    if (e.uds.empty()) continue;
+    if (tester == nullptr) {
+      throw std::invalid_argument(
+          "a scenario event sends a UDS request, but the rig has no tester "
+          "(no diagnostics block)");
+    }
+    uds_.push_back({.tick = ticks_of(e.at_s, period), .request = e.uds});
+  }
+  std::stable_sort(uds_.begin(), uds_.end(),
+                   [](const UdsEvent& a, const UdsEvent& b) { return a.tick < b.tick; });
   // Group by channel in order of first appearance; within one, by start (stable: the file's
   // order breaks ties, the later event winning from the same tick)
   std::vector<std::string> names;
   for (const config::EventSpec& e : events) {
-    if (std::find(names.begin(), names.end(), e.channel) == names.end()) names.push_back(e.channel);
+    if (e.uds.empty() && std::find(names.begin(), names.end(), e.channel) == names.end()) {
+      names.push_back(e.channel);
+    }
   }
   for (const std::string& name : names) {
     Channel channel{.id = table.resolve(name), .first = steps_.size()};
     for (const config::EventSpec& e : events) {
-      if (e.channel != name) continue;
+      if (e.channel != name || !e.uds.empty()) continue;
       steps_.push_back({.start = ticks_of(e.at_s, period),
                         .ramp = ticks_of(e.ramp_s, period),
                         .value = e.value});
@@ -40,6 +56,11 @@ ScenarioEvents::ScenarioEvents(const std::vector<config::EventSpec>& events,
 }
 
 void ScenarioEvents::run(const rt::TickContext& c) noexcept {
+  while (next_uds_ < uds_.size() && uds_[next_uds_].tick <= c.tick) {
+    (void)tester_->submit(0, uds_[next_uds_].request, false);  // id 0: the scenario's
+    ++next_uds_;
+    ++started_;
+  }
   for (Channel& ch : channels_) {
     // Start every step due by now; the channel's value then is where a ramp starts from
     while (ch.next < ch.end && steps_[ch.next].start <= c.tick) {

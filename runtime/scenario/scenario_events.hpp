@@ -4,7 +4,8 @@
 // tick the event starts, a linear ramp from the value the channel had then to the event's value
 // over the ramp's ticks, then that value held until the channel's next event. By tick, so runs
 // repeat exactly (DESIGN.md §4). Put it after the CAN task: an event on a channel the CAN bus also
-// writes wins (a fault injection).
+// writes wins (a fault injection). A UDS event goes to the rig's tester (runtime/diag) at its
+// tick instead.
 //
 // Setup: the constructor resolves the channels (std::out_of_range naming an unknown one)
 // and sorts the events; read() is RT: no allocation, O(channels with events).
@@ -20,11 +21,14 @@
 
 namespace hil::runtime {
 
+class DiagTester;  // runtime/diag/diag_tester.hpp
+
 class ScenarioEvents final : public rt::Stage {
  public:
-  /// `period`: the executive's base period (event times round to its ticks).
+  /// `period`: the executive's base period (event times round to its ticks); `tester`: the
+  /// rig's, for UDS events (std::invalid_argument when there are some and no tester).
   ScenarioEvents(const std::vector<config::EventSpec>& events, rt::ChannelTable& table,
-                 rt::Nanoseconds period);
+                 rt::Nanoseconds period, DiagTester* tester = nullptr);
 
   /// RT: the events' values at c.tick.
   void run(const rt::TickContext& c) noexcept override;
@@ -45,7 +49,14 @@ class ScenarioEvents final : public rt::Stage {
     double from = 0.0;               ///< the value when the current step started
   };
 
+  struct UdsEvent {
+    std::int64_t tick = 0;
+    std::vector<std::uint8_t> request;
+  };
   rt::ChannelTable& table_;
+  DiagTester* tester_;
+  std::vector<UdsEvent> uds_;  ///< by tick
+  std::size_t next_uds_ = 0;
   std::vector<Step> steps_;
   std::vector<Channel> channels_;
   std::size_t started_ = 0;

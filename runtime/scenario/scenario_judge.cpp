@@ -6,6 +6,8 @@
 #include <cmath>
 #include <variant>
 
+#include "io/can/uds/uds_codec.hpp"
+
 namespace hil::runtime {
 
 namespace {
@@ -21,6 +23,38 @@ struct Overloaded : F... {
 template <class... F>
 Overloaded(F...) -> Overloaded<F...>;
 
+/// Whether a statusOfDTC shows what the gate asks; an unknown status (< 0, NaN) never does.
+bool shows(const config::DtcGate& d, double status) noexcept {
+  if (!(status >= 0.0 && status <= 255.0)) return false;
+  const auto s = static_cast<std::uint8_t>(status);
+  return d.clear ? (s & d.bits) == 0 : (s & d.bits) == d.bits;
+}
+
+/// "0x09 (testFailed, confirmedDTC)", or that it is unknown.
+std::string status_text(double status) {
+  if (!(status >= 0.0 && status <= 255.0)) return "unknown (not read yet)";
+  const auto s = static_cast<std::uint8_t>(status);
+  return s == 0 ? "0x00" : fmt::format("0x{:02X} ({})", s, io::can::uds::status_text(s));
+}
+
+/// "DTC C12300 CONFIRMED", "DTC C12300 mask 0x09".
+std::string wanted_text(const config::DtcGate& d) {
+  using enum config::DtcGate::Status;
+  switch (d.status) {
+    case failed:
+      return fmt::format("DTC {:06X} FAILED", d.code);
+    case pending:
+      return fmt::format("DTC {:06X} PENDING", d.code);
+    case confirmed:
+      return fmt::format("DTC {:06X} CONFIRMED", d.code);
+    case clear:
+      return fmt::format("DTC {:06X} CLEAR", d.code);
+    case mask:
+      break;
+  }
+  return fmt::format("DTC {:06X} mask 0x{:02X}", d.code, d.bits);
+}
+
 }  // namespace
 
 ScenarioJudge::ScenarioJudge(const config::ScenarioSpec& scenario)
@@ -29,7 +63,15 @@ ScenarioJudge::ScenarioJudge(const config::ScenarioSpec& scenario)
       frame_(scenario.start),
       path_(scenario.drive.path),
       state_(scenario.gates.size()),
-      live_(std::make_unique<LiveSlot[]>(scenario.gates.size())) {}
+      live_(std::make_unique<LiveSlot[]>(scenario.gates.size())) {
+  for (std::size_t i = 0; i < gates_.size(); ++i) {
+    const auto* d = std::get_if<config::DtcGate>(&gates_[i].check);
+    if (d == nullptr) continue;
+    const auto at = std::ranges::find(dtc_codes_, d->code);
+    state_[i].dtc = static_cast<std::size_t>(at - dtc_codes_.begin());
+    if (at == dtc_codes_.end()) dtc_codes_.push_back(d->code);
+  }
+}
 
 LiveMark ScenarioJudge::live(std::size_t i) const noexcept {
   const LiveMark::State state = live_[i].state.load(std::memory_order_acquire);
@@ -66,7 +108,9 @@ void ScenarioJudge::observe_gate(std::size_t i, GateState& g, const Observation&
   using enum LiveMark::State;
   std::visit(Overloaded{
                  [&](const config::LaneGate& lane) {
+                   g.rear_x = corners_[0].x;
                    for (const config::CoursePoint& c : corners_) {
+                     g.rear_x = std::min(g.rear_x, c.x);
                      if (c.x < lane.x_min || c.x > lane.x_max) continue;
                      const double margin = std::min(c.y - lane.y_min, lane.y_max - c.y);
                      ++g.samples;
@@ -76,6 +120,9 @@ void ScenarioJudge::observe_gate(std::size_t i, GateState& g, const Observation&
                      }
                    }
                    if (g.worst_margin < 0.0) mark(g, i, failed, t);  // a corner left the lane
+                   // Decided once the whole footprint is past the section, not before
+                   g.left = g.left || g.rear_x > lane.x_max;
+                   if (g.left && g.samples > 0) mark(g, i, passed, t);
                  },
                  [&](const config::SpeedReachedGate& s) {
                    if (g.passed_at >= 0.0) return;
@@ -132,8 +179,28 @@ void ScenarioJudge::observe_gate(std::size_t i, GateState& g, const Observation&
                    ++g.samples;
                    g.figure = std::max(g.figure, std::abs(o.speed));
                  },
+                 [&](const config::DtcGate& d) { observe_dtc(i, g, d, o); },
              },
              gate.check);
+}
+
+void ScenarioJudge::observe_dtc(std::size_t i, GateState& g, const config::DtcGate& d,
+                                const Observation& o) noexcept {
+  using enum LiveMark::State;
+  const double t = o.time;
+  if (t >= d.from_s && t <= d.to_s && g.dtc_at < 0.0) {
+    const double status = g.dtc < o.dtc_status.size() ? o.dtc_status[g.dtc]
+                                                      : std::numeric_limits<double>::quiet_NaN();
+    ++g.samples;
+    g.dtc_status = status;
+    g.figure_at = t;
+    if (shows(d, status) != d.stays) {  // showed it (the pass), or stopped showing it
+      g.dtc_at = t;
+      mark(g, i, d.stays ? failed : passed, t);
+    }
+  }
+  // The window observed to its end: a stays gate held, a gate that never showed it failed
+  if (t >= d.to_s) mark(g, i, d.stays && g.samples > 0 ? passed : failed, t);
 }
 
 std::string ScenarioJudge::failed_hold(const config::SpeedReachedGate& s, const GateState& g) {
@@ -163,13 +230,23 @@ GateResult ScenarioJudge::judge(const config::GateSpec& gate, const GateState& g
                                      lane.x_min, lane.x_max);
               return;
             }
-            r.passed = g.worst_margin >= 0.0;
             r.value = g.worst_margin;
             r.unit = "m";
-            r.detail = r.passed ? fmt::format("smallest clearance {:.3f} m (at x {:.1f} m)",
-                                              g.worst_margin, g.worst_x)
-                                : fmt::format("outside the lane by {:.3f} m (at x {:.1f} m)",
-                                              -g.worst_margin, g.worst_x);
+            if (g.worst_margin < 0.0) {
+              r.detail = fmt::format("outside the lane by {:.3f} m (at x {:.1f} m)",
+                                     -g.worst_margin, g.worst_x);
+            } else if (!g.left) {  // a corner may still leave the lane
+              r.reached = false;
+              r.detail = fmt::format(
+                  "not decided: the run ended at {:.2f} s with the vehicle in the section (its "
+                  "rear at x {:.2f} m, the section ends at {:.1f} m); smallest clearance so far "
+                  "{:.3f} m",
+                  until, g.rear_x, lane.x_max, g.worst_margin);
+            } else {
+              r.passed = true;
+              r.detail = fmt::format("smallest clearance {:.3f} m (at x {:.1f} m)", g.worst_margin,
+                                     g.worst_x);
+            }
           },
           [&](const config::SpeedReachedGate& s) {
             r.kind = "speed_reached";
@@ -231,9 +308,40 @@ GateResult ScenarioJudge::judge(const config::GateSpec& gate, const GateState& g
                                  "{:.3f} m/s)",
                                  s.by_s, g.figure, s.max_speed);
           },
+          [&](const config::DtcGate& d) {
+            r.kind = "dtc";
+            judge_dtc(d, g, r);
+          },
       },
       gate.check);
   return r;
+}
+
+void ScenarioJudge::judge_dtc(const config::DtcGate& d, const GateState& g, GateResult& r) const {
+  const double until = last_time_;
+  const std::string wanted = wanted_text(d);
+  const std::string window = fmt::format("from {:.1f} s to {:.1f} s", d.from_s, d.to_s);
+  r.unit = "s";
+  r.passed = d.stays ? g.dtc_at < 0.0 && g.samples > 0 : g.dtc_at >= 0.0;
+  if (g.dtc_at >= 0.0) {  // decided during the window
+    r.value = g.dtc_at;
+    r.detail = d.stays ? fmt::format("{}: not at {:.2f} s, status {}; needed {}", wanted, g.dtc_at,
+                                     status_text(g.dtc_status), window)
+                       : fmt::format("{} at {:.2f} s, status {} (wanted {})", wanted, g.dtc_at,
+                                     status_text(g.dtc_status), window);
+  } else if (until < d.to_s - kTimeSlack) {
+    r.passed = false;
+    r.reached = false;
+    r.detail =
+        fmt::format("not decided: the run ended at {:.2f} s, before {:.1f} s", until, d.to_s);
+  } else if (g.samples == 0) {
+    r.detail = fmt::format("{}: not observed {}", wanted, window);
+  } else if (d.stays) {
+    r.detail = fmt::format("{} at every observation {}", wanted, window);
+  } else {
+    r.detail = fmt::format("{}: never {}; status at {:.2f} s {}", wanted, window, g.figure_at,
+                           status_text(g.dtc_status));
+  }
 }
 
 ScenarioVerdict ScenarioJudge::verdict() const {

@@ -3,7 +3,9 @@
 // observations of the vehicle: each observe() updates every gate's running figures (worst
 // lane margin, longest time in the speed band, largest rollback…) without allocating; the
 // verdict is read when the run is over. The rig side feeds it the model's own pose and
-// speed; the stand-alone ECU what it receives (docs/ecu.md "Gates").
+// speed and the DTC statuses its UDS tester read; the stand-alone ECU what it receives and
+// its own fault memory (docs/ecu.md "Gates"). The judge knows no channels: the DTC statuses
+// come aligned with dtc_codes().
 //
 // Thread-safety: observe() on one (RT) thread; verdict() after that thread is done with it
 // (or from the same thread); live() from any thread at any time.
@@ -13,6 +15,7 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -29,6 +32,9 @@ struct Observation {
   double y = 0.0;
   double yaw = 0.0;    ///< [rad]
   double speed = 0.0;  ///< forward [m/s]
+  /// statusOfDTC (0–255) of each of dtc_codes(), in its order; < 0 or NaN: unknown (not
+  /// read yet). Missing entries count as unknown.
+  std::span<const double> dtc_status;
 };
 
 struct GateResult {
@@ -39,7 +45,8 @@ struct GateResult {
   /// The gate's figure as a number (NaN when there is none yet), in `unit`: lane the smallest
   /// clearance (negative: outside), speed_reached the time it held from, no_rollback the
   /// largest rollback, max_deviation the largest deviation, distance_reached the distance
-  /// covered, stopped the largest speed. For tables (`hilsim sweep collect`).
+  /// covered, stopped the largest speed, dtc the time the status first showed it (`stays`:
+  /// first did not). For tables (`hilsim sweep collect`).
   double value = std::numeric_limits<double>::quiet_NaN();
   std::string unit;
   /// false when the run ended before the gate could be decided (a run cut short with
@@ -66,6 +73,10 @@ class ScenarioJudge {
   /// Setup: copies the gates and sizes their state.
   explicit ScenarioJudge(const config::ScenarioSpec& scenario);
 
+  /// The distinct codes of the dtc gates, in gate order: what Observation::dtc_status holds.
+  /// Any thread (fixed at construction).
+  [[nodiscard]] std::span<const std::uint32_t> dtc_codes() const noexcept { return dtc_codes_; }
+
   /// RT: one observation; times must not decrease.
   void observe(const Observation& o) noexcept;
 
@@ -74,13 +85,16 @@ class ScenarioJudge {
   [[nodiscard]] ScenarioVerdict verdict() const;
   /// Any thread: gate `i`'s live mark (names as in the scenario's gates).
   [[nodiscard]] LiveMark live(std::size_t i) const noexcept;
+  /// Any thread (fixed at construction): the number of gates and their names.
   [[nodiscard]] std::size_t gate_count() const noexcept { return gates_.size(); }
   [[nodiscard]] const std::string& gate_name(std::size_t i) const { return gates_[i].name; }
 
  private:
   struct GateState {
-    // lane: smallest distance of a corner inside the lane (< 0: outside), where
-    double worst_margin = 1e9, worst_x = 0.0;
+    // lane: smallest distance of a corner inside the lane (< 0: outside), where; the rearmost
+    // corner's x last observed; whole footprint past x_max once (the section decided)
+    double worst_margin = 1e9, worst_x = 0.0, rear_x = 0.0;
+    bool left = false;
     std::int64_t samples = 0;  ///< observations that counted for the gate
     // speed_reached: since when in the band (a hold that counts: started by by_s); best
     // |error| and when; the time it passed; any stay in the band: since, the longest, from when
@@ -88,6 +102,10 @@ class ScenarioJudge {
     double band_since = -1.0, longest_hold = -1.0, longest_hold_from = 0.0;
     // no_rollback / distance_reached / max_deviation / stopped: the figure
     double peak = -1e9, figure = 0.0, figure_at = 0.0;
+    // dtc: its entry in dtc_codes(); when it decided (showed it; `stays`: did not show it)
+    // and the status then, or at the last observation in the window (figure_at) while not
+    std::size_t dtc = 0;
+    double dtc_at = -1.0, dtc_status = std::numeric_limits<double>::quiet_NaN();
     bool marked = false;  ///< its live mark is set
   };
   /// Written once by the RT thread (time, then state with release), read by any.
@@ -99,12 +117,17 @@ class ScenarioJudge {
 
   void observe_gate(std::size_t i, GateState& g, const Observation& o,
                     const CoursePose& pose) noexcept;
+  void observe_dtc(std::size_t i, GateState& g, const config::DtcGate& d,
+                   const Observation& o) noexcept;
   [[nodiscard]] GateResult judge(const config::GateSpec& gate, const GateState& g) const;
+  /// A dtc gate's verdict (name and kind set by judge()).
+  void judge_dtc(const config::DtcGate& d, const GateState& g, GateResult& r) const;
   /// Why a speed_reached gate failed: the longest hold and where, or how close it came.
   [[nodiscard]] static std::string failed_hold(const config::SpeedReachedGate& s,
                                                const GateState& g);
 
   std::vector<config::GateSpec> gates_;
+  std::vector<std::uint32_t> dtc_codes_;
   config::Footprint footprint_;
   CourseFrame frame_;
   CoursePath path_;

@@ -42,7 +42,8 @@ test('operator commands: acked with their tick, in every event log, replayed', {
     await Promise.all([viewer.ready, op.ready]);
     await until(() => op.json.some((m) => m.type === 'channels'));
     const info = op.json.find((m) => m.type === 'server_info');
-    assert.deepEqual(info.capabilities, ['stop', 'write', 'release', 'fault', 'clear_fault', 'marker']);
+    assert.deepEqual(info.capabilities, ['stop', 'write', 'release', 'fault', 'clear_fault', 'marker',
+      'uds']);
     const names = op.json.find((m) => m.type === 'channels').channels.map((c) => c.name);
 
     viewer.send({ type: 'write', req: 1, values: { 'env.wind.speed': 3 } });

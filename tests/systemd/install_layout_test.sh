@@ -38,6 +38,7 @@ usr/lib/python3/dist-packages/hilsim/_discovery.py
 usr/lib/python3/dist-packages/hilsim/_installed.py
 usr/lib/python3/dist-packages/hilsim/_native.py
 usr/lib/python3/dist-packages/hilsim/_protocol.py
+usr/lib/python3/dist-packages/hilsim/_uds.py
 usr/lib/python3/dist-packages/hilsim/bus.py
 usr/lib/python3/dist-packages/hilsim/client.py
 usr/lib/python3/dist-packages/hilsim/py.typed

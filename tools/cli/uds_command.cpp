@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "io/can/uds/uds_codec.hpp"
+#include "tools/session/uds/console_uds.hpp"
 #include "tools/session/uds/uds_script.hpp"
 
 namespace hil::cli {
@@ -14,6 +15,7 @@ namespace {
 
 struct UdsFlags {
   session::UdsTesterSpec tester;
+  std::string console, token;
   std::vector<std::string> steps;
   std::string key_mask = "5A5A5A5A";
 };
@@ -67,13 +69,24 @@ void add_uds_command(CLI::App& app) {
       "  hilsim uds --can 'cannelloni://127.0.0.1:20000?local=127.0.0.1:20001' read-dtc\n"
       "  hilsim uds --can socketcan:can0 session 3 security read-did F190 F187\n"
       "  hilsim uds --can slcan:/dev/ttyACM0 clear-dtc read-dtc 09 raw 22F190\n"
+      "  hilsim uds --console http://127.0.0.1:8080/ read-dtc clear-dtc   (a running rig)\n"
       "\n"
       "Exit status: 0 when every step got a positive response; 1 when one got a negative\n"
       "response or none (timeout); 2 for a bad step.\n");
-  cmd->add_option("--can", flags->tester.uri,
-                  "CAN transport URI: cannelloni://HOST:PORT[?local=ADDR:PORT], slcan:/dev/TTY, "
-                  "socketcan:IFACE")
-      ->required();
+  CLI::Option* can = cmd->add_option(
+      "--can", flags->tester.uri,
+      "CAN transport URI: cannelloni://HOST:PORT[?local=ADDR:PORT], slcan:/dev/TTY, "
+      "socketcan:IFACE");
+  CLI::Option* console = cmd->add_option(
+      "--console", flags->console,
+      "A running rig's console URL (as `hilsim run --console` printed it): the rig's own tester "
+      "sends each request at a tick, recorded in commands.log (replayed), on its diagnostics "
+      "bus; addressing from the rig's diagnostics block");
+  can->excludes(console);
+  cmd->add_option("--token", flags->token,
+                  "--console: the operator token (default: the URL's ?token=, else the one in "
+                  "hilsim's runtime directory)")
+      ->needs(console);
   cmd->add_option_function<std::string>(
          "--tx", [t = &flags->tester](const std::string& v) { t->request_id = hex_flag(v); },
          "Physical request id (default 7E0)")
@@ -101,7 +114,13 @@ void add_uds_command(CLI::App& app) {
   cmd->add_option("--key-mask", flags->key_mask, "security: key = seed XOR this (default 5A5A5A5A)")
       ->check(hex_in(0xFFFFFFFF));
   cmd->add_option("steps", flags->steps, "What to ask, in order (see below)")->required();
-  cmd->callback([flags] {
+  cmd->callback([flags, can, console] {
+    if (can->count() + console->count() == 0) {
+      fmt::print(stderr,
+                 "error: --can URI (an ECU on a transport) or --console URL (a running "
+                 "rig's tester) is required\n");
+      throw CLI::RuntimeError(2);
+    }
     std::vector<session::UdsStep> steps;
     try {
       steps = session::parse_uds_steps(flags->steps);
@@ -109,9 +128,25 @@ void add_uds_command(CLI::App& app) {
       fmt::print(stderr, "error: {}\n", e.what());
       throw CLI::RuntimeError(2);
     }
-    session::UdsTester tester(flags->tester);
-    const std::vector<session::UdsExchange> done =
-        session::run_uds_steps(tester, steps, hex_flag(flags->key_mask));
+    std::unique_ptr<session::UdsPort> port;
+    try {
+      if (console->count() > 0) {
+        port = std::make_unique<session::ConsoleUds>(flags->console, flags->token,
+                                                     flags->tester.p2_s, flags->tester.functional);
+      } else {
+        port = std::make_unique<session::UdsTester>(flags->tester);
+      }
+    } catch (const std::exception& e) {
+      fmt::print(stderr, "error: {}\n", e.what());
+      throw CLI::RuntimeError(2);
+    }
+    std::vector<session::UdsExchange> done;
+    try {
+      done = session::run_uds_steps(*port, steps, hex_flag(flags->key_mask));
+    } catch (const std::runtime_error& e) {
+      fmt::print(stderr, "error: {}\n", e.what());
+      throw CLI::RuntimeError(1);
+    }
     bool all_positive = true;
     for (const session::UdsExchange& x : done) {
       fmt::print("> {}\n", hex(x.request));

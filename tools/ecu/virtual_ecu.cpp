@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <limits>
+#include <optional>
 #include <stdexcept>
 #include <vector>
 
@@ -62,6 +64,12 @@ VirtualEcu::VirtualEcu(const config::RigSpec& rig, const config::ScenarioSpec& s
     diagnostics_ =
         std::make_unique<diag::EcuDiagnostics>(*rig.diagnostics, *bus_, table_, period_s_);
   }
+  for (const std::uint32_t code : judge_.dtc_codes()) {
+    const std::optional<std::size_t> at =
+        diagnostics_ ? diagnostics_->dtcs().find(code) : std::nullopt;
+    dtc_index_.push_back(at.value_or(kNoDtc));
+  }
+  dtc_status_.assign(dtc_index_.size(), std::numeric_limits<double>::quiet_NaN());
   table_.freeze();
   driver_ = std::make_unique<Driver>(*rig.vehicle, scenario, table_, options.cycle_s);
   cycle_ticks_ = std::max<std::int64_t>(1, std::llround(options.cycle_s / period_s_));
@@ -98,11 +106,13 @@ void VirtualEcu::drive(std::int64_t tick) noexcept {
     const double t = static_cast<double>(tick - clock_start_tick_) * period_s_;
     driver_->step(t, table_);
     const DriverStatus& s = driver_->status();
+    read_dtc_statuses();
     judge_.observe({.time = t,
                     .x = table_.get(driver_->pose_x()),
                     .y = table_.get(driver_->pose_y()),
                     .yaw = table_.get(driver_->pose_yaw()),
-                    .speed = s.speed_measured});
+                    .speed = s.speed_measured,
+                    .dtc_status = dtc_status_});
   }
   const DriverStatus& s = driver_->status();
   progress_.elapsed.store(static_cast<double>(tick - first_tick_) * period_s_,
@@ -113,6 +123,14 @@ void VirtualEcu::drive(std::int64_t tick) noexcept {
   progress_.cross_track.store(s.cross_track, std::memory_order_relaxed);
   progress_.progress.store(s.progress, std::memory_order_relaxed);
   progress_.holding.store(!valid, std::memory_order_relaxed);
+}
+
+void VirtualEcu::read_dtc_statuses() noexcept {
+  for (std::size_t k = 0; k < dtc_index_.size(); ++k) {
+    dtc_status_[k] = dtc_index_[k] == kNoDtc
+                         ? std::numeric_limits<double>::quiet_NaN()
+                         : static_cast<double>(diagnostics_->dtcs().status(dtc_index_[k]));
+  }
 }
 
 void VirtualEcu::send(std::int64_t tick) noexcept {

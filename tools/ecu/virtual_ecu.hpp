@@ -88,7 +88,8 @@ class VirtualEcu {
     return holding_.load(std::memory_order_relaxed);
   }
   [[nodiscard]] EcuProgress progress() const noexcept;
-  /// The gates judged on what the ECU received (pose, speed). After the run.
+  /// The gates judged on what the ECU received (pose, speed) and, for dtc gates, its own
+  /// fault memory's statuses (unknown without diagnostics or that DTC). After the run.
   [[nodiscard]] runtime::ScenarioVerdict verdict() const { return judge_.verdict(); }
   /// Ticks of the executive per control cycle.
   [[nodiscard]] std::int64_t cycle_ticks() const noexcept { return cycle_ticks_; }
@@ -99,6 +100,8 @@ class VirtualEcu {
   void receive(std::int64_t tick) noexcept;
   void drive(std::int64_t tick) noexcept;
   void send(std::int64_t tick) noexcept;
+  /// RT: the statuses of the judge's DTCs from the ECU's fault memory into dtc_status_.
+  void read_dtc_statuses() noexcept;
 
   io::can::CanBusSpec spec_;
   rt::ChannelTable table_;
@@ -107,6 +110,11 @@ class VirtualEcu {
   std::unique_ptr<Driver> driver_;
   std::unique_ptr<diag::EcuDiagnostics> diagnostics_;
   runtime::ScenarioJudge judge_;
+  /// Per judge_.dtc_codes(): its index in the ECU's DtcStore (kNoDtc: none) and its status
+  /// this cycle (NaN: unknown); preallocated.
+  static constexpr std::size_t kNoDtc = static_cast<std::size_t>(-1);
+  std::vector<std::size_t> dtc_index_;
+  std::vector<double> dtc_status_;
   bool start_on_input_ = false;
   std::vector<std::int64_t> rx_timeout_ticks_;  ///< per received message
   std::int64_t cycle_ticks_ = 1;

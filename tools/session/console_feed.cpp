@@ -193,6 +193,9 @@ std::function<std::vector<std::uint64_t>(const io::console::Command&)> console_c
       case Kind::marker:
         ids.push_back(queue.marker(c.name));
         break;
+      case Kind::uds:
+        ids.push_back(queue.uds(c.name));
+        break;
     }
     return ids;
   };

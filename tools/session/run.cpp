@@ -1,5 +1,7 @@
 #include "tools/session/run.hpp"
 
+#include "tools/session/uds/uds_reply.hpp"
+
 namespace hil::session {
 
 Run::~Run() = default;
@@ -11,12 +13,18 @@ RunOutcome Run::run(std::int64_t max_ticks, const RunHooks& hooks) {
   return outcome;
 }
 
-void Run::take_applied_commands() {
+void Run::take_applied_commands() const {
   if (!commands) return;
   for (runtime::AppliedCommand& a : commands->take_applied()) {
     if (harness->console() != nullptr) {
       harness->console()->command_applied(a.id, a.tick, a.ok, std::move(a.line));
     }
+  }
+  runtime::DiagTester* tester = rig ? rig->diag_tester() : nullptr;
+  if (tester == nullptr) return;
+  for (const runtime::UdsResult& r : tester->take_results()) {  // after their commands' acks
+    if (harness->console() != nullptr)
+      harness->console()->command_result(r.command, "uds", uds_reply(r));
   }
 }
 

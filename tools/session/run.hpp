@@ -49,8 +49,9 @@ struct Run {
   /// After the loop: the periodic jobs end (the logs' last drain is the recording's stop());
   /// the commands applied last go to commands.log and the console.
   void stop_jobs();
-  /// The I/O thread, every 2 ms: applied commands to commands.log and the console.
-  void take_applied_commands();
+  /// The I/O thread, every 2 ms: applied commands to commands.log and the console, then the
+  /// UDS tester's results to the console.
+  void take_applied_commands() const;
   Recipe recipe;
 
   // ---- the rig and its scenario, as loaded ----

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <set>
 #include <stdexcept>
 
@@ -25,6 +26,18 @@ std::optional<std::filesystem::path> scenario_file(const RigFiles& r, const conf
   }
   if (rig.default_scenario.empty() || rig.default_scenario == "none") return std::nullopt;
   return config::locate_scenario(rig.default_scenario, rig_file);  // relative to the rig file
+}
+
+/// Whether the rig's tester reads the DTCs, when the rig file leaves it open
+/// (config::DiagnosticsSpec::read_dtcs_every_s): with the built-in ECU answering, or a scenario
+/// that gates on a DTC; a run directory's rig.pbtxt keeps the decision for its replay.
+void decide_dtc_reads(Run& run) {
+  if (!run.settings.diagnostics || run.settings.diagnostics->read_dtcs_every_s) return;
+  const bool gated = run.scenario && std::ranges::any_of(run.scenario->gates, [](const auto& g) {
+                       return std::holds_alternative<config::DtcGate>(g.check);
+                     });
+  run.settings.diagnostics->read_dtcs_every_s =
+      run.builtin_ecu || gated ? config::kDefaultDtcReadPeriod : 0.0;
 }
 
 /// A transport that is not virtual: it has a peer that runs in real time.
@@ -86,7 +99,11 @@ io::console::ConsoleFeed console_feed_of(Run& run) {
                               .recording = run.recording.get(),
                               .judge = run.judge ? &run.judge->judge() : nullptr,
                               .faults = run.faults.get()});
-  if (run.commands) feed.submit = console_commands(*run.commands);
+  if (run.commands) {
+    feed.submit = console_commands(*run.commands);
+    if (run.rig->diag_tester() != nullptr)
+      feed.uds_replies = run.rig->table().find("diag.tester.replies");
+  }
   if (r.clock.paused) feed.lock_step = lock_step_feed(run.gate);
   return feed;
 }
@@ -124,6 +141,7 @@ std::unique_ptr<Run> RunBuilder::build() {
                       : std::holds_alternative<ExternalLog>(recipe_.sources)   ? load_external(*run)
                                                                                : load_files(*run);
   if (!loaded || !choose_peer(*run)) return nullptr;
+  decide_dtc_reads(*run);
   runtime::TickPlan plan;
   if (recipe_.peer == Peer::ecu_alone) {
     build_ecu_alone(*run);
@@ -282,9 +300,10 @@ void RunBuilder::add_scenario(Run& run, runtime::TickPlan& plan) const {
              static_cast<std::uint32_t>(run.ecu->cycle_ticks()));
     plan.add(runtime::Slot::peer_tx, "ecu_tx", run.ecu->send_stage());
   }
-  run.events = std::make_unique<runtime::ScenarioEvents>(s.events, run.rig->table(), period);
+  run.events = std::make_unique<runtime::ScenarioEvents>(s.events, run.rig->table(), period,
+                                                         run.rig->diag_tester());
   plan.add(runtime::Slot::scenario_events, "scenario_events", *run.events);
-  run.judge = std::make_unique<runtime::JudgeStage>(s, run.rig->table());
+  run.judge = std::make_unique<runtime::JudgeStage>(s, run.rig->table(), run.settings.diagnostics);
   plan.add(runtime::Slot::judge, "scenario_judge", *run.judge);
 }
 
@@ -292,8 +311,8 @@ bool RunBuilder::add_inputs(Run& run, runtime::TickPlan& plan) const {
   run.faults->add_stages(plan, /*always=*/true);  // commands may add faults
   if (std::holds_alternative<LiveSources>(recipe_.sources)) {
     // Commands from outside the loop (the console, the API), applied at a tick
-    run.commands =
-        std::make_unique<runtime::CommandQueue>(run.rig->table(), run.settings.can, *run.faults);
+    run.commands = std::make_unique<runtime::CommandQueue>(run.rig->table(), run.settings.can,
+                                                           *run.faults, run.rig->diag_tester());
     plan.add(runtime::Slot::commands, "commands", run.commands->stage());
     return true;
   }

@@ -143,7 +143,7 @@ bool replay_recorded_inputs(Run& run, const RecordedSources& recorded, runtime::
                                         recorded.without_faults.end());
     try {
       run.recorded_commands = std::make_unique<runtime::RecordedCommands>(
-          text, run.rig->table(), run.settings.can, *run.faults, without);
+          text, run.rig->table(), run.settings.can, *run.faults, without, run.rig->diag_tester());
     } catch (const std::invalid_argument& e) {
       fmt::print(stderr, "{}: {}\n", dir.string(), e.what());
       return false;

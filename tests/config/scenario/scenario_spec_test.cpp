@@ -8,7 +8,12 @@
 
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <string>
+#include <string_view>
+#include <variant>
 #include <vector>
 
 #include "config/scenario/iso3888_course.hpp"
@@ -184,6 +189,110 @@ TEST(ScenarioFiles, AreToldApartFromRigFiles) {
   EXPECT_TRUE(config::looks_like_scenario("rig { vehicle {} }\ngates { stopped { by_s: 1 } }"));
   EXPECT_FALSE(config::looks_like_scenario("vehicle { preset: \"ravon\" } terrain { flat {} }"));
   EXPECT_FALSE(config::looks_like_scenario(std::string(100, '{')));
+}
+
+// dtc gates: the status words map to statusOfDTC bits, the window defaults to the end.
+TEST(ScenarioDtcGates, LoadWithTheirBitsAndWindow) {
+  const testing::TempDir dir;
+  const auto path =
+      dir.write("dtc.pbtxt",
+                "duration_s: 10\n"
+                "drive { straight { speeds { at_s: 0 speed: 1 } } }\n"
+                "gates { name: \"C12300 confirmed\"\n"
+                "        dtc { code: 0xC12300 status: CONFIRMED from_s: 1.0 within_s: 1.0 } }\n"
+                "gates { name: \"stays clear\" dtc { code: 0xC12300 status: CLEAR from_s: 4.5 "
+                "stays: true } }\n"
+                "gates { dtc { code: 0x056200 mask: 0x24 } }\n"
+                "gates { dtc { code: 0x056200 status: FAILED } }\n"
+                "gates { dtc { code: 0x056200 status: PENDING } }\n");
+  const config::ScenarioLoadResult r = config::load_scenario(path, kRavon);
+  for (const ConfigError& e : r.errors) ADD_FAILURE() << e.to_string();
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r.scenario->gates.size(), 5U);
+  const auto dtc = [&](std::size_t i) { return std::get<DtcGate>(r.scenario->gates[i].check); };
+  using enum DtcGate::Status;
+  EXPECT_EQ(dtc(0).code, 0xC12300U);
+  EXPECT_EQ(dtc(0).status, confirmed);
+  EXPECT_EQ(dtc(0).bits, 0x08);
+  EXPECT_FALSE(dtc(0).clear);
+  EXPECT_EQ(dtc(0).from_s, 1.0);
+  EXPECT_EQ(dtc(0).to_s, 2.0);
+  EXPECT_FALSE(dtc(0).stays);
+  EXPECT_EQ(dtc(1).status, clear);
+  EXPECT_EQ(dtc(1).bits, 0x0D);  // none of testFailed, pendingDTC, confirmedDTC
+  EXPECT_TRUE(dtc(1).clear);
+  EXPECT_EQ(dtc(1).to_s, 10.0);  // to the end
+  EXPECT_TRUE(dtc(1).stays);
+  EXPECT_EQ(dtc(2).status, mask);
+  EXPECT_EQ(dtc(2).bits, 0x24);
+  EXPECT_EQ(dtc(2).from_s, 0.0);
+  EXPECT_EQ(dtc(3).bits, 0x01);
+  EXPECT_EQ(dtc(4).bits, 0x04);
+  EXPECT_EQ(r.scenario->gates[2].name, "dtc 3");
+}
+
+/// The one error of a 10 s scenario on `rig` whose third line is `gate`.
+std::string gate_error(std::string_view gate, const std::string& rig = kRavon) {
+  const std::vector<std::string> errors =
+      errors_of(fmt::format("duration_s: 10\n"
+                            "drive {{ straight {{ speeds {{ at_s: 0 speed: 1 }} }} }}\n"
+                            "{}\n",
+                            gate),
+                rig);
+  EXPECT_EQ(errors.size(), 1U) << fmt::format("{}", fmt::join(errors, "\n"));
+  return errors.empty() ? "" : errors[0];
+}
+
+TEST(ScenarioDtcGates, MistakesAreLocatedAtTheGate) {
+  EXPECT_EQ(gate_error("gates { dtc { code: 0xC99900 status: CONFIRMED } }"),
+            "scenario.pbtxt:3:21: gates[0].dtc.code: DTC C99900 is not in the rig's diagnostics "
+            "block (its DTCs: C12300 wheel_speeds_lost, C12400 motor_currents_lost, C12500 "
+            "steer_feedback_errors, 056200 battery_voltage_low, 050000 wheel_speed_implausible)");
+  EXPECT_EQ(gate_error("gates { dtc { code: 0x1000000 status: CONFIRMED } }"),
+            "scenario.pbtxt:3:21: gates[0].dtc.code: 0x1000000 is out of range; expected 3 bytes "
+            "(at most 0xFFFFFF)");
+  const std::string one_of =
+      "expected exactly one of status (FAILED, PENDING, CONFIRMED, CLEAR) and mask";
+  EXPECT_EQ(gate_error("gates { dtc { code: 0xC12300 status: CONFIRMED mask: 8 } }"),
+            "scenario.pbtxt:3:9: gates[0].dtc: " + one_of);
+  EXPECT_EQ(gate_error("gates { dtc { code: 0xC12300 } }"),
+            "scenario.pbtxt:3:9: gates[0].dtc: " + one_of);
+  EXPECT_EQ(gate_error("gates { dtc { code: 0xC12300 mask: 0x100 } }"),
+            "scenario.pbtxt:3:36: gates[0].dtc.mask: 256 is out of range; expected 1..0xFF "
+            "(statusOfDTC bits)");
+  EXPECT_EQ(gate_error("gates { dtc { status: CLEAR } }"),
+            "scenario.pbtxt:3:9: gates[0].dtc.code: missing; expected the DTC's number (0xC12300)");
+  EXPECT_EQ(gate_error("gates { dtc { code: 0xC12300 status: CLEAR from_s: -1 } }"),
+            "scenario.pbtxt:3:52: gates[0].dtc.from_s: -1 is out of range; expected 0..10 (the "
+            "duration, s)");
+  EXPECT_EQ(gate_error("gates { dtc { code: 0xC12300 status: CLEAR within_s: 0 } }"),
+            "scenario.pbtxt:3:54: gates[0].dtc.within_s: 0 is out of range; expected > 0");
+  EXPECT_EQ(gate_error("gates { dtc { code: 0xC12300 status: CLEAR from_s: 8 within_s: 3 } }"),
+            "scenario.pbtxt:3:64: gates[0].dtc.within_s: from_s + within_s = 11 is after the end "
+            "(10 s); the window must end by then");
+  // A rig without diagnostics has no DTC to judge
+  EXPECT_EQ(gate_error("gates { dtc { code: 0xC12300 status: CONFIRMED } }", kHmmwv),
+            "scenario.pbtxt:3:21: gates[0].dtc.code: DTC C12300: the rig has no diagnostics "
+            "block to read it from");
+}
+
+// Checked on a rig it is not for, a scenario with dtc gates says just that, not that the rig
+// lacks its DTCs.
+TEST(ScenarioDtcGates, AScenarioForAnotherRigIsRefusedForThatFirst) {
+  const testing::TempDir dir;
+  const auto path = dir.write("for_ravon.pbtxt",
+                              "duration_s: 5\nrigs: \"ravon\"\n"
+                              "drive { straight { speeds { at_s: 0 speed: 1 } } }\n"
+                              "gates { dtc { code: 0xC12300 status: CONFIRMED } }\n");
+  config::ScenarioLoadResult on_hmmwv = config::load_scenario(path, kHmmwv);
+  EXPECT_FALSE(on_hmmwv.ok());  // no diagnostics on the HMMWV
+  config::require_rig(on_hmmwv, "hmmwv");
+  ASSERT_EQ(on_hmmwv.errors.size(), 1U);
+  EXPECT_EQ(on_hmmwv.errors[0].to_string(),
+            path.string() + ":2:7: rigs[0]: the scenario is for ravon; not for the rig hmmwv");
+  config::ScenarioLoadResult on_ravon = config::load_scenario(path, kRavon);
+  config::require_rig(on_ravon, "ravon");
+  EXPECT_TRUE(on_ravon.ok());
 }
 
 TEST(Iso3888Course, HasTheStandardsDimensions) {

@@ -91,6 +91,44 @@ TEST(ScenarioJudge, LaneGateChecksTheFootprintsCorners) {
   EXPECT_FALSE(never.verdict().passed);  // never reached the lane: not a pass
 }
 
+// Issue 42: a run that ends with the vehicle inside a section has not passed it yet — a
+// corner could still leave the lane — and neither the verdict nor the live mark says so.
+TEST(ScenarioJudge, ALaneIsDecidedOnlyOnceTheWholeFootprintHasLeftIt) {
+  using State = runtime::LiveMark::State;
+  const config::ScenarioSpec s =
+      with_gate(config::LaneGate{.x_min = 11, .x_max = 26, .y_min = -1.0, .y_max = 1.0});
+  runtime::ScenarioJudge j(s);
+  // At 1 m/s, observed every 20 ms, to x (and t) `until`
+  int k = 0;
+  const auto drive_to = [&](double until) {
+    for (; k * 0.02 <= until + 1e-9; ++k) j.observe({.time = k * 0.02, .x = k * 0.02});
+  };
+  drive_to(18.98);
+  const runtime::GateResult inside = j.verdict().gates[0];
+  EXPECT_FALSE(inside.reached);
+  EXPECT_FALSE(inside.passed);
+  EXPECT_EQ(inside.detail,
+            "not decided: the run ended at 18.98 s with the vehicle in the section (its rear at "
+            "x 17.98 m, the section ends at 26.0 m); smallest clearance so far 0.500 m");
+  EXPECT_EQ(j.live(0).state, State::open);
+  drive_to(26.9);  // the front is out, the rear (1 m behind the CG) not yet
+  EXPECT_FALSE(j.verdict().gates[0].reached);
+  EXPECT_EQ(j.live(0).state, State::open);
+  drive_to(28.0);  // every corner past x_max: decided, passed
+  const runtime::GateResult out = j.verdict().gates[0];
+  EXPECT_TRUE(out.reached);
+  EXPECT_TRUE(out.passed) << out.detail;
+  EXPECT_NEAR(out.value, 0.5, 1e-9);  // 1 − the half width
+  EXPECT_EQ(j.live(0).state, State::passed);
+  EXPECT_GE(j.live(0).time, 27.0 - 1e-9);  // the first observation with the rear past 26 m
+  EXPECT_LE(j.live(0).time, 27.02 + 1e-9);
+  // A corner outside the lane decides at once, inside the section
+  runtime::ScenarioJudge off(s);
+  off.observe({.time = 0, .x = 15, .y = 0.6});
+  EXPECT_TRUE(off.verdict().gates[0].reached);
+  EXPECT_FALSE(off.verdict().gates[0].passed);
+}
+
 TEST(ScenarioJudge, SpeedGateNeedsTheBandHeldLongEnoughAndInTime) {
   const config::ScenarioSpec s = with_gate(
       config::SpeedReachedGate{.speed = 2.0, .tolerance = 0.04, .by_s = 5.0, .hold_s = 1.0});

@@ -25,11 +25,13 @@ from ._capture import Trigger as Trigger  # capture()'s start and stop
 from ._discovery import find_console
 from ._protocol import SUBPROTOCOL, HilsimError
 from ._protocol import Message as Message  # a JSON message of the protocol
+from ._uds import Uds, UdsError, UdsResponse
 
 if TYPE_CHECKING:
     from websockets.legacy.client import WebSocketClientProtocol
 
-__all__ = ["CaptureResult", "HilsimError", "Rig", "connect", "find_console"]
+__all__ = ["CaptureResult", "HilsimError", "Rig", "UdsError", "UdsResponse", "connect",
+           "find_console"]
 
 _T = TypeVar("_T")
 
@@ -65,6 +67,8 @@ class Rig:
         self._ready = threading.Event()
         self._ws = self._run(self._open())
         self._paused: bool | None = None  # known once the console says what this run can do
+        self.uds = Uds(self._call)
+        """The rig's UDS tester (docs/diagnostics.md): rig.uds.read_dtcs(), clear_dtcs(), …"""
 
     # ---- the event loop's side ----
     def _run(self, coroutine: Coroutine[Any, Any, _T], timeout: float | None = None) -> _T:
@@ -111,7 +115,7 @@ class Rig:
                     self._ready.set()
                 elif m.get("req") is not None and kind in (
                         "ack", "error", "read", "subscribed", "pong", "info", "channels", "capture",
-                        "wait_for"):
+                        "wait_for", "uds"):
                     with self._arrived:
                         self._replies[m["req"]] = m
                         self._arrived.notify_all()

@@ -96,6 +96,14 @@ std::string dut_summary(const io::can::CanBus& bus) {
 
 }  // namespace
 
+std::string describe_tester(const runtime::DiagTester& t) {
+  const std::string reads = t.read_period_s() > 0
+                                ? fmt::format("{} DTC reads (19 02 FF every {:g} ms)",
+                                              t.dtc_reads(), t.read_period_s() * 1e3)
+                                : "no DTC reads";
+  return fmt::format("{}, {} requests of the API and the scenario answered", reads, t.replies());
+}
+
 std::string describe_dtcs(const ecu::diag::EcuDiagnostics& d) {
   std::string out;
   const io::can::uds::DtcStore& store = d.dtcs();
@@ -194,6 +202,7 @@ std::string run_summary(const RunReport& r) {
   if (r.runtime != nullptr) out += bus_summary(*r.runtime);
   if (!r.ecu.empty()) out += fmt::format("  ECU: {}\n", r.ecu);
   if (!r.diagnostics.empty()) out += fmt::format("  ECU DTCs: {}\n", r.diagnostics);
+  if (!r.tester.empty()) out += fmt::format("  UDS tester: {}\n", r.tester);
   if (r.runtime != nullptr && r.runtime->vehicle() != nullptr) {
     const models::VehicleOutputs& v = r.runtime->vehicle()->outputs();
     std::string faults;
@@ -249,6 +258,7 @@ nlohmann::json manifest_json(const RunReport& r) {
       {"scenario", r.scenario},
       {"ecu", r.ecu},
       {"ecu_dtcs", r.diagnostics},
+      {"uds_tester", r.tester},
       {"speed", r.speed.to_string()},
       {"realtime", r.speed.realtime() && r.status.realtime()},
       {"realtime_summary", r.status.summary()},

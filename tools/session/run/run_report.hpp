@@ -13,6 +13,7 @@
 #include "rt_core/executive.hpp"
 #include "rt_core/rt_setup.hpp"
 #include "rt_core/stats/timing_stats.hpp"
+#include "runtime/diag/diag_tester.hpp"
 #include "runtime/record/recording.hpp"
 
 namespace hil::ecu::diag {
@@ -47,6 +48,7 @@ struct RunReport {
   std::string faults;       ///< the fault engine's report (runtime::format_faults), "" none
   std::string verdict;      ///< the scenario's criteria: "" none, else "passed …"/"FAILED …"
   std::string diagnostics;  ///< the built-in ECU's DTCs at the end (describe_dtcs), "" none
+  std::string tester;       ///< what the rig's UDS tester did (describe_tester), "" none
   bool failed = false;
   /// The gates one by one (manifest.json "scenario_gates"), when the run had a scenario;
   /// `whole_scenario` false when it ended before the scenario did (gates not reached undecided).
@@ -57,6 +59,8 @@ struct RunReport {
 /// The ECU's DTCs that left their initial status, and the requests it answered: "C12300
 /// wheel_speeds_lost 0x2E (testFailedThisOperationCycle, pendingDTC, …); 2 UDS requests".
 [[nodiscard]] std::string describe_dtcs(const ecu::diag::EcuDiagnostics& diagnostics);
+/// The rig's UDS tester: "60 DTC reads (19 02 FF every 100 ms), 3 requests answered".
+[[nodiscard]] std::string describe_tester(const runtime::DiagTester& tester);
 
 /// "sim 12.3 s  RTF 1.00  overruns 0  wake p99 45 us  can rx 615 tx 1230  timeouts 0".
 [[nodiscard]] std::string progress_line(const RunReport& r, const rt::TimingSnapshot& s,

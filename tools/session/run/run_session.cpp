@@ -146,6 +146,9 @@ int run_rig(const RunSpec& o) {
   if (run->ecu && run->ecu->diagnostics() != nullptr) {
     report.diagnostics = describe_dtcs(*run->ecu->diagnostics());
   }
+  if (run->rig && run->rig->diag_tester() != nullptr) {
+    report.tester = describe_tester(*run->rig->diag_tester());
+  }
   if (run->judge) {
     report.gates = run->judge->judge().verdict();
     report.whole_scenario = report.result.ticks >= run->scenario_ticks;

@@ -195,16 +195,36 @@ std::vector<UdsStep> parse_uds_steps(const std::vector<std::string>& words) {
   return steps;
 }
 
-std::vector<UdsExchange> run_uds_steps(UdsTester& tester, const std::vector<UdsStep>& steps,
+namespace {
+
+/// SecurityAccess `level`: requests the seed, answers key = seed XOR `mask`; the exchanges.
+std::vector<UdsExchange> unlock(UdsPort& port, std::uint8_t level, std::uint32_t mask) {
+  namespace uds = io::can::uds;
+  std::vector<UdsExchange> out;
+  std::array<std::uint8_t, 8> buffer{};
+  out.push_back(port.request(std::span(buffer).first(uds::build_request_seed(level, buffer))));
+  const std::vector<std::uint8_t>& seed = out.back().response;
+  if (seed.size() != 6 || seed[0] != uds::sid::kSecurityAccess + 0x40) return out;
+  const std::uint32_t value = (std::uint32_t{seed[2]} << 24) | (std::uint32_t{seed[3]} << 16) |
+                              (std::uint32_t{seed[4]} << 8) | seed[5];
+  if (value == 0) return out;  // already unlocked: a zero seed
+  out.push_back(port.request(
+      std::span(buffer).first(uds::build_send_key(level, uds::xor_key(value, mask), buffer))));
+  return out;
+}
+
+}  // namespace
+
+std::vector<UdsExchange> run_uds_steps(UdsPort& port, const std::vector<UdsStep>& steps,
                                        std::uint32_t key_mask) {
   std::vector<UdsExchange> out;
   for (const UdsStep& s : steps) {
     if (s.unlock_level != 0) {
-      for (UdsExchange& x : tester.unlock(s.unlock_level, key_mask)) out.push_back(std::move(x));
+      for (UdsExchange& x : unlock(port, s.unlock_level, key_mask)) out.push_back(std::move(x));
     } else if (s.request.empty()) {
-      tester.idle(s.wait_s);
+      port.idle(s.wait_s);
     } else {
-      out.push_back(tester.request(s.request));
+      out.push_back(port.request(s.request));
     }
   }
   return out;

@@ -1,7 +1,8 @@
 #pragma once
 // The steps of `hilsim uds` (docs/diagnostics.md "The tester"): words as typed on the command
 // line — `session 3 read-did F190 read-dtc 09 clear-dtc reset raw 22F190 …` — parsed into
-// requests, then run one after the other on a UdsTester, each with its response described.
+// requests, then run one after the other on a UdsPort (a transport's tester or a rig's), each with
+// its response described.
 
 #include <cstdint>
 #include <string>
@@ -26,8 +27,8 @@ struct UdsStep {
 /// raw HEX | wait SECONDS. Numbers are hex (0x optional) except session, levels and seconds.
 [[nodiscard]] std::vector<UdsStep> parse_uds_steps(const std::vector<std::string>& words);
 
-/// Runs `steps`: each exchange, in order (security: both of its own).
-[[nodiscard]] std::vector<UdsExchange> run_uds_steps(UdsTester& tester,
+/// Runs `steps` on `port`: each exchange, in order (security: both of its own).
+[[nodiscard]] std::vector<UdsExchange> run_uds_steps(UdsPort& port,
                                                      const std::vector<UdsStep>& steps,
                                                      std::uint32_t key_mask);
 

@@ -1,8 +1,9 @@
 #pragma once
 // hilsim as a UDS tester (`hilsim uds`, docs/diagnostics.md "The tester"): requests to an ECU
 // over ISO-TP on any CAN transport — a real ECU on SocketCAN, SLCAN or cannelloni, or
-// `hilsim ecu` — and its responses, waiting through "response pending" (0x78) and keeping a
-// non-default session alive with TesterPresent. Runs on the wall clock of its own thread.
+// `hilsim ecu` — and its responses: the UDS client (io/can/uds/uds_client.hpp, which waits
+// through "response pending" and keeps a non-default session alive) on the wall clock of its
+// own thread.
 //
 // Thread-safety: one thread uses a tester.
 
@@ -13,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "io/can/isotp/link.hpp"
 #include "io/can/transport/transport.hpp"
+#include "io/can/uds/uds_client.hpp"
 
 namespace hil::session {
 
@@ -42,36 +43,43 @@ struct UdsExchange {
   bool timed_out = false;
 };
 
-class UdsTester {
+/// Where a tester's requests go: an ECU on a transport (UdsTester), or the tester of a running
+/// rig reached through its console (tools/session/uds/console_uds.hpp).
+class UdsPort {
+ public:
+  virtual ~UdsPort() = default;
+  /// Sends `request`, waits for its response.
+  virtual UdsExchange request(std::span<const std::uint8_t> request) = 0;
+  /// Waits `seconds`, keeping the session alive.
+  virtual void idle(double seconds) = 0;
+};
+
+class UdsTester final : public UdsPort {
  public:
   /// Opens the transport (throws std::runtime_error/invalid_argument naming the URI).
   explicit UdsTester(const UdsTesterSpec& spec);
-  ~UdsTester();
+  ~UdsTester() override;
   UdsTester(const UdsTester&) = delete;
   UdsTester& operator=(const UdsTester&) = delete;
 
   /// Sends `request` and waits for its response (none when it suppresses it: returns after
   /// p2_s with an empty response, not timed_out).
-  UdsExchange request(std::span<const std::uint8_t> request);
-  /// SecurityAccess `level`: requests the seed, answers key = seed XOR `mask`; the exchanges.
-  std::vector<UdsExchange> unlock(std::uint8_t level, std::uint32_t mask);
-  /// Waits `seconds`, keeping the session alive.
-  void idle(double seconds);
-  [[nodiscard]] const io::can::isotp::Counters& counters() const noexcept;
+  UdsExchange request(std::span<const std::uint8_t> request) override;
+  void idle(double seconds) override;
+  [[nodiscard]] const io::can::isotp::Counters& counters() const noexcept {
+    return client_.counters();
+  }
 
  private:
   using Clock = std::chrono::steady_clock;
   [[nodiscard]] std::int64_t now_ns() const noexcept;
   /// Moves frames both ways once.
   void pump();
-  void keep_alive();
 
   UdsTesterSpec spec_;
   std::unique_ptr<io::can::Transport> transport_;
-  std::unique_ptr<io::can::isotp::Link> physical_, functional_;
+  io::can::uds::UdsClient client_;
   Clock::time_point start_ = Clock::now();
-  Clock::time_point last_request_ = Clock::now();
-  bool non_default_session_ = false;
   std::vector<io::can::TimedFrame> inbox_ = std::vector<io::can::TimedFrame>(64);
   std::vector<io::can::CanFrame> outbox_ = std::vector<io::can::CanFrame>(64);
 };
