@@ -110,6 +110,23 @@ std::string Core::snapshot_json() {
   return Json{{"type", "values"}, {"tick", snapshot.tick()}, {"values", std::move(values)}}.dump();
 }
 
+std::string Core::snapshot_http_json() {
+  feed.table->read_snapshot(snapshot);
+  // The channels in the table's order (nlohmann::ordered_json keeps the insertion order)
+  nlohmann::ordered_json values = nlohmann::ordered_json::object();
+  const auto& specs = feed.table->specs();
+  const auto v = snapshot.values();
+  for (std::size_t i = 0; i < specs.size() && i < v.size(); ++i) {
+    values[specs[i].name] = std::isfinite(v[i]) ? nlohmann::ordered_json(v[i]) : nullptr;
+  }
+  nlohmann::ordered_json out;
+  out["tick"] = snapshot.tick();
+  out["sim_time_s"] =
+      static_cast<double>(snapshot.tick()) * static_cast<double>(feed.run.period_ns) * 1e-9;
+  out["values"] = std::move(values);
+  return out.dump();
+}
+
 void Core::welcome(WsSession& s) {
   Json info = info_json(s.role);
   s.send_control(info["server_info"].dump());

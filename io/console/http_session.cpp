@@ -142,7 +142,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
       return reply(req, http::status::ok, "application/json", core_.info_json(role).dump());
     }
     if (path == "/api/snapshot") {
-      return reply(req, http::status::ok, "application/json", core_.snapshot_json());
+      return reply(req, http::status::ok, "application/json", core_.snapshot_http_json());
     }
     if (std::optional<ServedAsset> asset = find_asset(path)) {
       if (!asset->etag.empty()) {

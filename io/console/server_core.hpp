@@ -151,7 +151,9 @@ class Core {
   void on_console_message(WsSession& s, std::string_view text);
   void send_console_frames(WsSession& s) const;
   [[nodiscard]] Json info_json(Role role) const;
-  [[nodiscard]] std::string snapshot_json();
+  [[nodiscard]] std::string snapshot_json();  ///< the WebSocket `values` message (an array)
+  /// GET /api/snapshot: {"tick", "sim_time_s", "values": {name: value}} (docs/console.md)
+  [[nodiscard]] std::string snapshot_http_json();
 
   // ---- Foxglove (foxglove_handler.cpp) ----
   void foxglove_welcome(WsSession& s);

@@ -71,6 +71,16 @@ test('API calls on a paused run', { timeout: 120000 }, async () => {
     const now = await viewer.call({ type: 'read', req: 21, channels: ['vehicle.body.forward_speed'] });
     assert.equal(now.tick, waited.tick, 'the loop waits right after it');
     assert.equal(now.values['vehicle.body.forward_speed'], waited.value);
+    // GET /api/snapshot (docs/console.md): the same tick, its simulated time, values by name
+    const snapResponse = await fetch(url + 'api/snapshot');
+    assert.equal(snapResponse.status, 200);
+    const snap = await snapResponse.json();
+    assert.deepEqual(Object.keys(snap), ['tick', 'sim_time_s', 'values']);
+    assert.equal(snap.tick, now.tick);
+    const periodNs = viewer.json.find((m) => m.type === 'server_info').period_ns;
+    assert.ok(Math.abs(snap.sim_time_s - now.tick * periodNs * 1e-9) < 1e-9, `sim_time_s ${snap.sim_time_s}`);
+    assert.deepEqual(Object.keys(snap.values), viewer.json.find((m) => m.type === 'channels').channels.map((c) => c.name));
+    assert.equal(snap.values['vehicle.body.forward_speed'], waited.value);
     const before = await op.call({ type: 'capture', req: 22, id: 9, channels: ['vehicle.body.forward_speed'], ticks: 1 });
     assert.equal(before.tick, waited.tick + 1);
     await op.call({ type: 'step', req: 23, ticks: 1 });

@@ -50,9 +50,25 @@ void add_bus_command(CLI::App& app) {
     dump->add_option("REGION", o->region, "The region (hilsim bus ls lists them)")->required();
     add_target(*dump, o->target);
     dump->add_flag("--json", o->json, "One JSON object per snapshot");
-    dump->add_flag("--follow,-f", o->follow, "Print every new snapshot until Ctrl-C");
-    dump->add_option("--count", o->count, "With --follow: stop after N snapshots");
-    dump->footer("Example: hilsim bus dump state --follow --json | head -100\n");
+    CLI::Option* follow =
+        dump->add_flag("--follow,-f", o->follow,
+                       "Print the latest snapshot at a display rate (--rate) until Ctrl-C");
+    dump->add_option("--count", o->count, "With --follow: stop after N printed snapshots")
+        ->needs(follow);
+    CLI::Option* all =
+        dump->add_flag("--all", o->all,
+                       "With --follow: print every snapshot the writer publishes (e.g. 4000 a "
+                       "second), not at a display rate")
+            ->needs(follow);
+    dump->add_option("--rate", o->rate_hz,
+                     "With --follow: snapshots printed per second (the latest each time) "
+                     "[Hz]. Default 10")
+        ->check(CLI::Range(0.01, 10000.0))
+        ->needs(follow)
+        ->excludes(all);
+    dump->footer(
+        "Example: hilsim bus dump state --follow --json | head -100\n"
+        "         hilsim bus dump state --follow --all --json > every_snapshot.jsonl\n");
     dump->callback([o] { exit_with(session::bus_dump(*o)); });
   }
   {

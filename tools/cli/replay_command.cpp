@@ -67,7 +67,13 @@ void add_replay_command(CLI::App& app) {
   cmd->add_flag("--lenient", o->lenient,
                 "Skip malformed log lines (and report how many) instead of stopping");
   cmd->add_flag("-q,--quiet", o->quiet, "No progress output");
-  add_console_option(*cmd, o->console);
+  // No console unless asked for: a replay is a comparison, usually from a script
+  o->console.enabled = false;
+  add_console_option(*cmd, o->console)
+      ->description(
+          "Serve the operator console (docs/console.md) while replaying: a web page and a "
+          "Foxglove WebSocket on [ADDR:]PORT (127.0.0.1 unless given; 0: a free port). "
+          "Default: off (no console)");
   cmd->callback([o] {
     int code = 2;
     try {

@@ -74,7 +74,8 @@ void add_run_command(CLI::App& app) {
                    "realtime (default), max (as fast as possible: SIL, CI) or a factor of real "
                    "time (0.5, 2). Only realtime with a transport that is not virtual:; the "
                    "results are the same bits at any speed");
-  cmd->add_flag("-q,--quiet", o->quiet, "No progress lines");
+  cmd->add_flag("-q,--quiet", o->quiet,
+                "No progress lines nor overrun warnings (the summary still counts overruns)");
   cmd->add_flag("--paused", o->paused,
                 "With --speed max: start paused; the loop runs only as far as the console or "
                 "the API (step, resume) lets it: deterministic lock-step for CI (docs/api.md)");

@@ -101,6 +101,16 @@ ls = subprocess.run([HILSIM, "bus", "ls", "--json"], capture_output=True, text=T
 check(ls.returncode == 0, "hilsim bus ls")
 regions = {r["region"]: r for r in json.loads(ls.stdout)[0]["regions"]} if ls.returncode == 0 else {}
 check(regions.get("state", {}).get("rate_hz", 0) > 1000, f"state published at {regions.get('state', {}).get('rate_hz')} Hz")
+# --follow prints at a display rate (default 10 Hz, the latest snapshot each time), --all every
+# snapshot: run alongside the write, each bounded by --count, into files (a full pipe would
+# hold a follower back), checked after the write's own checks
+def follow(name, *options):
+    out = open(os.path.join(work, f"follow_{name}.jsonl"), "w")
+    return subprocess.Popen([HILSIM, "bus", "dump", "state", "--follow", "--json", *options],
+                            stdout=out, stderr=subprocess.PIPE, text=True), out.name
+followers = {"default": follow("default", "--count", "5"),
+             "rate 50": follow("rate50", "--rate", "50", "--count", "10"),
+             "all": follow("all", "--all", "--count", "400")}
 w = subprocess.run([HILSIM, "bus", "write", "behaviour", "fl.speed_ref=1", "fr.speed_ref=1",
                     "rl.speed_ref=1", "rr.speed_ref=1", "park=0", "--for", "2.5s"],
                    capture_output=True, text=True)
@@ -111,6 +121,20 @@ if d.returncode == 0:
     values = json.loads(d.stdout)["values"]
     fl = values["vehicle.wheel.fl.speed"]
     check(abs(fl - 1.0) <= 0.1, f"after bus write the front-left wheel turns at {fl} rad/s (ref 1)")
+for name, (p, path) in followers.items():
+    _, err = p.communicate(timeout=20)
+    out = open(path).read()
+    check(p.returncode == 0, f"hilsim bus dump --follow ({name}): {err.strip()}")
+    lines = [json.loads(line) for line in out.splitlines()]
+    gaps = [b["tick"] - a["tick"] for a, b in zip(lines, lines[1:])]
+    if name == "default":  # 10 Hz at 4 kHz: about 400 ticks apart
+        check(len(lines) == 5 and min(gaps) >= 300, f"--follow at 10 Hz: tick gaps {gaps}")
+    elif name == "rate 50":  # about 80 ticks apart
+        check(len(lines) == 10 and min(gaps) >= 50 and max(gaps) <= 400,
+              f"--follow --rate 50: tick gaps {gaps}")
+    else:  # every snapshot (a reader late by a few may miss one): a few ticks apart at most
+        check(len(lines) == 400 and sum(gaps) <= 5 * len(gaps),
+              f"--follow --all: 400 snapshots over {sum(gaps)} ticks")
 
 out, err = rig.communicate(timeout=60)
 check(rig.returncode == 0, f"hilsim run exit {rig.returncode}: {err[-500:]}")

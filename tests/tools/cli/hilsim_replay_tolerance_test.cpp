@@ -140,6 +140,19 @@ TEST_F(VehicleMath, TheManifestSaysWhichBuildRanAndItsReplayIsIdentical) {
   EXPECT_EQ(r.output.find("note: the run's vehicle ran"), std::string::npos) << r.output;
 }
 
+TEST_F(VehicleMath, AReplayServesAConsoleOnlyWhenAskedFor) {
+  const testing::CommandResult plain = run_hilsim("replay " + run_.string() + " -q");
+  EXPECT_EQ(plain.status, 0) << plain.output;
+  EXPECT_EQ(plain.output.find("console:"), std::string::npos) << plain.output;
+  const testing::CommandResult off = replay();  // --console off: still accepted
+  EXPECT_EQ(off.status, 0) << off.output;
+  EXPECT_EQ(off.output.find("console:"), std::string::npos) << off.output;
+  const testing::CommandResult asked =
+      run_hilsim("replay " + run_.string() + " -q --console 127.0.0.1:0");
+  EXPECT_EQ(asked.status, 0) << asked.output;
+  EXPECT_NE(asked.output.find("console: http://127.0.0.1:"), std::string::npos) << asked.output;
+}
+
 TEST_F(VehicleMath, ARunByPairsReplaysByPairs) {
   if (manifest().value("vehicle_math", "") != "avx2-fma") {
     GTEST_SKIP() << "this CPU runs the vehicle by pairs only: nothing to choose";

@@ -55,6 +55,21 @@ TEST(HilsimTiming, StopAfterPolicyEndsTheRunWithExitStatus3) {
       << run.output;
 }
 
+TEST(HilsimTiming, QuietSilencesTheOverrunWarningsAndTheSummaryStillCountsThem) {
+  // 3 ms of work in a 1 ms period: every tick overruns (the skip policy goes on)
+  const std::string args =
+      "timing --period 1ms --duration 100ms --load-us 3000 --priority 0 --console off";
+  const CommandResult loud = hilsim(args);
+  EXPECT_EQ(loud.status, 0) << loud.output;
+  EXPECT_NE(loud.output.find("warning: overrun at tick 0:"), std::string::npos) << loud.output;
+  const CommandResult quiet = hilsim(args + " -q");
+  EXPECT_EQ(quiet.status, 0) << quiet.output;
+  EXPECT_EQ(quiet.output.find("overrun at tick"), std::string::npos) << quiet.output;
+  EXPECT_EQ(quiet.output.find("real-time events not shown"), std::string::npos) << quiet.output;
+  EXPECT_NE(quiet.output.find("ticks 100 (completed), overruns 100,"), std::string::npos)
+      << quiet.output;
+}
+
 TEST(HilsimTiming, BadArgumentsSayWhatIsWrongAndWhatIsExpected) {
   CommandResult run = hilsim("timing --period 20us");
   EXPECT_NE(run.status, 0);

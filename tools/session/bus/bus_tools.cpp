@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdint>
@@ -230,6 +231,11 @@ int bus_dump(const BusDumpSpec& o) {
   }
   const StopSignals signals;
   std::uint64_t seen = 0, printed = 0;
+  // At a display rate (unless --all): the latest snapshot once per period, not every one
+  using Clock = std::chrono::steady_clock;
+  const auto period = std::chrono::duration_cast<Clock::duration>(
+      std::chrono::duration<double>(o.all ? 0.0 : 1.0 / o.rate_hz));
+  auto next = Clock::now();
   while (!StopSignals::requested() && (o.count == 0 || printed < o.count)) {
     const bus::BusStatus st = client->wait(region, seen, 200'000);
     if (client->detached()) {
@@ -237,11 +243,20 @@ int bus_dump(const BusDumpSpec& o) {
       return 1;
     }
     if (st != bus::BusStatus::ok) continue;
+    if (!o.all) {
+      // Sleep in short steps so that Ctrl-C is still prompt at a slow rate
+      for (auto now = Clock::now(); now < next && !StopSignals::requested(); now = Clock::now()) {
+        std::this_thread::sleep_for(
+            std::min<Clock::duration>(next - now, std::chrono::milliseconds(50)));
+      }
+      if (StopSignals::requested()) break;
+    }
     if (client->read(region, s) != bus::BusStatus::ok || s.head.region_seq == seen) continue;
     seen = s.head.region_seq;
     print_snapshot(info, s, o.json);
     std::fflush(stdout);
     ++printed;
+    next = std::max(next + period, Clock::now());
   }
   return 0;
 }

@@ -26,8 +26,10 @@ struct BusDumpSpec {
   BusTarget target;
   std::string region;
   bool json = false;
-  bool follow = false;      ///< print every new snapshot until Ctrl-C (or --count)
-  std::uint64_t count = 0;  ///< with follow: stop after this many (0: no limit)
+  bool follow = false;      ///< print new snapshots until Ctrl-C (or --count)
+  std::uint64_t count = 0;  ///< with follow: stop after this many printed (0: no limit)
+  double rate_hz = 10.0;    ///< with follow: print the latest snapshot at this display rate
+  bool all = false;         ///< with follow: print every snapshot (ignores rate_hz)
 };
 [[nodiscard]] int bus_dump(const BusDumpSpec& o);
 

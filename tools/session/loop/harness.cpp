@@ -6,6 +6,7 @@
 
 #include <condition_variable>
 #include <csignal>
+#include <memory>
 #include <mutex>
 #include <optional>
 
@@ -153,6 +154,13 @@ RunOutcome Harness::run(std::int64_t max_ticks, const RunHooks& hooks) {
   const auto report_every = std::chrono::seconds(tty ? 1 : 10);
   auto last_report = std::chrono::steady_clock::now();
   const auto loop_start = std::chrono::steady_clock::now();
+  // The loop's real-time events (overrun warnings) go to stderr; with -q only its errors do
+  // (the summary still counts the overruns)
+  std::shared_ptr<spdlog::logger> rt_logger = spdlog::default_logger();
+  if (options_.quiet) {
+    rt_logger = rt_logger->clone("rt");
+    rt_logger->set_level(spdlog::level::err);
+  }
   const LoopWatch watch{.stop =
                             [&] {
                               executive_.request_stop();
@@ -172,7 +180,7 @@ RunOutcome Harness::run(std::int64_t max_ticks, const RunHooks& hooks) {
                               const auto now = std::chrono::steady_clock::now();
                               if (now - last_report < report_every) return;
                               last_report = now;
-                              log_.drain(*spdlog::default_logger(), kLogLinesPerReport);
+                              log_.drain(*rt_logger, kLogLinesPerReport);
                               if (options_.quiet || !hooks.progress) return;
                               const std::string line =
                                   hooks.progress(executive_.stats().snapshot(), now - loop_start);
@@ -187,7 +195,7 @@ RunOutcome Harness::run(std::int64_t max_ticks, const RunHooks& hooks) {
       },
       watch);
   if (notifier_) notifier_->stopping();  // its job sends nothing more
-  log_.drain(*spdlog::default_logger(), 10);
+  log_.drain(*rt_logger, 10);
   out.stats = executive_.stats().snapshot();
   if (console_stop_.load(std::memory_order_relaxed)) {
     out.stopped_by = "operator (console)";
