@@ -53,7 +53,10 @@ std::string write_run_rig(const RigSpec& settings, const std::filesystem::path& 
     rig.mutable_fmus(static_cast<int>(i))
         ->set_thread(threads[i] == FmuThread::worker ? Fmu::WORKER : Fmu::RT_THREAD);
   }
-  std::string files;  // the copied files' bytes: part of what the hash covers
+  std::string files;                      // the copied files' bytes: part of what the hash covers
+  for (Fmu& fmu : *rig.mutable_fmus()) {  // replay resolves it against the run directory
+    if (fmu.has_path()) fmu.set_path(copy_into(fmu.path(), dir, files));
+  }
   for (CanBus& bus : *rig.mutable_can()->mutable_buses()) {
     if (bus.has_dbc()) bus.set_dbc(copy_into(bus.dbc(), dir, files));
   }

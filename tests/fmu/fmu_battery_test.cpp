@@ -149,5 +149,34 @@ TEST(RavonBatteryFmu, InPlaceOfTheBuiltInBatteryTheLaneChangeMatchesAndReplaysId
   EXPECT_NE(replay.output.find("identical"), std::string::npos) << replay.output;
 }
 
+// Issue 42: an overlay naming its FMU by a relative path; the run directory holds a copy of the
+// FMU, its rig.pbtxt names the copy, and the run replays identically from another directory.
+TEST(RavonBatteryFmu, ARunWithARelativeFmuPathReplaysFromAnotherDirectory) {
+  const TempDir dir;
+  fs::create_directories(dir.path() / "ov" / "fmu");
+  fs::copy_file(kFmu, dir.path() / "ov" / "fmu" / "ravon_battery_fmi2.fmu");
+  dir.write("ov/battery_fmu.pbtxt",
+            "vehicle { drive { electric { battery { external: true } } } }\n"
+            "fmus {\n"
+            "  path: \"fmu/ravon_battery_fmi2.fmu\"\n"
+            "  instance: \"battery\"\n"
+            "  inputs { channel: \"vehicle.battery.current\" variable: \"i\" }\n"
+            "  outputs { variable: \"v\" channel: \"vehicle.battery.external_voltage\" }\n"
+            "}\n");
+  const auto r = io::testing::run_command(
+      fmt::format("cd {} && {} run --rig ravon --overlay ov/battery_fmu.pbtxt --duration 1s "
+                  "--speed max --no-rt --console off -q --record run",
+                  dir.path().string(), HILSIM_BINARY));
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_TRUE(fs::exists(dir.path() / "run" / "ravon_battery_fmi2.fmu"));
+  EXPECT_NE(fmu_testing::read_text(dir.path() / "run" / "rig.pbtxt")
+                .find("path: \"ravon_battery_fmi2.fmu\""),
+            std::string::npos);
+  const auto replay = io::testing::run_command(
+      fmt::format("cd / && {} replay {} -q", HILSIM_BINARY, (dir.path() / "run").string()));
+  EXPECT_EQ(replay.status, 0) << replay.output;
+  EXPECT_NE(replay.output.find("identical"), std::string::npos) << replay.output;
+}
+
 }  // namespace
 }  // namespace hil::config

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -73,6 +74,24 @@ int check_scenario(const std::filesystem::path& scenario, const std::filesystem:
   return 0;
 }
 
+/// "FILE:LINE:COL" of the `default_scenario` that took effect: the last overlay that sets it,
+/// else the rig file.
+std::string default_scenario_at(const CheckSpec& o) {
+  std::vector<std::string> files(o.overlays.rbegin(), o.overlays.rend());
+  files.push_back(o.file);
+  for (const std::string& file : files) {
+    std::istringstream in(config::read_text_file(file, config::kMaxConfigBytes).text);
+    std::string line;
+    for (int n = 1; std::getline(in, line); ++n) {
+      const auto col = line.find("default_scenario");
+      if (col != std::string::npos && line.find_first_not_of(" \t") == col) {
+        return fmt::format("{}:{}:{}", file, n, col + 1);
+      }
+    }
+  }
+  return o.file;
+}
+
 int run_check(const CheckSpec& o) {
   const std::vector<std::filesystem::path> overlays(o.overlays.begin(), o.overlays.end());
   if (!o.scenario.empty())
@@ -91,6 +110,18 @@ int run_check(const CheckSpec& o) {
     print_rig(rig, fmt::format("{} resolved (overlays applied, file paths as the loader resolved "
                                "them)",
                                describe_files(o)));
+  }
+  // The scenario `hilsim run` drives by default must exist before the rig is called OK
+  const std::string& scenario = rig.default_scenario;
+  std::filesystem::path scenario_file;
+  if (!scenario.empty() && scenario != "none") {
+    try {
+      scenario_file = config::locate_scenario(scenario, o.file);
+    } catch (const std::runtime_error& e) {  // not found: where it looked, what there is
+      fmt::print(stderr, "{}: default_scenario: {}\n", default_scenario_at(o), e.what());
+      fmt::print(stderr, "FAILED {}: 1 error\n", describe_files(o));
+      return 1;
+    }
   }
   fmt::print("OK {}: {}\n", describe_files(o), config::describe(rig.executive, rig.rt));
   if (rig.vehicle) {
@@ -129,15 +160,7 @@ int run_check(const CheckSpec& o) {
   }
   if (!rig.faults.empty()) fmt::print("  faults: {}\n", rig.faults.size());
   // The scenario `hilsim run` drives by default must load on this rig too
-  const std::string& scenario = rig.default_scenario;
-  if (scenario.empty() || scenario == "none") return 0;
-  std::filesystem::path scenario_file;
-  try {
-    scenario_file = config::locate_scenario(scenario, o.file);
-  } catch (const std::runtime_error& e) {  // not found: where it looked, what there is
-    fmt::print(stderr, "{}: default_scenario: {}\n", o.file, e.what());
-    return 1;
-  }
+  if (scenario_file.empty()) return 0;
   fmt::print("  default scenario: ");
   std::fflush(stdout);
   return check_scenario(scenario_file, o.file, overlays, false);

@@ -176,6 +176,12 @@ TEST_F(BrokenRavon, AMissingDefaultScenarioIsReported) {
   EXPECT_NE(r.output.find("default_scenario: no scenario \"no_such\""), std::string::npos)
       << r.output;
   EXPECT_NE(r.output.find("double_lane_change"), std::string::npos) << r.output;  // the list
+  // Consistent with the exit status: located, counted, and no "OK" for the rig (issue 42)
+  EXPECT_NE(r.output.find(at_line_of("default_scenario: \"no_such\"") + "1: default_scenario:"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("FAILED "), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("OK "), std::string::npos) << r.output;
 }
 
 TEST(HilsimCheck, PrintShowsTheResolvedRigAndItsChannels) {
