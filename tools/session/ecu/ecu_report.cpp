@@ -68,7 +68,11 @@ std::string format_summary(const EcuReport& r) {
     out += fmt::format("  verdict (on what the ECU received): {}\n",
                        r.verdict->passed ? "PASSED" : "FAILED");
     for (const runtime::GateResult& g : r.verdict->gates) {
-      out += fmt::format("    [{}] {}: {}\n", g.passed ? "pass" : "FAIL", g.name, g.detail);
+      out += fmt::format("    [{}] {}: {}\n",
+                         g.passed     ? "pass"
+                         : !g.reached ? "  --"
+                                      : "FAIL",
+                         g.name, g.detail);  // "  --": the run ended before it was decided
     }
   }
   return out;
