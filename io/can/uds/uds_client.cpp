@@ -74,7 +74,6 @@ bool UdsClient::request(std::span<const std::uint8_t> request, bool functional,
   response_size_ = 0;
   deadline_ = now + spec_.p2_ns;
   last_request_ = now;
-  request_size_ = request.size();
   waiting_ = true;
   return true;
 }

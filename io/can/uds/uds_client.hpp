@@ -90,7 +90,6 @@ class UdsClient {
   std::vector<std::uint8_t> request_, response_;
   std::size_t response_size_ = 0;
   Outcome outcome_;
-  std::size_t request_size_ = 0;
   std::uint64_t tx_before_ = 0;  ///< the link's messages sent before the request
   std::int64_t deadline_ = 0;
   std::int64_t last_request_ = 0;
