@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "config/fault_spec.hpp"
+#include "io/can/uds/uds_hex.hpp"
 #include "runtime/diag/diag_tester.hpp"
 
 namespace hil::runtime {
@@ -19,27 +20,10 @@ UdsRequestText parse_uds_request(std::string_view text) {
     out.functional = true;
     text.remove_prefix(kFunctional.size());
   }
-  int high = -1;
-  for (const char ch : text) {
-    if (ch == ' ') continue;
-    int v = -1;
-    if (ch >= '0' && ch <= '9') v = ch - '0';
-    if (ch >= 'a' && ch <= 'f') v = ch - 'a' + 10;
-    if (ch >= 'A' && ch <= 'F') v = ch - 'A' + 10;
-    if (v < 0) {
-      throw std::invalid_argument(
-          fmt::format("UDS request \"{}\": '{}' is not a hex digit", text, ch));
-    }
-    if (high < 0) {
-      high = v;
-    } else {
-      out.bytes.push_back(static_cast<std::uint8_t>((high << 4) | v));
-      high = -1;
-    }
-  }
-  if (high >= 0) {
-    throw std::invalid_argument(
-        fmt::format("UDS request \"{}\": an odd number of hex digits", text));
+  try {
+    out.bytes = io::can::uds::parse_hex_bytes(text);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(fmt::format("UDS request \"{}\": {}", text, e.what()));
   }
   if (out.bytes.empty()) throw std::invalid_argument("a UDS request needs at least its service id");
   if (out.bytes.size() > 4095) {
@@ -55,9 +39,7 @@ UdsRequestText parse_uds_request(std::string_view text) {
 }
 
 std::string uds_request_text(std::span<const std::uint8_t> bytes, bool functional) {
-  std::string out = functional ? "functional " : "";
-  for (const std::uint8_t b : bytes) out += fmt::format("{:02X}", b);
-  return out;
+  return (functional ? "functional " : "") + io::can::uds::hex_text(bytes);
 }
 
 CommandApplier::CommandApplier(rt::ChannelTable& table, runtime::FaultEngine& faults,

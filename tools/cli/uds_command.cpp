@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "io/can/uds/uds_codec.hpp"
+#include "io/can/uds/uds_hex.hpp"
 #include "tools/session/uds/console_uds.hpp"
 #include "tools/session/uds/uds_script.hpp"
 
@@ -36,12 +37,6 @@ CLI::Validator hex_in(std::uint64_t max) {
             }
           },
           "HEX"};
-}
-
-std::string hex(const std::vector<std::uint8_t>& bytes) {
-  std::string out;
-  for (const std::uint8_t b : bytes) out += fmt::format("{}{:02X}", out.empty() ? "" : " ", b);
-  return out;
 }
 
 }  // namespace
@@ -149,7 +144,7 @@ void add_uds_command(CLI::App& app) {
     }
     bool all_positive = true;
     for (const session::UdsExchange& x : done) {
-      fmt::print("> {}\n", hex(x.request));
+      fmt::print("> {}\n", io::can::uds::hex_text(x.request, " "));
       if (x.timed_out) {
         fmt::print("< no response within {:g} s\n", flags->tester.p2_s);
         all_positive = false;

@@ -9,6 +9,7 @@
 
 #include "io/can/uds/byte_writer.hpp"
 #include "io/can/uds/uds_codec.hpp"
+#include "io/can/uds/uds_hex.hpp"
 
 namespace hil::io::can::uds {
 namespace {
@@ -21,14 +22,7 @@ std::string hex(std::uint32_t value, int digits) {
   return buffer;
 }
 
-std::string hex_bytes(Bytes bytes) {
-  std::string text;
-  for (const std::uint8_t b : bytes) {
-    if (!text.empty()) text += ' ';
-    text += hex(b, 2);
-  }
-  return text;
-}
+std::string hex_bytes(Bytes bytes) { return hex_text(bytes, " "); }
 
 /// Hex bytes followed by their ASCII rendering in quotes (non-printables as '.').
 std::string hex_ascii(Bytes bytes) {

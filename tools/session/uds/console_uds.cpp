@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "io/bus/endpoint.hpp"
+#include "io/can/uds/uds_hex.hpp"
 
 namespace hil::session {
 namespace {
@@ -44,14 +45,6 @@ std::string token_file(const std::string& port) {
         port, file.string()));
   }
   return token;
-}
-
-std::vector<std::uint8_t> from_hex(const std::string& hex) {
-  std::vector<std::uint8_t> out;
-  for (std::size_t i = 0; i + 1 < hex.size(); i += 2) {
-    out.push_back(static_cast<std::uint8_t>(std::stoul(hex.substr(i, 2), nullptr, 16)));
-  }
-  return out;
 }
 
 }  // namespace
@@ -90,12 +83,12 @@ ConsoleUds::~ConsoleUds() {
 UdsExchange ConsoleUds::request(std::span<const std::uint8_t> request) {
   namespace beast = boost::beast;
   UdsExchange x{.request = {request.begin(), request.end()}};
-  std::string hex;
-  for (const std::uint8_t b : request) hex += fmt::format("{:02X}", b);
   const std::int64_t req = next_req_++;
-  ws_.write(boost::asio::buffer(
-      nlohmann::json{{"type", "uds"}, {"req", req}, {"request", hex}, {"functional", functional_}}
-          .dump()));
+  ws_.write(boost::asio::buffer(nlohmann::json{
+      {"type", "uds"},
+      {"req", req},
+      {"request", io::can::uds::hex_text(request)},
+      {"functional", functional_}}.dump()));
   for (;;) {
     beast::flat_buffer b;
     beast::error_code ec;
@@ -115,7 +108,7 @@ UdsExchange ConsoleUds::request(std::span<const std::uint8_t> request) {
     }
     if (type != "uds") continue;
     last_tick_ = m.value("tick", std::int64_t{-1});
-    x.response = from_hex(m.value("response", ""));
+    x.response = io::can::uds::parse_hex_bytes(m.value("response", ""));
     x.pending = m.value("pending", 0);
     x.timed_out = m.value("timed_out", false) || m.value("refused", false);
     return x;
