@@ -58,6 +58,17 @@ ConfigErrors check_recording(const Recording& block, double tick_rate_hz, std::s
   } else if (block.min_free_mb() > 0) {
     out.min_free_bytes = static_cast<std::uint64_t>(block.min_free_mb() * 1048576.0);
   }
+  if (block.has_scene_rate_hz()) {
+    const double rate = block.scene_rate_hz();
+    if (!std::isfinite(rate) || rate < 0 || rate > tick_rate_hz * 1.000001) {
+      errors.push_back(sources.error(
+          at + ".scene_rate_hz",
+          fmt::format("{} Hz is not a scene rate of this rig: 0 (no scene) or > 0 and at most "
+                      "its tick rate, {} Hz",
+                      rate, tick_rate_hz)));
+    }
+    out.scene_rate_hz = rate;
+  }
   return errors;
 }
 

@@ -23,6 +23,7 @@ struct RecordingSpec {
   std::uint64_t split_bytes = 0;                ///< 0: no limit
   double split_duration_s = 0.0;                ///< 0: no limit
   std::uint64_t min_free_bytes = 256ULL << 20;  ///< 0: no watermark
+  double scene_rate_hz = 50.0;                  ///< the 3D scene's topics; 0: no scene
 };
 
 /// The settings of the block at `prefix` ("recording"), or errors. `tick_rate_hz`: the

@@ -6,6 +6,7 @@
 
 #include "config/can_spec.hpp"
 #include "io/bus/endpoint.hpp"
+#include "io/input/driver_channels.hpp"
 
 namespace hil::runtime {
 
@@ -14,6 +15,7 @@ Rig::~Rig() = default;
 Rig::Rig(config::RigSpec settings, const RigBuildSpec& options) : settings_(std::move(settings)) {
   // The same channel universe `hilsim check` resolved the mapping against
   vehicle_channels_ = config::add_rig_channels(table_, settings_.vehicle);
+  if (settings_.driver) io::input::add_driver_channels(table_);  // before the buses map them
   if (settings_.vehicle) {
     if (!settings_.terrain) throw std::runtime_error("rig: a vehicle needs a terrain");
     vehicle_ = std::make_unique<models::Vehicle>(*settings_.vehicle, *settings_.terrain);

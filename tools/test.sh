@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The test command of README.md and CI: installs what is missing, builds from scratch and runs
 # the suites.
-#   tools/test.sh            clang-format drift, the release build and every test, then the
+#   tools/test.sh            clang-format drift, the release build and every test (the
+#                            examples of README.md and docs/ among them: label docs), then the
 #                            .deb installed and smoke-tested from /usr (deb, below): what CI
-#                            runs (~22 min on 2 cores)
+#                            runs (~25 min on 2 cores)
 #   tools/test.sh all        also AddressSanitizer+UBSan (clang; the same build holds the
 #                            libFuzzer targets, each fuzzed briefly over its seed corpus) and
 #                            ThreadSanitizer on the tests whose code runs threads (target
@@ -16,6 +17,9 @@
 #                            (docs/install.md; changes the machine: root, as CI runs)
 #   tools/test.sh lint       the console page's ESLint and unit tests alone, no build (seconds;
 #                            every build's ctest runs them too: console_page_lint, _unit)
+#   tools/test.sh docs       the examples of README.md and docs/ alone, one test per page
+#                            (tests/docs, doc_<page>; ~2 min), in the release build tree as it
+#                            is (configured and the examples' targets built when needed)
 # Tests labelled `timing` measure wall-clock time; they run alone (RUN_SERIAL).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -77,7 +81,7 @@ naming_check() {  # docs/architecture.md "Names"; clang-tidy (tidy) checks the r
 
 tidy_all() {  # clang-tidy over every source, from the tidy preset's compile_commands.json
   configure tidy
-  cmake --build --preset tidy -j "$jobs" --target hil_config_proto hil_config_test_proto \
+  cmake --build --preset tidy -j "$jobs" --target hil_config_proto hil_config_test_proto hil_scene_proto \
     >/dev/null  # the generated Protobuf headers the sources include
   git ls-files '*.cpp' | grep -v '^tests/fuzz/' |
     xargs -P "$jobs" -n 8 clang-tidy -p build/tidy --quiet --warnings-as-errors='*' \
@@ -99,7 +103,7 @@ for preset in "${presets[@]}"; do
     asan)
       configure asan
       cmake --build --preset asan -j "$jobs"
-      ctest --preset asan -j "$jobs" --label-exclude bench
+      ctest --preset asan -j "$jobs" --label-exclude 'bench|docs'  # the examples: on the release build
       fuzz_all asan
       ;;
     tsan)
@@ -109,7 +113,7 @@ for preset in "${presets[@]}"; do
       # install checks are not built either). The kernel's mmap randomisation can defeat
       # TSan's shadow mapping: run without ASLR.
       setarch "$(uname -m)" -R ctest --preset tsan -j "$jobs" -E '_NOT_BUILT$|^systemd_' \
-        --label-exclude bench
+        --label-exclude 'bench|docs'
       ;;
     tidy)
       tidy_all
@@ -119,6 +123,11 @@ for preset in "${presets[@]}"; do
       cmake --build --preset release -j "$jobs"
       bash tests/install/deb_install_test.sh build/release .
       ;;
+    docs)  # every documented example (docs/architecture.md "Docs as tests")
+      [ -f build/release/build.ninja ] || configure release
+      cmake --build --preset release -j "$jobs" --target doc_examples
+      ctest --preset release -j "$jobs" -L docs
+      ;;
     lint)  # the console page's JavaScript (docs/console.md "Developing the page")
       (cd io/console/web && npm run --silent lint && node --test)
       ;;
@@ -127,7 +136,7 @@ for preset in "${presets[@]}"; do
       cmake --build --preset fuzz -j "$jobs"
       fuzz_all fuzz
       ;;
-    *) echo "unknown preset '$preset' (release, deb, asan, tsan, fuzz, tidy, lint, all)" >&2; exit 2 ;;
+    *) echo "unknown preset '$preset' (release, deb, asan, tsan, fuzz, tidy, lint, docs, all)" >&2; exit 2 ;;
   esac
   echo "=== $preset: ${SECONDS} s ==="
 done

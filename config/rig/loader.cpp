@@ -7,6 +7,7 @@
 
 #include "config/bus_spec.hpp"
 #include "config/can_spec.hpp"
+#include "config/driver_spec.hpp"
 #include "config/executive_spec.hpp"
 #include "config/fault_spec.hpp"
 #include "config/rig/overlay.hpp"
@@ -16,6 +17,7 @@
 #include "config/text/text_file.hpp"
 #include "config/text/text_layer.hpp"
 #include "config/vehicle_spec.hpp"
+#include "io/input/driver_channels.hpp"
 
 namespace hil::config {
 
@@ -54,6 +56,7 @@ struct RigLayerRef {
   std::vector<FaultSpec> faults;
   std::vector<FmuSpec> fmus;
   std::optional<DiagnosticsSpec> diagnostics;
+  std::optional<io::input::DriverSpec> driver;
   RecordingSpec recording;
   ConfigErrors can_errors;
   std::optional<models::VehicleParams> vehicle;  // converted once, here
@@ -63,6 +66,7 @@ struct RigLayerRef {
     if (merged.has_vehicle()) vehicle = to_vehicle_params(merged.vehicle(), period_s);
     rt::ChannelTable channels;  // the rig's, to resolve the mappings' names against
     (void)add_rig_channels(channels, vehicle);
+    if (merged.has_driver()) io::input::add_driver_channels(channels);
     can_errors = check_can(merged.can(), channels, period_s, "can", source_map, can);
     if (can_errors.empty()) {
       can_errors = check_bus(merged.bus(), channels, can, "bus", source_map, bus);
@@ -75,6 +79,9 @@ struct RigLayerRef {
     if (can_errors.empty()) {
       can_errors = check_diagnostics(merged.has_diagnostics(), merged.diagnostics(), can,
                                      "diagnostics", source_map, diagnostics);
+    }
+    if (can_errors.empty() && merged.has_driver()) {
+      can_errors = check_driver(merged.driver(), channels, "driver", source_map, driver.emplace());
     }
     ConfigErrors recording_errors =
         check_recording(merged.recording(), 1.0 / period_s, "recording", source_map, recording);
@@ -97,6 +104,7 @@ struct RigLayerRef {
   settings.faults = std::move(faults);
   settings.fmus = std::move(fmus);
   settings.diagnostics = std::move(diagnostics);
+  settings.driver = std::move(driver);
   settings.recording = std::move(recording);
   // The files the rig names, as resolved: the merged message no longer knows which file
   // each relative path was relative to (a run directory copies them from here)

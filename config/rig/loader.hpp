@@ -19,6 +19,7 @@
 #include "config/text/config_text.hpp"
 #include "io/bus/bus_spec.hpp"
 #include "io/can/mapping/can_bus_spec.hpp"
+#include "io/input/driver_mapping.hpp"
 #include "models/terrain/terrain.hpp"
 #include "models/vehicle/vehicle_params.hpp"
 #include "rt_core/executive_spec.hpp"
@@ -50,6 +51,9 @@ struct RigSpec {
   /// The built-in ECU's diagnostics, when the rig has a diagnostics block
   /// (config/diagnostics_spec.hpp).
   std::optional<DiagnosticsSpec> diagnostics;
+  /// A driver in the loop, when the rig has a driver block (config/driver_spec.hpp): the rig
+  /// then has the driver channels (io/input/driver_channels.hpp).
+  std::optional<io::input::DriverSpec> driver;
   /// The scenario a run drives when none is named ("" none given; "none": none).
   std::string default_scenario;
   /// The file as loaded (overlays applied, defaults not filled in, file paths made absolute):

@@ -1,5 +1,6 @@
 #include "config/rig/validate.hpp"
 
+#include "config/driver_spec.hpp"
 #include "config/executive_rules.hpp"
 #include "config/executive_spec.hpp"
 #include "config/vehicle_spec.hpp"
@@ -10,6 +11,7 @@ namespace {
 
 constexpr std::string_view kExecutive = "executive";
 constexpr std::string_view kVehicle = "vehicle";
+constexpr std::string_view kDriver = "driver";
 
 }  // namespace
 
@@ -26,6 +28,10 @@ ConfigErrors validate(const RigConfig& config, const SourceMap& sources, const M
     const double dt = static_cast<double>(to_executive_config(config.executive()).period) /
                       static_cast<double>(rt::kSecond);
     errors = check_vehicle(config.vehicle(), dt, kVehicle, sources);
+  }
+  if (config.has_driver()) {  // its own fields; its channels are the loader's (check_driver)
+    ConfigErrors driver = check_driver_fields(config.driver(), kDriver, sources);
+    errors.insert(errors.end(), driver.begin(), driver.end());
   }
   return errors;
 }

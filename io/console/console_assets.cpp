@@ -34,7 +34,9 @@ std::string_view asset_name(std::string_view url_path) noexcept {
 }
 
 std::optional<ServedAsset> from_disk(const std::filesystem::path& web, std::string_view name) {
-  for (const std::filesystem::path& dir : {web / "src", web / "node_modules/uplot/dist"}) {
+  for (const std::filesystem::path& dir :
+       {web / "src", web / "node_modules/uplot/dist", web / "node_modules/three/build",
+        web / "node_modules/three/examples/jsm/controls"}) {
     std::ifstream in(dir / std::string(name), std::ios::binary);
     if (!in) continue;
     std::ostringstream body;

@@ -1,8 +1,8 @@
 #pragma once
 // The page's files, embedded in the binary at build time (embed_assets.cmake: io/console/web/
-// src/* and uPlot from io/console/web/node_modules), so the console works with no network and
-// no files beside the binary. HILSIM_CONSOLE_ASSETS=<io/console/web> serves them from disk
-// instead (page development without rebuilding).
+// src/*, uPlot and three.js from io/console/web/node_modules), so the console works with no
+// network and no files beside the binary. HILSIM_CONSOLE_ASSETS=<io/console/web> serves them
+// from disk instead (page development without rebuilding).
 
 #include <optional>
 #include <span>

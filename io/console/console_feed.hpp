@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "io/console/console_protocol.hpp"
+#include "io/scene/scene.hpp"
 #include "rt_core/channel_condition.hpp"
 #include "rt_core/channel_table.hpp"
 
@@ -23,11 +25,15 @@ struct RunDescription {
   std::optional<std::string> scenario;
   std::string run_id;  ///< unique per run: a page resets when it changes
   std::string speed;   ///< "realtime", "max", "2x"
-  bool realtime = true;
+  /// The loop is paced by the wall clock (--speed realtime), whether or not it runs real-time.
+  bool paced = true;
   std::int64_t period_ns = 0;
   std::int64_t start_epoch_ns = 0;
   /// The `course` message without its type (docs/console.md), when the run has a scenario.
   std::optional<nlohmann::json> course;
+  /// The `scene` message without its type (docs/console.md, io/scene/scene_json.hpp), when the
+  /// run has a vehicle.
+  std::optional<nlohmann::json> scene;
 };
 
 struct ConsoleEvent {
@@ -40,6 +46,9 @@ struct ConsoleEvent {
 struct ConsoleFeed {
   RunDescription run;
   const rt::ChannelTable* table = nullptr;  ///< frozen; required
+  /// The run's 3D scene (io/scene/scene.hpp), shared with its recording: the Foxglove
+  /// endpoint's scene topics. nullptr: none (no vehicle).
+  std::shared_ptr<const io::scene::Scene> scene;
   /// The status message's "can" array and "recorder" object: {"can": [...], "recorder": …}.
   std::function<nlohmann::json()> counters;
   /// The CAN view's "buses" array (docs/console.md `can`).
@@ -54,6 +63,11 @@ struct ConsoleFeed {
   /// commands it became, the last acknowledged last; throws std::invalid_argument saying what
   /// is wrong. Unset: the run takes no commands (replay, timing).
   std::function<std::vector<std::uint64_t>(const Command&)> submit;
+  /// The operator's `drive` (docs/console.md "Driving"), on the console thread, from the client
+  /// holding the operator lock: the driver's state after it ({"mode": "human" | "auto",
+  /// "values": {channel: value}}); throws std::invalid_argument saying what is wrong. Unset:
+  /// the run has no driver (no driver block in the rig, a replay).
+  std::function<nlohmann::json(const Drive&)> drive;
   /// `submit` takes `uds` commands (the rig has a UDS tester): the channel counting their
   /// replies, which come later (ConsoleServer::command_result); a paused run steps until it
   /// grows.

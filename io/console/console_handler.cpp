@@ -85,7 +85,9 @@ Json Core::info_json(Role role) const {
             {"tick_stride", history.stride()},
             {"history_s", options.history_s},
             {"role", to_string(role)},
-            {"realtime", r.realtime},
+            {"realtime", realtime.on},
+            {"realtime_summary", realtime.summary},
+            {"paced", r.paced},
             {"speed", r.speed},
             {"capabilities", role != Role::operator_ ? Json::array() : capabilities()}}},
           {"channels", {{"type", "channels"}, {"channels", std::move(channels)}}}};
@@ -100,6 +102,7 @@ Json Core::capabilities() const {
   if (feed.lock_step) {
     for (const char* c : {"step", "pause", "resume"}) out.push_back(c);
   }
+  if (feed.drive) out.push_back("drive");
   return out;
 }
 
@@ -135,6 +138,14 @@ void Core::welcome(WsSession& s) {
     Json course = *feed.run.course;
     course["type"] = "course";
     s.send_control(course.dump());
+  }
+  if (feed.run.scene) {  // the terrain makes it MBs: dumped once, sent on the lossless queue
+    if (!scene_text) {
+      Json scene = *feed.run.scene;
+      scene["type"] = "scene";
+      scene_text = std::make_shared<const std::string>(scene.dump());
+    }
+    (void)s.send_capture(scene_text, false);
   }
   for (const std::string& e : events) s.send_control(e);
   s.send_control(status_json(s).dump());
@@ -216,6 +227,8 @@ void Core::on_console_message(WsSession& s, std::string_view text) {
     request_stop(s, m.req);
   } else if (const auto* command = std::get_if<Command>(&request)) {
     submit_command(s, m.req, *command);
+  } else if (const auto* d = std::get_if<Drive>(&request)) {
+    drive(s, m.req, *d);
   } else if (const auto* l = std::get_if<Lock>(&request)) {
     lock(s, m.req, l->take);
   } else if (const auto* step = std::get_if<Step>(&request)) {

@@ -154,6 +154,69 @@ std::optional<CaptureRequest> capture_of(const json& m, std::string& error) {
   return c;
 }
 
+/// `gamepad.<name>`: a list of at most 64 numbers within [low, high] (none: empty).
+std::optional<std::vector<double>> gamepad_values(const json& m, const char* name, double low,
+                                                  double high, std::string& error) {
+  constexpr std::size_t most = 64;
+  const auto it = m.find(name);
+  if (it == m.end()) return std::vector<double>{};
+  const auto bad = [&] {
+    error = fmt::format("'gamepad.{}' must be a list of at most {} numbers in {}..{}", name, most,
+                        low, high);
+    return std::nullopt;
+  };
+  if (!it->is_array() || it->size() > most) return bad();
+  std::vector<double> out;
+  for (const json& v : *it) {
+    if (!v.is_number() || !(v.get<double>() >= low && v.get<double>() <= high)) return bad();
+    out.push_back(v.get<double>());
+  }
+  return out;
+}
+
+std::optional<Drive> drive_of(const json& m, std::string& error) {
+  Drive d;
+  if (const auto mode = m.find("mode"); mode != m.end()) {
+    if (!mode->is_string() || (*mode != "human" && *mode != "auto")) {
+      error = R"('mode' must be "human" (take the wheel) or "auto" (give it back))";
+      return std::nullopt;
+    }
+    d.human = *mode == "human";
+  }
+  if (const auto pad = m.find("gamepad"); pad != m.end()) {
+    if (!pad->is_object()) {
+      error = R"('gamepad' must be {"axes": [−1..1, …], "buttons": [0..1, …]})";
+      return std::nullopt;
+    }
+    auto axes = gamepad_values(*pad, "axes", -1.0, 1.0, error);
+    if (!axes) return std::nullopt;
+    auto buttons = gamepad_values(*pad, "buttons", 0.0, 1.0, error);
+    if (!buttons) return std::nullopt;
+    d.gamepad = Drive::Gamepad{.axes = std::move(*axes), .buttons = std::move(*buttons)};
+  }
+  if (const auto keys = m.find("keys"); keys != m.end()) {
+    if (!keys->is_array() || keys->size() > 32) {
+      error = "'keys' must be a list of at most 32 keys held (KeyboardEvent.code)";
+      return std::nullopt;
+    }
+    std::vector<std::string> held;
+    for (const json& k : *keys) {
+      if (!k.is_string() || k.get_ref<const std::string&>().empty() ||
+          k.get_ref<const std::string&>().size() > 32) {
+        error = R"('keys' must be a list of key codes ("ArrowLeft", "KeyW"))";
+        return std::nullopt;
+      }
+      held.push_back(k.get<std::string>());
+    }
+    d.keys = std::move(held);
+  }
+  if (!d.human && !d.gamepad && !d.keys) {
+    error = "drive takes 'mode', 'gamepad' or 'keys'";
+    return std::nullopt;
+  }
+  return d;
+}
+
 std::optional<ClientRequest> request_of(const std::string& type, const json& m,
                                         std::string& error) {
   if (type == "subscribe") {
@@ -258,6 +321,10 @@ std::optional<ClientRequest> request_of(const std::string& type, const json& m,
     }
     return Command{.kind = Command::Kind::clear_fault, .name = it->get<std::string>()};
   }
+  if (type == "drive") {
+    if (auto d = drive_of(m, error)) return *d;
+    return std::nullopt;
+  }
   if (type == "info") return Info{};
   if (type == "channels") {
     const auto it = m.find("pattern");
@@ -298,7 +365,7 @@ std::optional<ClientRequest> request_of(const std::string& type, const json& m,
   error = fmt::format(
       "unknown message type '{}' (known: info, channels, read, subscribe, unsubscribe, capture, "
       "capture_stop, wait_for, can_view, write, release, fault, clear_fault, marker, uds, step, "
-      "pause, resume, lock, unlock, stop, ping)",
+      "pause, resume, lock, unlock, stop, ping, drive)",
       type);
   return std::nullopt;
 }

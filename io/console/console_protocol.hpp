@@ -98,8 +98,21 @@ struct WaitFor {
   bool step = false;
 };
 
-using ClientRequest = std::variant<Subscribe, Unsubscribe, CanView, Stop, Ping, Command, Read, Step,
-                                   Lock, Info, Channels, CaptureRequest, CaptureCancel, WaitFor>;
+/// `drive` (docs/console.md "Driving"): the operator's controls in the page, raw — the server
+/// shapes them as the rig's driver block says (io/input/driver_input.hpp). Any of the three.
+struct Drive {
+  struct Gamepad {
+    std::vector<double> axes;     ///< −1..1 each (the Gamepad API's axes)
+    std::vector<double> buttons;  ///< 0..1 each (its buttons' values)
+  };
+  std::optional<bool> human;       ///< "mode": "human" takes the wheel, "auto" gives it back
+  std::optional<Gamepad> gamepad;  ///< "gamepad": {"axes": […], "buttons": […]}
+  std::optional<std::vector<std::string>> keys;  ///< "keys": the keys held (KeyboardEvent.code)
+};
+
+using ClientRequest =
+    std::variant<Subscribe, Unsubscribe, CanView, Stop, Ping, Command, Read, Step, Lock, Info,
+                 Channels, CaptureRequest, CaptureCancel, WaitFor, Drive>;
 
 /// A parsed client message: the request, or why it was refused; `req` echoed either way.
 struct ClientMessage {

@@ -108,7 +108,7 @@ void Core::drain_tap() {
   std::int64_t last = -1;
   while (tap.pop(tick, row)) {
     last = tick;
-    const double tick_wall = feed.run.realtime && have_first_tick_wall
+    const double tick_wall = feed.run.paced && have_first_tick_wall
                                  ? first_tick_wall_ms + static_cast<double>(tick) * period_ms
                                  : wall;
     history.add_tick(tick, row, tick_wall);
@@ -116,7 +116,7 @@ void Core::drain_tap() {
     if (!waits.empty()) check_waits(tick, row);
   }
   if (last >= 0) drained_through = last + 1;
-  if (last >= 0 && feed.run.realtime) {  // the earliest the last tick can have run
+  if (last >= 0 && feed.run.paced) {  // the earliest the last tick can have run
     const double t0 = wall - static_cast<double>(last) * period_ms;
     first_tick_wall_ms = have_first_tick_wall ? std::min(first_tick_wall_ms, t0) : t0;
     have_first_tick_wall = true;
@@ -376,6 +376,12 @@ void ConsoleServer::command_result(std::uint64_t id, std::string type, nlohmann:
 void ConsoleServer::ended(const std::string& ending, std::int64_t ticks) {
   boost::asio::post(impl_->core.io,
                     [this, ending, ticks] { impl_->core.run_ended(ending, ticks); });
+}
+
+void ConsoleServer::set_realtime(bool realtime, std::string summary) {
+  boost::asio::post(impl_->core.io, [this, realtime, summary = std::move(summary)]() mutable {
+    impl_->core.realtime = {.on = realtime, .summary = std::move(summary)};
+  });
 }
 
 boost::asio::io_context& ConsoleServer::context() noexcept { return impl_->core.io; }

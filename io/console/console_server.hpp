@@ -70,6 +70,11 @@ class ConsoleServer {
   /// log its "text".
   void command_result(std::uint64_t id, std::string type, nlohmann::json body);
 
+  /// Any thread: whether the loop runs real-time as the run's manifest says it (paced by the
+  /// wall clock on a PREEMPT_RT kernel, SCHED_FIFO, memory locked) and rt::RtStatus::summary();
+  /// `info` and `server_info` say so from then on (before: false, "not started").
+  void set_realtime(bool realtime, std::string summary);
+
   [[nodiscard]] ServerCounters counters() const;
   /// The console thread's event loop, for other non-RT work of the run to share (after
   /// start(); whatever uses it must be gone before the server is).

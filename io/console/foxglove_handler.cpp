@@ -2,12 +2,17 @@
 // telemetry groups advertised with the protobuf schemas of telemetry.mcap, and each
 // subscribed group's message — the same bytes as the MCAP message of that tick — at most
 // foxglove_rate_hz, with the tick's time as log time; /events carries the console's events.
+// After them the 3D scene's topics (io/scene/foxglove_schemas.hpp), for a run with a vehicle:
+// /tf and /scene/forces from the history's samples at io::scene::kLiveSceneRateHz (30 Hz),
+// /scene/trail at io::scene::kTrailRateHz, and the static /scene/world, /scene/vehicle,
+// /scene/path once, to each subscriber as it subscribes.
 #include <fmt/format.h>
 
 #include <cmath>
 #include <cstring>
 
 #include "io/console/server_core.hpp"
+#include "io/scene/foxglove_schemas.hpp"
 
 namespace hil::io::console::detail {
 
@@ -30,7 +35,26 @@ std::shared_ptr<const std::string> message_data(std::uint32_t subscription,
   return out;
 }
 
+/// The scene topics' schemas, base64 (the same for every run).
+const std::vector<std::string>& scene_schemas_base64() {
+  static const std::vector<std::string> schemas = [] {
+    std::vector<std::string> out;
+    out.reserve(io::scene::kSceneTopics.size());
+    for (const io::scene::SceneTopicInfo& t : io::scene::kSceneTopics) {
+      out.push_back(base64(io::scene::scene_schema(t.id)));
+    }
+    return out;
+  }();
+  return schemas;
+}
+
 }  // namespace
+
+io::scene::SceneMessages* Core::scene_messages() {
+  if (!feed.scene) return nullptr;
+  if (!scene_encoder) scene_encoder.emplace(*feed.scene, *feed.table);
+  return &*scene_encoder;
+}
 
 void Core::foxglove_welcome(WsSession& s) {
   s.send_control(Json{{"op", "serverInfo"},
@@ -56,6 +80,16 @@ void Core::foxglove_welcome(WsSession& s) {
                       {"schemaName", io::record::kEventMessageName},
                       {"schema", foxglove_schemas_base64.back()},
                       {"schemaEncoding", "protobuf"}});
+  if (feed.scene) {
+    for (std::size_t t = 0; t < io::scene::kSceneTopics.size(); ++t) {
+      channels.push_back({{"id", all.size() + 2 + t},
+                          {"topic", io::scene::kSceneTopics[t].topic},
+                          {"encoding", "protobuf"},
+                          {"schemaName", io::scene::kSceneTopics[t].schema_name},
+                          {"schema", scene_schemas_base64()[t]},
+                          {"schemaEncoding", "protobuf"}});
+    }
+  }
   s.send_control(Json{{"op", "advertise"}, {"channels", std::move(channels)}}.dump());
 }
 
@@ -68,8 +102,9 @@ void Core::on_foxglove_message(WsSession& s, std::string_view text) {
   if (m.is_discarded() || !m.is_object() || !m.contains("op") || !m["op"].is_string()) {
     return refuse("a message is a JSON object with an \"op\"");
   }
-  const std::string& op = m["op"].get_ref<const std::string&>();
-  const std::size_t channel_count = groups().size() + 1;
+  const auto& op = m["op"].get_ref<const std::string&>();
+  const std::size_t channel_count =
+      groups().size() + 1 + (feed.scene ? io::scene::kSceneTopics.size() : 0);
   if (op == "subscribe") {
     if (!m.contains("subscriptions") || !m["subscriptions"].is_array()) {
       return refuse("subscribe: 'subscriptions' must be a list");
@@ -86,8 +121,18 @@ void Core::on_foxglove_message(WsSession& s, std::string_view text) {
       const auto id = sub["id"].get<std::uint64_t>();
       if (id > 0xFFFFFFFF) return refuse("subscribe: 'id' must fit 32 bits");
       std::erase_if(s.foxglove, [&](const FoxgloveSubscription& f) { return f.id == id; });
-      s.foxglove.push_back(
-          {.id = static_cast<std::uint32_t>(id), .channel = static_cast<std::size_t>(channel)});
+      FoxgloveSubscription& f = s.foxglove.emplace_back(FoxgloveSubscription{
+          .id = static_cast<std::uint32_t>(id), .channel = static_cast<std::size_t>(channel)});
+      if (f.channel > groups().size() + 1) {
+        const auto topic = static_cast<io::scene::SceneTopic>(f.channel - groups().size() - 2);
+        if (!io::scene::topic_info(topic).per_sample) send_scene_static(s, f, topic);
+        if (topic == io::scene::SceneTopic::trail) {  // the trail so far, from the history
+          for (std::uint64_t q = history.first_seq(); q < history.end_seq(); ++q) {
+            const auto body = scene_messages()->frames().body(history.values(q));
+            f.trail.add(body.translation[0], body.translation[1], body.translation[2]);
+          }
+        }
+      }
     }
     s.foxglove_seq = std::max(s.foxglove_seq, history.end_seq());
     update_armed();
@@ -119,7 +164,12 @@ void Core::send_foxglove_messages(WsSession& s) {
     const std::int64_t tick = history.tick(s.foxglove_seq);
     const auto values = history.values(s.foxglove_seq);
     for (FoxgloveSubscription& f : s.foxglove) {
-      if (f.channel > all.size()) continue;  // events below
+      if (f.channel == all.size() + 1) continue;  // events below
+      if (f.channel > all.size() + 1) {
+        send_scene_sample(s, f, static_cast<io::scene::SceneTopic>(f.channel - all.size() - 2),
+                          s.foxglove_seq);
+        continue;
+      }
       if (f.last_tick >= 0 && tick - f.last_tick < min_gap) continue;
       f.last_tick = tick;
       io::record::TelemetrySchema::encode(
@@ -130,10 +180,10 @@ void Core::send_foxglove_messages(WsSession& s) {
   }
   // events since this client's last look: the events subscription keeps its place by count
   for (FoxgloveSubscription& f : s.foxglove) {
-    if (f.channel <= all.size()) continue;
+    if (f.channel != all.size() + 1) continue;
     const auto total = static_cast<std::int64_t>(events_total);
     if (f.last_tick < 0) f.last_tick = total;  // from the subscription on
-    const std::int64_t held = static_cast<std::int64_t>(foxglove_events.size());
+    const auto held = static_cast<std::int64_t>(foxglove_events.size());
     for (std::int64_t n = std::max(f.last_tick, total - held); n < total; ++n) {
       const ConsoleEvent& e = foxglove_events[static_cast<std::size_t>(n - (total - held))];
       const std::int64_t tick = std::max<std::int64_t>(e.tick, 0);
@@ -144,6 +194,47 @@ void Core::send_foxglove_messages(WsSession& s) {
           true);
     }
     f.last_tick = total;
+  }
+}
+
+void Core::send_scene_static(WsSession& s, const FoxgloveSubscription& f,
+                             io::scene::SceneTopic topic) {
+  // stamped now: the live edge, where a Foxglove client's clock is
+  const auto log_time =
+      static_cast<std::uint64_t>(feed.run.start_epoch_ns + ticks_now() * feed.run.period_ns);
+  const std::vector<std::uint8_t> message = scene_messages()->static_message(topic, log_time);
+  // the lossless binary queue (the data queue drops its oldest when full): the terrain is MBs
+  (void)s.send_capture(message_data(f.id, log_time, message), true);
+}
+
+void Core::send_scene_sample(WsSession& s, FoxgloveSubscription& f, io::scene::SceneTopic topic,
+                             std::uint64_t seq) {
+  using io::scene::SceneTopic;
+  if (!io::scene::topic_info(topic).per_sample) return;
+  io::scene::SceneMessages& scene = *scene_messages();
+  const std::int64_t tick = history.tick(seq);
+  const auto values = history.values(seq);
+  const auto period = feed.run.period_ns;
+  double rate_hz = std::min(options.foxglove_rate_hz, io::scene::kLiveSceneRateHz);
+  if (topic == SceneTopic::trail) {
+    const auto body = scene.frames().body(values);
+    f.trail.add(body.translation[0], body.translation[1], body.translation[2]);
+    rate_hz = std::min(rate_hz, io::scene::kTrailRateHz);
+  }
+  const auto min_gap =
+      static_cast<std::int64_t>(std::ceil(1e9 / (rate_hz * static_cast<double>(period))));
+  if (f.last_tick >= 0 && tick - f.last_tick < min_gap) return;
+  f.last_tick = tick;
+  const auto log_time = static_cast<std::uint64_t>(feed.run.start_epoch_ns + tick * period);
+  const auto send = [&](std::span<const std::uint8_t> m) {
+    s.send_data(message_data(f.id, log_time, m), true);
+  };
+  if (topic == SceneTopic::tf) {
+    scene.transforms(values, log_time, send);
+  } else if (topic == SceneTopic::forces) {
+    scene.forces(values, log_time, send);
+  } else {
+    scene.trail(f.trail, log_time, send);
   }
 }
 

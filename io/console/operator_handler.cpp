@@ -1,5 +1,6 @@
 // The operator's side of the console's protocol (docs/api.md): the operator lock, commands for
-// the loop and their acks, stop, and the lock-step of a paused run.
+// the loop and their acks, driving (docs/console.md "Driving"), stop, and the lock-step of a
+// paused run.
 #include <fmt/format.h>
 
 #include <cmath>
@@ -69,6 +70,30 @@ void Core::submit_command(WsSession& s, std::optional<std::int64_t> req, const C
     (void)ask_ticks(1);         // the loop waits between ticks: all of them at its next
     advance_steps();
   }
+}
+
+void Core::drive(WsSession& s, std::optional<std::int64_t> req, const Drive& d) {
+  if (s.role != Role::operator_) {
+    return refuse(s, req,
+                  "driving needs the operator token (open the console's URL with ?token=…)");
+  }
+  if (!feed.drive) {
+    return refuse(s, req,
+                  "this run has no driver: its rig has no driver block (docs/console.md "
+                  "\"Driving\"), or it is a replay");
+  }
+  if (ending) return refuse(s, req, "the run has ended");
+  if (!hold_lock(s, req)) return;
+  Json driver;
+  try {
+    driver = feed.drive(d);
+  } catch (const std::invalid_argument& e) {
+    return refuse(s, req, e.what());
+  }
+  if (!req) return;  // the page's stream of controls: no reply each
+  Json out = reply("drive", req);
+  out.update(driver);
+  s.send_control(out.dump());
 }
 
 Json Core::lock_json() const {

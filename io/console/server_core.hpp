@@ -32,6 +32,8 @@
 #include "io/console/console_tap.hpp"
 #include "io/console/sample_history.hpp"
 #include "io/record/telemetry_schema.hpp"
+#include "io/scene/scene_messages.hpp"
+#include "io/scene/scene_trail.hpp"
 #include "rt_core/executive.hpp"
 
 namespace hil::io::console::detail {
@@ -71,11 +73,14 @@ struct Subscription {
   bool backfilling = true;     ///< sending the past: never skipped ahead, flagged in frames
 };
 
-/// A Foxglove subscription: one telemetry group (or /events) at ≤ foxglove_rate_hz.
+/// A Foxglove subscription: one telemetry group, /events or a scene topic at ≤ foxglove_rate_hz.
 struct FoxgloveSubscription {
   std::uint32_t id = 0;
-  std::size_t channel = 0;  ///< advertised channel: group index + 1, events = groups + 1
+  /// advertised channel: group index + 1, events = groups + 1, then the scene's topics
+  /// (io/scene/foxglove_schemas.hpp kSceneTopics, in order)
+  std::size_t channel = 0;
   std::int64_t last_tick = -1;
+  io::scene::SceneTrail trail;  ///< /scene/trail: the positions so far
 };
 
 class Core;
@@ -159,6 +164,13 @@ class Core {
   void foxglove_welcome(WsSession& s);
   void on_foxglove_message(WsSession& s, std::string_view text);
   void send_foxglove_messages(WsSession& s);
+  /// The scene topics' messages of one history sample due for `f` (a scene subscription).
+  void send_scene_sample(WsSession& s, FoxgloveSubscription& f, io::scene::SceneTopic topic,
+                         std::uint64_t seq);
+  /// A static scene topic's message, to a new subscriber at once (lossless).
+  void send_scene_static(WsSession& s, const FoxgloveSubscription& f, io::scene::SceneTopic topic);
+  /// The scene's messages (made on first use), or nullptr for a run without a scene.
+  [[nodiscard]] io::scene::SceneMessages* scene_messages();
 
   // ---- the loop (console_server.cpp) ----
   void start_pump();
@@ -179,6 +191,8 @@ class Core {
   /// Answers `req` with an error saying `why`, counted as a refused message.
   void refuse(WsSession& s, std::optional<std::int64_t> req, std::string_view why);
   void submit_command(WsSession& s, std::optional<std::int64_t> req, const Command& c);
+  /// `drive`: the operator holding the lock drives (feed.drive); a viewer is refused.
+  void drive(WsSession& s, std::optional<std::int64_t> req, const Drive& d);
   void lock_step(WsSession& s, std::optional<std::int64_t> req, const Step& step);
   /// An operator of a paused run holding the lock may step; else refuses.
   bool may_step(WsSession& s, std::optional<std::int64_t> req);
@@ -232,6 +246,10 @@ class Core {
     return schema ? schema->groups() : std::span<const io::record::TelemetryGroup>();
   }
   std::vector<std::string> foxglove_schemas_base64;  ///< per group, then events
+  /// The scene's messages (scene_messages(): made on first use).
+  std::optional<io::scene::SceneMessages> scene_encoder;
+  /// The page's `scene` message, dumped once.
+  std::shared_ptr<const std::string> scene_text;
   const rt::Executive* executive = nullptr;
   std::function<void()> stop;
   SharedCounters counters;
@@ -296,12 +314,17 @@ class Core {
   std::deque<std::string> events;            ///< the last kEventBacklog event messages (JSON)
   std::deque<ConsoleEvent> foxglove_events;  ///< not yet sent on /events
   std::uint64_t events_total = 0;
+  /// Whether the loop runs real-time (ConsoleServer::set_realtime), once it has started.
+  struct Realtime {
+    bool on = false;
+    std::string summary = "not started";
+  } realtime;
 
   // pump scratch
   std::vector<double> row;
   std::int64_t drained_through = 0;  ///< the tick after the last one taken off the tap
   rt::ChannelSnapshot snapshot;
-  double first_tick_wall_ms = 0.0;  ///< realtime: wall clock of tick 0 (lower bound)
+  double first_tick_wall_ms = 0.0;  ///< paced: wall clock of tick 0 (lower bound)
   bool have_first_tick_wall = false;
   Clock::time_point last_values{}, last_status{}, last_can{}, last_timing{};
 };

@@ -23,6 +23,8 @@ class Decoder final : public McapVisitor {
       report_.skipped_topics.push_back(channel.topic + ": no schema");
       return;
     }
+    // Foxglove's own messages (the 3D scene: io/scene) are for viewers, not channel samples
+    if (schema->second.name.starts_with("foxglove.")) return;
     auto [layout, why_not] = TelemetryLayout::from(schema->second, channel);
     if (!layout) {
       report_.skipped_topics.push_back(channel.topic + ": " + why_not);

@@ -46,10 +46,20 @@ std::vector<std::uint32_t> group_decimations(const TelemetryRecorderSpec& c,
   return out;
 }
 
-/// The ring's decimation: that of the fastest group (every tick any group records).
+/// The extra topics' rate as a tick decimation (0: no extra topics).
+std::uint32_t extra_decimation(const TelemetryRecorderSpec& c) {
+  if (c.extra_topics == nullptr) return 0;
+  const double rate = c.extra_topics->rate_hz();
+  if (!(rate > 0.0))
+    throw std::invalid_argument("telemetry: the extra topics' rate must be > 0 Hz");
+  return TelemetryRecorder::decimation_for(c.tick_period_ns, rate);
+}
+
+/// The ring's decimation: that of the fastest group or extra topic (every tick any records).
 std::uint32_t base_decimation(const TelemetryRecorderSpec& c, const TelemetrySchema& schema) {
   std::uint32_t base = checked_decimation(c);
   for (const std::uint32_t d : group_decimations(c, schema)) base = std::min(base, d);
+  if (const std::uint32_t extra = extra_decimation(c); extra > 0) base = std::min(base, extra);
   return base;
 }
 
@@ -100,6 +110,15 @@ TelemetryRecorder::TelemetryRecorder(const rt::ChannelTable& table, std::unique_
     // a whole multiple of the ring's decimation: every tick a group records is in the ring
     group_decimation_.push_back((d + decimation_ - 1) / decimation_ * decimation_);
   }
+  if (config_.extra_topics != nullptr) {
+    const std::uint32_t d = extra_decimation(config_);
+    extra_decimation_ = (d + decimation_ - 1) / decimation_ * decimation_;
+    extra_ = config_.extra_topics->topics();
+    write_extra_ = [this](std::size_t topic, std::span<const std::uint8_t> message) {
+      writer_->write_message(extra_channels_.at(topic), extra_sequence_++, extra_log_time_,
+                             extra_log_time_, message);
+    };
+  }
   open_writer(std::move(sink), 0);
   thread_ = std::jthread([this](const std::stop_token& stop) {
     pthread_setname_np(pthread_self(), "hilsim-record");
@@ -129,10 +148,22 @@ void TelemetryRecorder::open_writer(std::unique_ptr<ByteSink> sink, std::int64_t
                          {"part", std::to_string(part_)},
                          {"first_tick", std::to_string(first_tick)}});
   if (!config_.run_metadata.empty()) writer_->add_metadata("hilsim.run", config_.run_metadata);
+  open_extra_topics(first_tick);
   writer_->flush();  // the schemas are on disk before the first sample
   part_first_tick_ = first_tick;
   file_bytes_base_ = before;
   publish_bytes();
+}
+
+void TelemetryRecorder::open_extra_topics(std::int64_t first_tick) {
+  extra_channels_.clear();
+  if (config_.extra_topics == nullptr) return;
+  for (const ExtraTopic& t : extra_) {
+    const std::uint16_t schema = writer_->add_schema(t.schema_name, kProtobufEncoding, t.schema);
+    extra_channels_.push_back(writer_->add_channel(schema, t.topic, kProtobufEncoding, {}));
+  }
+  extra_log_time_ = log_time(first_tick);
+  config_.extra_topics->file_start(first_tick, extra_log_time_, write_extra_);
 }
 
 void TelemetryRecorder::close_file() {
@@ -285,6 +316,10 @@ void TelemetryRecorder::write_sample() {
       TelemetrySchema::encode(groups[g], tick, sim_time_s, values, message_);
       writer_->write_message(group_channels_[g], sequence_, log_time(tick), log_time(tick),
                              message_);
+    }
+    if (extra_decimation_ > 0 && tick % extra_decimation_ == 0) {
+      extra_log_time_ = log_time(tick);
+      config_.extra_topics->sample(tick, extra_log_time_, values, write_extra_);
     }
     ++sequence_;
     samples_recorded_.fetch_add(1, std::memory_order_relaxed);

@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "io/record/byte_sink.hpp"
+#include "io/record/extra_topics.hpp"
 #include "io/record/mcap/mcap_writer.hpp"
 #include "io/record/telemetry_schema.hpp"
 #include "rt_core/channel_table.hpp"
@@ -66,6 +67,9 @@ struct TelemetryRecorderSpec {
   /// recording stops then too.
   std::uint64_t min_free_bytes = 0;
   std::function<std::optional<std::uint64_t>()> free_bytes;
+  /// More topics (io/record/extra_topics.hpp: the 3D scene), written by the recorder thread
+  /// from the recorded samples at their own rate; nullptr: none. Must outlive the recorder.
+  ExtraTopics* extra_topics = nullptr;
 };
 
 /// Counters, all monotonic; samples are whole ticks (all groups of one tick).
@@ -150,8 +154,11 @@ class TelemetryRecorder {
   void write_event(const EventSlot& e);
   void flush();
   void fail(const std::exception& e);
-  /// A new McapWriter on `sink` with the schemas, channels and metadata of this recording.
+  /// A new McapWriter on `sink` with the schemas, channels and metadata of this recording,
+  /// and the extra topics' messages of a file's start.
   void open_writer(std::unique_ptr<ByteSink> sink, std::int64_t first_tick);
+  /// The extra topics' schemas and channels in the current file, and their file-start messages.
+  void open_extra_topics(std::int64_t first_tick);
   /// Closes the current file complete (its summary written): every sample so far durable.
   void close_file();
   /// The bytes of every file so far, for counters().
@@ -176,6 +183,12 @@ class TelemetryRecorder {
   std::vector<std::uint16_t> group_channels_;
   std::vector<std::uint32_t> group_decimation_;  // per group: a multiple of decimation_
   std::uint16_t event_channel_ = 0;
+  std::vector<ExtraTopic> extra_;              // the extra topics' names and schemas
+  std::vector<std::uint16_t> extra_channels_;  // … and their channels in the current file
+  std::uint32_t extra_decimation_ = 0;         // a multiple of decimation_; 0: no extra topics
+  std::uint32_t extra_sequence_ = 0;
+  ExtraTopics::Write write_extra_;  // writes on extra_channels_ at extra_log_time_
+  std::uint64_t extra_log_time_ = 0;
   std::int64_t scratch_tick_ = 0;  // the writer's copy of the sample it writes
   std::vector<double> scratch_;
   std::vector<std::uint8_t> message_;

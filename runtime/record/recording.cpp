@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "runtime/rig.hpp"
+#include "runtime/scene/scene_builder.hpp"
 
 namespace hil::runtime {
 
@@ -35,11 +36,22 @@ std::uint64_t watermark(const std::optional<Space>& space, std::uint64_t wanted)
   return wanted == 0 || !space ? wanted : std::min(wanted, space->size / 20);
 }
 
-io::record::TelemetryRecorderSpec telemetry_config(const std::filesystem::path& dir,
-                                                   std::int64_t period_ns,
-                                                   std::int64_t start_epoch_ns,
-                                                   const std::string& rig_name,
-                                                   const config::RecordingSpec& s) {
+/// The 3D scene, when the rig has a vehicle and the recording a scene rate.
+std::shared_ptr<const io::scene::Scene> scene_of(const Rig& rig, const RunRecordingSpec& o) {
+  return o.settings.scene_rate_hz > 0 ? build_scene(rig.settings(), o.scenario) : nullptr;
+}
+
+std::unique_ptr<io::scene::SceneRecorderTopics> scene_topics(
+    const std::shared_ptr<const io::scene::Scene>& scene, const Rig& rig,
+    const RunRecordingSpec& o) {
+  if (!scene) return nullptr;
+  return std::make_unique<io::scene::SceneRecorderTopics>(
+      scene, rig.table(), o.settings.scene_rate_hz, rig.settings().executive.period);
+}
+
+io::record::TelemetryRecorderSpec telemetry_config(
+    const std::filesystem::path& dir, std::int64_t period_ns, std::int64_t start_epoch_ns,
+    const std::string& rig_name, const config::RecordingSpec& s, io::record::ExtraTopics* scene) {
   return {.tick_period_ns = period_ns,
           .start_time_ns = static_cast<std::uint64_t>(start_epoch_ns),
           .group_rates_hz = s.rates_hz,
@@ -52,7 +64,8 @@ io::record::TelemetryRecorderSpec telemetry_config(const std::filesystem::path& 
           .free_bytes = [dir]() -> std::optional<std::uint64_t> {
             const std::optional<Space> space = space_of(dir);
             return space ? std::optional(space->free) : std::nullopt;
-          }};
+          },
+          .extra_topics = scene};
 }
 
 }  // namespace
@@ -61,9 +74,11 @@ Recording::Recording(Rig& rig, const RunRecordingSpec& o)
     : table_(rig.table()),
       dir_(o.dir),
       lossless_(o.lossless),
+      scene_(scene_of(rig, o)),
+      scene_topics_(scene_topics(scene_, rig, o)),
       telemetry_(rig.table(), o.dir / "telemetry.mcap",
                  telemetry_config(o.dir, rig.settings().executive.period, o.start_epoch_ns,
-                                  o.rig_name, o.settings)) {
+                                  o.rig_name, o.settings, scene_topics_.get())) {
   const std::filesystem::path& dir = o.dir;
   const std::int64_t period_ns = rig.settings().executive.period;
   // Space kept for the end of the run: whatever fills the disk, the manifest and timing.json

@@ -2,7 +2,9 @@
 // The recorders of a run directory, fed by the record stage of every tick: telemetry.mcap
 // (channel samples), can.log (every frame the buses received and sent) and, for a rig with a
 // shared-memory bus, bus.log (every input snapshot it consumed); for a rig with FMUs on
-// worker threads, fmu.log (their late steps: runtime/fmu/fmu_log.hpp).
+// worker threads, fmu.log (their late steps: runtime/fmu/fmu_log.hpp). telemetry.mcap also
+// carries the 3D scene (io/scene/scene_recorder_topics.hpp) at the recording's scene_rate_hz,
+// for a rig with a vehicle.
 // Constructed in the setup phase; run() on the RT thread (wait-free pushes into the
 // recorders' rings; a lossless recording waits for room instead); service() on one non-RT
 // thread while the loop runs; stop() after it; counters() from any thread.
@@ -13,9 +15,12 @@
 #include <string>
 
 #include "config/recording_spec.hpp"
+#include "config/scenario/scenario_spec.hpp"
 #include "io/record/bus_log_recorder.hpp"
 #include "io/record/can_log_recorder.hpp"
 #include "io/record/telemetry_recorder.hpp"
+#include "io/scene/scene.hpp"
+#include "io/scene/scene_recorder_topics.hpp"
 #include "rt_core/stage.hpp"
 #include "runtime/fmu/fmu_log.hpp"
 
@@ -42,6 +47,8 @@ struct RunRecordingSpec {
   /// waits for the writers instead of letting a full ring drop samples or frames.
   bool lossless = false;
   config::RecordingSpec settings;  ///< the rig's recording block (rates, compression, split)
+  /// The scenario the run drives, for the 3D scene's course (nullptr: none); setup only.
+  const config::ScenarioSpec* scenario = nullptr;
 };
 
 class Recording final : public rt::Stage {
@@ -70,12 +77,17 @@ class Recording final : public rt::Stage {
   [[nodiscard]] RecordingCounters counters() const;
   /// Setup: the telemetry recorder, for its event topic (RT pushes: push_event).
   [[nodiscard]] io::record::TelemetryRecorder& telemetry() noexcept { return telemetry_; }
+  /// The 3D scene the telemetry carries (nullptr: none: no vehicle, or scene_rate_hz 0), for
+  /// the console to share. Any thread (immutable).
+  [[nodiscard]] std::shared_ptr<const io::scene::Scene> scene() const noexcept { return scene_; }
 
  private:
   const rt::ChannelTable& table_;
   std::filesystem::path dir_;
   bool lossless_;
-  io::record::TelemetryRecorder telemetry_;
+  std::shared_ptr<const io::scene::Scene> scene_;
+  std::unique_ptr<io::scene::SceneRecorderTopics> scene_topics_;  // before the telemetry: it
+  io::record::TelemetryRecorder telemetry_;                       // writes them from its start
   std::unique_ptr<io::record::CanLogRecorder> can_log_;
   std::unique_ptr<io::record::BusLogRecorder> bus_log_;
   std::unique_ptr<FmuLogWriter> fmu_log_;

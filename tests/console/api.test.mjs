@@ -46,6 +46,8 @@ test('API calls on a paused run', { timeout: 120000 }, async () => {
     assert.equal(info.paused, true);
     assert.equal(info.role, 'viewer');
     assert.equal(info.tick, 0);
+    assert.equal(info.paced, false);  // --speed max: neither paced nor real-time
+    assert.equal(info.realtime, false);
     const wheels = await viewer.call({ type: 'channels', req: 2, pattern: 'vehicle.wheel.*.speed' });
     assert.deepEqual(wheels.channels.map((c) => c.name),
       ['fl', 'fr', 'rl', 'rr'].map((w) => `vehicle.wheel.${w}.speed`));

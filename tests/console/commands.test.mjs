@@ -43,8 +43,15 @@ test('operator commands: acked with their tick, in every event log, replayed', {
     await until(() => op.json.some((m) => m.type === 'channels'));
     const info = op.json.find((m) => m.type === 'server_info');
     assert.deepEqual(info.capabilities, ['stop', 'write', 'release', 'fault', 'clear_fault', 'marker',
-      'uds']);
+      'uds', 'drive']);
     const names = op.json.find((m) => m.type === 'channels').channels.map((c) => c.name);
+    // --no-rt: paced by the wall clock, not real-time (what the manifest says too)
+    op.send({ type: 'info', req: 99 });
+    await until(() => op.json.some((m) => m.type === 'info'));
+    const live = op.json.find((m) => m.type === 'info');
+    assert.equal(live.paced, true);
+    assert.equal(live.realtime, false);
+    assert.match(live.realtime_summary, /^not real-time \(/);
 
     viewer.send({ type: 'write', req: 1, values: { 'env.wind.speed': 3 } });
     assert.match((await viewer.reply(1)).message, /operator token/);

@@ -65,7 +65,7 @@ test(`${CLIENTS} clients × ${CHANNELS} channels and a stalled one`, { timeout: 
       ? await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] }) : null;
     const page = browser && await browser.newPage({ viewport: { width: 1280, height: 800 } });
     if (page) {
-      await page.goto(url);
+      await page.goto(`${url}?layout=blank`);  // a page with the one plot below, not the rig's default
       await page.waitForFunction(() => document.getElementById('run').textContent.includes('ravon'));
       await page.fill('#filter', 'vehicle.body.speed');
       await page.click('#channels tr[data-name="vehicle.body.speed"]');

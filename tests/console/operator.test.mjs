@@ -54,7 +54,7 @@ test('the operator pane: entry and steps, limits, faults from the catalogue, mar
   try {
     const { url, token } = await run.ready;
     const op = await (await browser.newContext({ acceptDownloads: true })).newPage();
-    await op.goto(`${url}?token=${token}&tab=op`);
+    await op.goto(`${url}?token=${token}&tab=op&layout=blank`);  // plots (and captures) only what the test adds
     await op.waitForFunction(() => document.querySelectorAll('#op-channel option').length > 10);
     await op.waitForFunction(() => document.querySelectorAll('#fault-kind option').length > 5);
 

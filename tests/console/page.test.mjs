@@ -30,7 +30,7 @@ test('the console page watches and stops a run', { skip: !existsSync(CHROMIUM) &
         }
         return route.continue();
       });
-      await page.goto(url);
+      await page.goto(`${url}?layout=blank`);  // the one plot below (tick to pixel of a page alone), not the rig's default
       await page.waitForFunction(() => document.getElementById('run').textContent.includes('ravon'));
       assert.equal(await page.isDisabled('#stop'), true, 'a viewer cannot stop the run');
 

@@ -57,13 +57,13 @@ test('the CAN view controls the rest bus: node off, message off and on, another 
 
       // a viewer sees the rest bus but has no controls
       const viewer = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
-      await viewer.goto(`${url}?tab=can`);
+      await viewer.goto(`${url}?tab=can&layout=blank`);  // the CAN view without the rig's default plots and 3D
       await viewer.waitForSelector(`${row('ABS_Status')} button.node-off`);
       assert.ok(await viewer.isDisabled(`${row('ABS_Status')} button.node-off`));
       assert.ok(await viewer.isDisabled(`${row('ABS_Status')} button.msg-off`));
 
       const op = await (await browser.newContext({ viewport: { width: 1600, height: 1000 } })).newPage();
-      await op.goto(`${url}?token=${token}&tab=can`);
+      await op.goto(`${url}?token=${token}&tab=can&layout=blank`);
       await op.waitForSelector(`${row('ABS_Status')} button.node-off:not([disabled])`);
       // 49 messages sent for 11 nodes, 4 of the device under test received and checked
       const body = await op.$$eval('#can-table tbody tr[data-bus="body"]', (rs) => rs.map((r) => ({

@@ -112,7 +112,7 @@ test('the console page\'s views', { skip: !existsSync(CHROMIUM) && 'no chromium'
   try {
     const { url, token } = await run.ready;
     const page = await browser.newPage({ viewport: { width: 1400, height: 1150 }, acceptDownloads: true });
-    await page.goto(`${url}?token=${token}`);
+    await page.goto(`${url}?token=${token}&layout=blank`);  // one empty panel, not the rig's default
     await page.waitForFunction(() => document.getElementById('run').textContent.includes('spike_lane_change'));
 
     // two stacked panels: the speed in the first, the spiked input in a second

@@ -58,12 +58,15 @@ grep -q "^Depends: .*libc6" "$work/control" && grep -q "^Depends: .*python3" "$w
   grep -q "^Depends: .*libprotobuf" "$work/control" ||
   fail "Depends lacks the shared libraries (dpkg-shlibdeps) or python3"
 dpkg -x "$deb" "$work/x"
-# Installed text files (binaries' debug line tables and the docs' transcripts aside) name
-# neither tree: the units, hilbus.pc, the Python package, the rigs.
+# Installed text files (the docs' transcripts aside) name neither tree: the units, hilbus.pc,
+# the Python package, the rigs; the binaries are stripped (no line tables naming the sources).
 for path in "$src" "$build"; do
   if hits=$(grep -rlIF --exclude-dir=doc -- "$path" "$work/x/usr"); then
     fail "installed files name $path: $hits"
   fi
+done
+for elf in "$work/x/usr/bin/hilsim" "$work/x/usr/lib/libhilbus.so.1.1.0"; do
+  readelf -S "$elf" | grep -q "\.debug_" && fail "$(basename "$elf") is not stripped"
 done
 grep -qx "ExecStart=/usr/bin/hilsim run .*" "$work/x/usr/lib/systemd/system/hilsim@.service" ||
   fail "hilsim@.service does not run /usr/bin/hilsim"

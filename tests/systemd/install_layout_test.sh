@@ -36,6 +36,7 @@ usr/lib/python3/dist-packages/hilsim/__init__.py
 usr/lib/python3/dist-packages/hilsim/_capture.py
 usr/lib/python3/dist-packages/hilsim/_discovery.py
 usr/lib/python3/dist-packages/hilsim/_installed.py
+usr/lib/python3/dist-packages/hilsim/_lockstep.py
 usr/lib/python3/dist-packages/hilsim/_native.py
 usr/lib/python3/dist-packages/hilsim/_protocol.py
 usr/lib/python3/dist-packages/hilsim/_uds.py

@@ -20,6 +20,7 @@ void add_run_command(CLI::App& app) {
       "  hilsim run --speed max             # SIL: as fast as the machine can, same results\n"
       "  hilsim run --rig hmmwv --scenario straight_accel_brake\n"
       "  hilsim run --can cannelloni://192.168.1.20:20000?local=0.0.0.0:20000   # a real ECU\n"
+      "  hilsim run --duration 1h --joystick /dev/input/by-id/usb-…-event-joystick   # drive\n"
       "  hilsim run --rig my_rigs/bench7/rig.pbtxt --overlay campaign.pbtxt --record runs/r42\n"
       "\n"
       "Rigs: --rig NAME finds <dir>/NAME/rig.pbtxt in $HILSIM_RIGS, ./hil_rigs, the installed\n"
@@ -51,6 +52,11 @@ void add_run_command(CLI::App& app) {
                   "A real ECU on this CAN transport instead of the rig's bus URI "
                   "(cannelloni://, slcan:, socketcan:, virtual:)")
       ->type_name("URI");
+  cmd->add_option("--joystick", o->joystick,
+                  "A Linux joystick or wheel for the rig's driver block (its EVDEV controls): "
+                  "an evdev device, e.g. /dev/input/by-id/…-event-joystick, or a FIFO of "
+                  "input_event records (docs/console.md \"Driving\")")
+      ->type_name("PATH");
   cmd->add_option("--ecu", o->ecu, "virtual: the built-in ECU in process; none: no ECU")
       ->check(CLI::IsMember({"virtual", "none"}));
   cmd->add_option("--record", o->record_dir, "Write the recording to this run directory")

@@ -172,6 +172,13 @@ void Driver::command_drive(double speed_ref, double kappa, bool parked,
 }
 
 void Driver::step(double t, rt::ChannelTable& table) noexcept {
+  if (human_) {  // back from HUMAN: find the path again, from the speed the driver left
+    human_ = false;
+    located_ = false;
+    follower_.reset();
+    speed_.reset();
+    status_.speed_ref = std::max(0.0, status_.speed_measured);
+  }
   const runtime::CoursePose cg = frame_.to_course(table.get(x_), table.get(y_), table.get(yaw_));
   const runtime::CoursePose reference = offset(cg, geometry_.reference_x(), 0.0);
   const bool first = !located_;
@@ -204,6 +211,49 @@ void Driver::step(double t, rt::ChannelTable& table) noexcept {
   status_.curvature = kappa;
   status_.cross_track = at.cross_track;
   status_.progress = at.s;
+  status_.parked = parked;
+}
+
+void Driver::step_human(const HumanControls& c, double max_speed,
+                        rt::ChannelTable& table) noexcept {
+  if (!human_) speed_.reset();  // the pedals' cascade starts from nothing
+  human_ = true;
+  const double steer = std::clamp(c.steer, -1.0, 1.0);
+  const double throttle = std::clamp(c.throttle, 0.0, 1.0);
+  const double brake = std::clamp(c.brake, 0.0, 1.0);
+  const double measured = measured_speed(table);
+  const double kappa = steer * geometry_.max_curvature();
+  const bool at_rest = std::abs(measured) < kStandstillSpeed;
+  double target = 0.0;
+  double speed_ref = status_.speed_ref;
+  bool parked = false;
+  if (drive_ == models::DriveKind::electric) {
+    target = throttle * max_speed;
+    if (brake > 0.0) {  // the brake takes the demand down, at 3 m/s² with the full pedal
+      speed_ref = std::max(0.0, speed_ref - brake * kFullPedalAcceleration * cycle_s_);
+      target = std::min(target, speed_ref);
+    } else {
+      speed_ref = plan_.follow(speed_ref, target, cycle_s_);
+    }
+    parked = target == 0.0 && speed_ref == 0.0 && at_rest;
+    command_drive(speed_ref, kappa, parked, table);
+  } else {  // the pedals as the driver holds them; the steering as the path follower's
+    parked = throttle == 0.0 && at_rest;
+    for (std::size_t a = 0; a < geometry_.axle_count(); ++a) {
+      set(table, steer_[a], geometry_.central_angle(a, kappa));
+    }
+    set(table, park_, parked ? 1.0 : 0.0);
+    const double idle =
+        engine_speed_ ? models::engine_throttle(engine_, 0.0, table.get(*engine_speed_)) : 0.0;
+    set(table, throttle_, throttle > 0.0 ? std::min(1.0, idle + throttle) : 0.0);
+    set(table, brake_, brake);
+    set(table, gear_, 1.0);  // D
+    speed_ref = measured;
+  }
+  status_.speed_measured = measured;
+  status_.speed_target = target;
+  status_.speed_ref = speed_ref;
+  status_.curvature = kappa;
   status_.parked = parked;
 }
 

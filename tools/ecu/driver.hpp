@@ -11,9 +11,14 @@
 //               vehicle.powertrain.gear_request = 1 (D)
 //   both        vehicle.steering.A.command per steered axle (Ackermann central angles),
 //               vehicle.brake.park while holding at standstill
-// Commands the rig does not receive are not written. Setup: the constructor (throws
-// std::runtime_error naming a channel the drive needs and the rig does not map); step() and
-// hold() are RT: no allocation, no exceptions. Not thread-safe: one RT thread.
+// Commands the rig does not receive are not written.
+// HUMAN mode (a driver in the loop, docs/ecu.md "HUMAN mode"): step_human() drives from the
+// driver's controls instead — the path follower off, the steering's share as curvature, the
+// throttle and brake as a speed demand (electric) or as the pedals (combustion); the next step()
+// finds the vehicle on the path again wherever it went and follows it from there.
+// Setup: the constructor (throws std::runtime_error naming a channel the drive needs and the rig
+// does not map); step(), step_human() and hold() are RT: no allocation, no exceptions. Not
+// thread-safe: one RT thread.
 
 #include <array>
 #include <cstddef>
@@ -45,6 +50,13 @@ struct DriverStatus {
   bool parked = true;           ///< holding at standstill
 };
 
+/// The driver's controls (the rig's driver.steer, driver.throttle, driver.brake).
+struct HumanControls {
+  double steer = 0.0;     ///< −1..1: a share of the steering's reach, + = left
+  double throttle = 0.0;  ///< 0..1
+  double brake = 0.0;     ///< 0..1
+};
+
 class Driver {
  public:
   /// `table`: the ECU's table, frozen; `cycle_s`: the control period [s].
@@ -53,6 +65,14 @@ class Driver {
 
   /// RT: one control cycle at scenario time `t` [s].
   void step(double t, rt::ChannelTable& table) noexcept;
+  /// RT: one control cycle in HUMAN mode: curvature steer·κ_max; electric: the speed reference
+  /// follows throttle·`max_speed` [m/s] at the plan's acceleration, and the brake takes it down
+  /// at up to 3 m/s² (full pedal); combustion: the throttle above idle and the brake pedal as
+  /// they are, in D. The parking brake holds while stopped with nothing asked.
+  void step_human(const HumanControls& controls, double max_speed,
+                  rt::ChannelTable& table) noexcept;
+  /// The last cycle was step_human().
+  [[nodiscard]] bool human() const noexcept { return human_; }
   /// RT: stop and hold (no valid inputs yet, or they went missing): speeds 0, throttle 0,
   /// brakes and parking brake on, steering where it is.
   void hold(rt::ChannelTable& table) noexcept;
@@ -99,6 +119,7 @@ class Driver {
 
   std::size_t hint_ = 0, front_hint_ = 0;
   bool located_ = false;
+  bool human_ = false;  ///< the last cycle was HUMAN: step() finds the path again first
   double last_s_ = 0.0;
   DriverStatus status_;
 };

@@ -10,6 +10,7 @@
 
 #include "io/can/mapping/can_bus_mirror.hpp"
 #include "io/can/transport/transport_factory.hpp"
+#include "io/input/driver_channels.hpp"
 
 namespace hil::ecu {
 
@@ -72,6 +73,16 @@ VirtualEcu::VirtualEcu(const config::RigSpec& rig, const config::ScenarioSpec& s
   dtc_status_.assign(dtc_index_.size(), std::numeric_limits<double>::quiet_NaN());
   table_.freeze();
   driver_ = std::make_unique<Driver>(*rig.vehicle, scenario, table_, options.cycle_s);
+  if (options.rig_table != nullptr && rig.driver) {
+    const rt::ChannelTable& t = *options.rig_table;
+    namespace input = io::input;
+    human_ = HumanChannels{.table = &t,
+                           .mode = t.resolve(input::kModeChannel),
+                           .steer = t.resolve(input::kSteerChannel),
+                           .throttle = t.resolve(input::kThrottleChannel),
+                           .brake = t.resolve(input::kBrakeChannel),
+                           .max_speed = rig.driver->max_speed};
+  }
   cycle_ticks_ = std::max<std::int64_t>(1, std::llround(options.cycle_s / period_s_));
   // The bus's own timeout of each received message: 3 of its cycles (mirror(), CanBus)
   for (std::size_t i = 0; i < spec.rx.size(); ++i) {
@@ -95,6 +106,17 @@ void VirtualEcu::receive(std::int64_t tick) noexcept {
   bus_->read(tick, table_);
 }
 
+bool VirtualEcu::human_drives() const noexcept {
+  return human_ && human_->table->get(human_->mode) >= 0.5;
+}
+
+HumanControls VirtualEcu::human_controls() const noexcept {
+  const rt::ChannelTable& t = *human_->table;
+  return {.steer = t.get(human_->steer),
+          .throttle = t.get(human_->throttle),
+          .brake = t.get(human_->brake)};
+}
+
 void VirtualEcu::drive(std::int64_t tick) noexcept {
   const bool valid = inputs_valid(tick);
   if (valid && clock_start_tick_ < 0) clock_start_tick_ = start_on_input_ ? tick : first_tick_;
@@ -104,7 +126,11 @@ void VirtualEcu::drive(std::int64_t tick) noexcept {
     holding_.fetch_add(1, std::memory_order_relaxed);
   } else {
     const double t = static_cast<double>(tick - clock_start_tick_) * period_s_;
-    driver_->step(t, table_);
+    if (human_drives()) {
+      driver_->step_human(human_controls(), human_->max_speed, table_);
+    } else {
+      driver_->step(t, table_);
+    }
     const DriverStatus& s = driver_->status();
     read_dtc_statuses();
     judge_.observe({.time = t,
@@ -123,6 +149,7 @@ void VirtualEcu::drive(std::int64_t tick) noexcept {
   progress_.cross_track.store(s.cross_track, std::memory_order_relaxed);
   progress_.progress.store(s.progress, std::memory_order_relaxed);
   progress_.holding.store(!valid, std::memory_order_relaxed);
+  progress_.human.store(driver_->human(), std::memory_order_relaxed);
 }
 
 void VirtualEcu::read_dtc_statuses() noexcept {
@@ -146,7 +173,8 @@ EcuProgress VirtualEcu::progress() const noexcept {
           .speed_measured = progress_.speed_measured.load(std::memory_order_relaxed),
           .cross_track = progress_.cross_track.load(std::memory_order_relaxed),
           .progress = progress_.progress.load(std::memory_order_relaxed),
-          .holding = progress_.holding.load(std::memory_order_relaxed)};
+          .holding = progress_.holding.load(std::memory_order_relaxed),
+          .human = progress_.human.load(std::memory_order_relaxed)};
 }
 
 }  // namespace hil::ecu

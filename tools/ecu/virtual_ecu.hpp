@@ -7,7 +7,9 @@
 // virtual: bus) or in its own executive (`hilsim ecu`, over a real transport). Until every message
 // the rig sends has arrived, and whenever one of them times out, it holds the vehicle (speeds 0,
 // brakes and parking brake on). Its own view of the run is judged against the scenario's gates
-// (verdict()).
+// (verdict()). In process with a rig that has a driver block, it reads the driver's channels in
+// the rig's own table each cycle: while driver.mode is 1 (HUMAN) the driver drives from the
+// driver's controls, not the path (Driver::step_human). `hilsim ecu` has no human driver.
 //
 // Thread-safety: build in the setup phase; the stages on the executive's thread;
 // set_silent(), progress() and the bus's counters from any thread; verdict() and
@@ -41,6 +43,10 @@ struct VirtualEcuSpec {
   /// Scenario time starts when the rig is first heard (a separate process that may start
   /// before the rig), not at the ECU's first tick (in process, where both start together).
   bool start_clock_on_input = false;
+  /// In process: the rig's channel table, where the ECU reads the driver's channels (the rig's
+  /// `driver` block: driver.mode, .steer, .throttle, .brake) on the same thread as the rig's
+  /// tick. nullptr (`hilsim ecu`): no human driver.
+  const rt::ChannelTable* rig_table = nullptr;
 };
 
 /// Live figures for a progress line; any thread (relaxed).
@@ -48,6 +54,7 @@ struct EcuProgress {
   double elapsed = 0.0;  ///< the ECU's own running time [s]
   double time = 0.0, speed_ref = 0.0, speed_measured = 0.0, cross_track = 0.0, progress = 0.0;
   bool holding = true;  ///< inputs missing: holding the vehicle
+  bool human = false;   ///< a human drives (HUMAN mode)
 };
 
 class VirtualEcu {
@@ -102,6 +109,10 @@ class VirtualEcu {
   void send(std::int64_t tick) noexcept;
   /// RT: the statuses of the judge's DTCs from the ECU's fault memory into dtc_status_.
   void read_dtc_statuses() noexcept;
+  /// RT: driver.mode is HUMAN in the rig's table.
+  [[nodiscard]] bool human_drives() const noexcept;
+  /// RT: the driver's controls from the rig's table.
+  [[nodiscard]] HumanControls human_controls() const noexcept;
 
   io::can::CanBusSpec spec_;
   rt::ChannelTable table_;
@@ -115,6 +126,13 @@ class VirtualEcu {
   static constexpr std::size_t kNoDtc = static_cast<std::size_t>(-1);
   std::vector<std::size_t> dtc_index_;
   std::vector<double> dtc_status_;
+  /// The driver's channels in the rig's table (in process, a rig with a driver block).
+  struct HumanChannels {
+    const rt::ChannelTable* table = nullptr;
+    rt::ChannelId mode{}, steer{}, throttle{}, brake{};
+    double max_speed = 0.0;  ///< [m/s] at full throttle
+  };
+  std::optional<HumanChannels> human_;
   bool start_on_input_ = false;
   std::vector<std::int64_t> rx_timeout_ticks_;  ///< per received message
   std::int64_t cycle_ticks_ = 1;
@@ -126,7 +144,7 @@ class VirtualEcu {
   struct AtomicProgress {
     std::atomic<double> elapsed{0.0}, time{0.0}, speed_ref{0.0}, speed_measured{0.0},
         cross_track{0.0}, progress{0.0};
-    std::atomic<bool> holding{true};
+    std::atomic<bool> holding{true}, human{false};
   } progress_;
   rt::MethodStage<&VirtualEcu::receive> receive_{*this};
   rt::MethodStage<&VirtualEcu::drive> drive_{*this};

@@ -8,11 +8,14 @@
 #include <memory>
 #include <vector>
 
+#include "io/scene/scene_json.hpp"
 #include "runtime/commands/command_queue.hpp"
 #include "runtime/faults/fault_engine.hpp"
 #include "runtime/record/recording.hpp"
 #include "runtime/rig.hpp"
+#include "runtime/scenario/course_layout.hpp"
 #include "runtime/scenario/scenario_judge.hpp"
+#include "runtime/scene/scene_builder.hpp"
 #include "tools/session/console_can_view.hpp"
 
 namespace hil::session {
@@ -144,25 +147,14 @@ class EventWatch {
 }  // namespace
 
 json course_json(const config::ScenarioSpec& s) {
-  const double c = std::cos(s.start.yaw);
-  const double sn = std::sin(s.start.yaw);
-  const auto world = [&](double x, double y) {
-    return json::array({s.start.x + c * x - sn * y, s.start.y + sn * x + c * y});
+  const runtime::CourseLayout layout = runtime::course_layout(s);
+  const auto points = [](const std::vector<runtime::WorldPoint>& world) {
+    json out = json::array();
+    for (const runtime::WorldPoint& p : world) out.push_back(json::array({p.x, p.y}));
+    return out;
   };
-  json path = json::array();
-  for (const config::CoursePoint& p : s.drive.path) path.push_back(world(p.x, p.y));
-  json cones = json::array();
-  for (const config::GateSpec& g : s.gates) {
-    const auto* lane = std::get_if<config::LaneGate>(&g.check);
-    if (lane == nullptr) continue;
-    // cones along both edges of the lane, every 3 m and at its ends
-    const int n = std::max(1, static_cast<int>(std::ceil((lane->x_max - lane->x_min) / 3.0)));
-    for (int i = 0; i <= n; ++i) {
-      const double x = lane->x_min + (lane->x_max - lane->x_min) * i / n;
-      cones.push_back(world(x, lane->y_min));
-      cones.push_back(world(x, lane->y_max));
-    }
-  }
+  json path = points(layout.path);
+  json cones = points(layout.cones);
   return {{"frame", {{"x0", s.start.x}, {"y0", s.start.y}, {"yaw0", s.start.yaw}}},
           {"path", std::move(path)},
           {"cones", std::move(cones)},
@@ -208,12 +200,16 @@ io::console::ConsoleFeed console_feed(runtime::Rig& rig, const ConsoleRun& run) 
       .scenario = run.scenario != nullptr ? std::optional(run.scenario->name) : std::nullopt,
       .run_id = run.run_id,
       .speed = run.speed.to_string(),
-      .realtime = run.speed.realtime(),
+      .paced = run.speed.realtime(),
       .period_ns = rig.settings().executive.period,
       .start_epoch_ns = run.start_epoch_ns,
       .course = run.scenario != nullptr ? std::optional(course_json(*run.scenario)) : std::nullopt};
   feed.table = &rig.table();
   const runtime::Recording* recording = run.recording;
+  // the 3D scene: the recording's when it records one, else built for the console alone
+  feed.scene = recording != nullptr ? recording->scene() : nullptr;
+  if (!feed.scene) feed.scene = runtime::build_scene(rig.settings(), run.scenario);
+  if (feed.scene) feed.run.scene = io::scene::scene_json(*feed.scene);
   feed.counters = [&rig, recording] { return counters_json(rig, recording); };
   if (!rig.buses().empty()) feed.can_view = can_view(rig);
   feed.poll_events = EventWatch(rig, recording, run.judge, run.faults);

@@ -57,6 +57,9 @@ struct LoadedRig {
 /// are.
 struct LiveSources {
   std::optional<std::string> can_uri;  ///< --can: a real ECU on the first bus
+  /// --joystick: an evdev device (or a FIFO of input_event records) for the rig's driver
+  /// block's EVDEV controls, over the block's evdev_device.
+  std::optional<std::string> joystick;
 };
 
 /// A recorded run directory: its rig and scenario, and every input at the tick the run

@@ -16,6 +16,7 @@ RunOutcome Run::run(std::int64_t max_ticks, const RunHooks& hooks) {
 void Run::take_applied_commands() const {
   if (!commands) return;
   for (runtime::AppliedCommand& a : commands->take_applied()) {
+    if (driver && driver->is_control_command(a.id)) continue;  // up to 50 Hz: commands.log only
     if (harness->console() != nullptr) {
       harness->console()->command_applied(a.id, a.tick, a.ok, std::move(a.line));
     }

@@ -27,6 +27,7 @@
 #include "runtime/scenario/judge_stage.hpp"
 #include "runtime/scenario/scenario_events.hpp"
 #include "tools/ecu/virtual_ecu.hpp"
+#include "tools/session/driver_session.hpp"
 #include "tools/session/loop/harness.hpp"
 #include "tools/session/recipe.hpp"
 #include "tools/session/replay/replay_compare.hpp"
@@ -49,8 +50,9 @@ struct Run {
   /// After the loop: the periodic jobs end (the logs' last drain is the recording's stop());
   /// the commands applied last go to commands.log and the console.
   void stop_jobs();
-  /// The I/O thread, every 2 ms: applied commands to commands.log and the console, then the
-  /// UDS tester's results to the console.
+  /// The I/O thread, every 2 ms: applied commands to commands.log and the console (the
+  /// driver's control writes to commands.log only), then the UDS tester's results to the
+  /// console.
   void take_applied_commands() const;
   Recipe recipe;
 
@@ -80,6 +82,9 @@ struct Run {
   std::unique_ptr<runtime::FaultEngine> faults;
   std::unique_ptr<runtime::CommandQueue> commands;               ///< live sources
   std::unique_ptr<runtime::RecordedCommands> recorded_commands;  ///< RecordedSources
+  /// A driver in the loop (live sources, a rig with a driver block): the page's and a
+  /// joystick's controls as commands.
+  std::unique_ptr<DriverSession> driver;
 
   // ---- the sink ----
   std::optional<std::filesystem::path> run_dir;

@@ -99,6 +99,11 @@ io::console::ConsoleFeed console_feed_of(Run& run) {
                               .recording = run.recording.get(),
                               .judge = run.judge ? &run.judge->judge() : nullptr,
                               .faults = run.faults.get()});
+  if (run.driver) {
+    feed.drive = [driver = run.driver.get()](const io::console::Drive& d) {
+      return driver->drive(d);
+    };
+  }
   if (run.commands) {
     feed.submit = console_commands(*run.commands);
     if (run.rig->diag_tester() != nullptr)
@@ -294,7 +299,9 @@ void RunBuilder::add_scenario(Run& run, runtime::TickPlan& plan) const {
   const rt::Nanoseconds period = run.settings.executive.period;
   run.scenario_ticks = std::llround(s.duration_s * 1e9 / static_cast<double>(period));
   if (run.builtin_ecu) {  // the ECU reads what the rig sent last tick, drives, and sends
-    run.ecu = std::make_unique<ecu::VirtualEcu>(run.settings, s);
+    // in process, it reads the driver's channels (HUMAN mode) in the rig's table
+    run.ecu = std::make_unique<ecu::VirtualEcu>(
+        run.settings, s, ecu::VirtualEcuSpec{.rig_table = &run.rig->table()});
     plan.add(runtime::Slot::peer_rx, "ecu_rx", run.ecu->receive_stage());
     plan.add(runtime::Slot::peer_update, "ecu", run.ecu->drive_stage(),
              static_cast<std::uint32_t>(run.ecu->cycle_ticks()));
@@ -314,12 +321,28 @@ bool RunBuilder::add_inputs(Run& run, runtime::TickPlan& plan) const {
     run.commands = std::make_unique<runtime::CommandQueue>(run.rig->table(), run.settings.can,
                                                            *run.faults, run.rig->diag_tester());
     plan.add(runtime::Slot::commands, "commands", run.commands->stage());
-    return true;
+    return add_driver(run);
   }
   if (const auto* recorded = std::get_if<RecordedSources>(&recipe_.sources)) {
     return replay_recorded_inputs(run, *recorded, plan);
   }
   return true;  // an external log: its frames are the rig's transports
+}
+
+bool RunBuilder::add_driver(Run& run) const {
+  const auto& live = std::get<LiveSources>(recipe_.sources);
+  if (!run.settings.driver) {
+    if (!live.joystick) return true;
+    fmt::print(stderr,
+               "--joystick {}: the rig {} has no driver block to map the joystick's axes and "
+               "buttons to channels (docs/console.md \"Driving\")\n",
+               *live.joystick, run.rig_name);
+    return false;
+  }
+  run.driver = std::make_unique<DriverSession>(
+      *run.settings.driver, *run.commands,
+      live.joystick ? std::optional<std::filesystem::path>(*live.joystick) : std::nullopt);
+  return true;
 }
 
 void RunBuilder::add_sink(Run& run, runtime::TickPlan& plan) const {
@@ -344,7 +367,8 @@ void RunBuilder::add_sink(Run& run, runtime::TickPlan& plan) const {
                                 .rig_name = run.rig_name,
                                 .lossless = !recipe_.clock.speed.realtime() ||
                                             !std::holds_alternative<LiveSources>(recipe_.sources),
-                                .settings = settings});
+                                .settings = settings,
+                                .scenario = run.scenario ? &*run.scenario : nullptr});
   run.compression = io::record::mcap_name(settings.compression);
   if (run.compression.empty()) run.compression = "uncompressed";
   plan.add(runtime::Slot::record, "record", *run.recording);
@@ -394,6 +418,10 @@ void RunBuilder::add_loop(Run& run, runtime::TickPlan plan) const {
   if (run.recording) {  // the text logs drained into their files
     run.harness->jobs().every(std::chrono::milliseconds(20),
                               [recording = run.recording.get()] { recording->service(); });
+  }
+  if (run.driver) {  // the driver's controls into the command queue, ≤ 50 Hz per channel
+    run.harness->jobs().every(std::chrono::milliseconds(20),
+                              [driver = run.driver.get()] { driver->pump(); });
   }
   if (run.commands) {  // applied commands to commands.log and the console: an ack's latency
     run.harness->jobs().every(std::chrono::milliseconds(2),

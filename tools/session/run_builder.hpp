@@ -34,6 +34,9 @@ class RunBuilder {
   void build_ecu_alone(Run& run) const;
   void add_scenario(Run& run, runtime::TickPlan& plan) const;
   [[nodiscard]] bool add_inputs(Run& run, runtime::TickPlan& plan) const;
+  /// A live run of a rig with a driver block: its driver (run.driver); false after saying why
+  /// not (--joystick without a driver block).
+  [[nodiscard]] bool add_driver(Run& run) const;
   void add_sink(Run& run, runtime::TickPlan& plan) const;
   void add_loop(Run& run, runtime::TickPlan plan) const;
 

@@ -171,14 +171,15 @@ Collected collect_sweep(const fs::path& out, const fs::path& csv_path) {
       plan.value("sweep", std::string()), c.variants, c.passed, c.failed, c.went_wrong, c.missing);
   if (!failing.empty()) c.summary += "not passed:\n" + failing;
   if (!rerun.empty()) {
-    std::set<std::size_t> tasks;
-    for (const std::size_t i : rerun) tasks.insert(i / std::max<std::size_t>(per_task, 1));
-    c.summary += fmt::format(
-        "to run again: hilsim sweep run {} --out {} --index {}\n"
-        "  under Slurm: sbatch --array={} {}\n",
-        plan.value("plan", std::string()), out.string(), index_ranges(rerun),
-        index_ranges(std::vector<std::size_t>(tasks.begin(), tasks.end())),
-        (out / "sweep.sbatch").string());
+    c.summary += fmt::format("to run again: hilsim sweep run {} --out {} --index {}\n",
+                             plan.value("plan", std::string()), out.string(), index_ranges(rerun));
+    if (fs::exists(out / "sweep.sbatch")) {  // submitted to Slurm: its array tasks again
+      std::set<std::size_t> tasks;
+      for (const std::size_t i : rerun) tasks.insert(i / std::max<std::size_t>(per_task, 1));
+      c.summary += fmt::format("  under Slurm: sbatch --array={} {}\n",
+                               index_ranges(std::vector<std::size_t>(tasks.begin(), tasks.end())),
+                               (out / "sweep.sbatch").string());
+    }
   }
   c.summary += fmt::format("table: {}\n", c.csv.string());
   c.exit_status = c.went_wrong + c.missing > 0 ? 1 : c.failed > 0 ? 4 : 0;

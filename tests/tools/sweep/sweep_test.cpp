@@ -125,7 +125,10 @@ timeout_s: 1
       std::string::npos)
       << c.summary;
   EXPECT_NE(c.summary.find("--index 2-5\n"), std::string::npos) << c.summary;
-  EXPECT_NE(c.summary.find("sbatch --array=0-1 "), std::string::npos) << c.summary;  // 4/task
+  // a local sweep wrote no sweep.sbatch: no Slurm line; a submitted one did (4 per task)
+  EXPECT_EQ(c.summary.find("sbatch"), std::string::npos) << c.summary;
+  std::ofstream(out / "sweep.sbatch") << "#!/bin/sh\n";
+  EXPECT_NE(collect_sweep(out).summary.find("under Slurm: sbatch --array=0-1 "), std::string::npos);
   std::ifstream csv(out / "results.csv");
   std::stringstream table;
   table << csv.rdbuf();

@@ -96,6 +96,32 @@ def test_168_channels_at_4_khz_for_10_s_lose_nothing(rig: hilsim.Rig) -> None:
     assert all(len(data[n]) == 40000 for n in names)
 
 
+def test_a_start_condition_is_an_edge_unless_asked_for_its_level(rig: hilsim.Rig) -> None:
+    # at any time of the run the speed is >= -1 m/s: as an edge it never rises, and the client
+    # says why instead of only timing out; as a level it starts at once
+    with pytest.raises(hilsim.HilsimError, match=r"never rose .* starts while it holds"):
+        rig.capture(["vehicle.body.forward_speed"], start="vehicle.body.forward_speed > -1",
+                    seconds=0.01, timeout=0.3)
+    data = rig.capture(["vehicle.body.forward_speed"],
+                       start=("vehicle.body.forward_speed > -1", "level"), seconds=0.01)
+    assert data.trigger_tick is not None and len(data["tick"]) == 40
+
+
+def test_a_stepped_capture_leaves_the_rig_at_its_last_tick(rig: hilsim.Rig) -> None:
+    # lock-step: a capture runs exactly its ticks, from now or from its start condition, so
+    # the next call applies at the same tick on every machine, however late the console said
+    # the capture had ended
+    if "step" not in rig.info().get("capabilities", []):
+        pytest.skip("a real-time run goes on by itself")
+    data = rig.capture(["vehicle.body.forward_speed"], seconds=0.5)
+    assert rig.read(["vehicle.body.forward_speed"])[0] == data["tick"][-1]
+    frames = rig.read(["can.ecu.rx_frames"])[1]["can.ecu.rx_frames"]  # one more every 10 ms
+    shot = rig.capture(["vehicle.body.forward_speed"],
+                       start=f"can.ecu.rx_frames > {frames + 1:.0f}", seconds=0.1)
+    assert shot.trigger_tick == shot["tick"][0] and len(shot["tick"]) == 400
+    assert rig.read(["vehicle.body.forward_speed"])[0] == shot["tick"][-1]
+
+
 def test_stop_ends_the_run_with_its_last_tick(rig: hilsim.Rig) -> None:
     tick, _ = rig.read(["vehicle.body.speed"])
     last = rig.stop()  # acknowledged before the rig goes away

@@ -55,6 +55,23 @@ def trigger_message(spec: Trigger, default_on: str) -> Message:
     return {"when": spec[0], "on": spec[1]}
 
 
+def untriggered_hint(start: Trigger | None, record: CaptureRecord) -> str:
+    """Why a capture that timed out may never have started: a start condition is a rising edge
+    by default, so one that already held when the capture armed waits for it to fall and rise
+    again. Empty when it started, or had no condition."""
+    if any(n["type"] == "capture_triggered" for n in record.notices):
+        return ""
+    if isinstance(start, str):
+        condition = start
+    elif isinstance(start, tuple) and start[1] == "edge":
+        condition = start[0]
+    else:
+        return ""
+    return (f": its start {condition!r} never rose (an edge: false at one tick, true at the "
+            f"next; one that already held when the capture armed waits for the next rise); "
+            f"start=({condition!r}, \"level\") starts while it holds")
+
+
 def columns(reply: Message, record: CaptureRecord, allow_loss: bool) -> CaptureResult:
     """The capture's blocks as columns (first shot), checked for gaps."""
     names: list[str] = reply["names"]

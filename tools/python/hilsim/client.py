@@ -20,9 +20,11 @@ from collections.abc import Coroutine, Iterable, Mapping
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Self, TypeVar
 
-from ._capture import CaptureRecord, CaptureResult, block_capture_id, columns, trigger_message
+from ._capture import (CaptureRecord, CaptureResult, block_capture_id, columns, trigger_message,
+                       untriggered_hint)
 from ._capture import Trigger as Trigger  # capture()'s start and stop
 from ._discovery import find_console
+from ._lockstep import step_capture
 from ._protocol import SUBPROTOCOL, HilsimError
 from ._protocol import Message as Message  # a JSON message of the protocol
 from ._uds import Uds, UdsError, UdsResponse
@@ -303,18 +305,20 @@ class Rig:
         if self._paused and info.get("role") == "operator":
             length = ticks if ticks is not None else (
                 round(seconds / period_s) if seconds is not None else None)
-            if start is None and stop is None and length is not None:
-                # the capture starts with the next tick: exactly its ticks
-                self.step(ticks=length, timeout=wall)
-            while not ended() and time.monotonic() < end:
-                self.step(seconds=0.1, timeout=wall)
+            try:
+                step_capture(self, start, stop, length, ended, end, sim_timeout=wall)
+            except HilsimError as e:  # its start did not come in time (a stepped wait_for)
+                self._run(self._send({"type": "capture_stop", "id": cid}))
+                raise HilsimError(f"the capture did not start: {e}"
+                                  + untriggered_hint(start, self._captures.pop(cid))) from e
         with self._arrived:
             self._arrived.wait_for(lambda: ended() or bool(self._closed),
                                    max(0.0, end - time.monotonic()))
             record = self._captures.pop(cid)
         if not record.ended():
             self._run(self._send({"type": "capture_stop", "id": cid}))
-            raise HilsimError(f"the capture did not end within {wall:.1f} s of wall time")
+            raise HilsimError(f"the capture did not end within {wall:.1f} s of wall time"
+                              + untriggered_hint(start, record))
         return columns(reply, record, allow_loss)
 
     def close(self) -> None:

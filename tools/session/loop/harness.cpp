@@ -161,32 +161,37 @@ RunOutcome Harness::run(std::int64_t max_ticks, const RunHooks& hooks) {
     rt_logger = rt_logger->clone("rt");
     rt_logger->set_level(spdlog::level::err);
   }
-  const LoopWatch watch{.stop =
-                            [&] {
-                              executive_.request_stop();
-                              if (lock_step_ != nullptr) lock_step_->resume();
-                            },
-                        .started =
-                            [&] {
-                              if (hooks.started) hooks.started(out.status);
-                              if (notifier_) {
-                                jobs_->every(std::chrono::duration_cast<std::chrono::milliseconds>(
-                                                 notifier_->poll_period()),
-                                             [this] { notifier_->poll(); });
-                              }
-                            },
-                        .poll =
-                            [&] {
-                              const auto now = std::chrono::steady_clock::now();
-                              if (now - last_report < report_every) return;
-                              last_report = now;
-                              log_.drain(*rt_logger, kLogLinesPerReport);
-                              if (options_.quiet || !hooks.progress) return;
-                              const std::string line =
-                                  hooks.progress(executive_.stats().snapshot(), now - loop_start);
-                              if (!line.empty()) fmt::print(stderr, "{}\n", line);
-                            },
-                        .stop_when = hooks.stop_when};
+  const LoopWatch watch{
+      .stop =
+          [&] {
+            executive_.request_stop();
+            if (lock_step_ != nullptr) lock_step_->resume();
+          },
+      .started =
+          [&] {
+            if (console_) {
+              console_->set_realtime(options_.speed.realtime() && out.status.realtime(),
+                                     out.status.summary());
+            }
+            if (hooks.started) hooks.started(out.status);
+            if (notifier_) {
+              jobs_->every(
+                  std::chrono::duration_cast<std::chrono::milliseconds>(notifier_->poll_period()),
+                  [this] { notifier_->poll(); });
+            }
+          },
+      .poll =
+          [&] {
+            const auto now = std::chrono::steady_clock::now();
+            if (now - last_report < report_every) return;
+            last_report = now;
+            log_.drain(*rt_logger, kLogLinesPerReport);
+            if (options_.quiet || !hooks.progress) return;
+            const std::string line =
+                hooks.progress(executive_.stats().snapshot(), now - loop_start);
+            if (!line.empty()) fmt::print(stderr, "{}\n", line);
+          },
+      .stop_when = hooks.stop_when};
   out.interrupted = run_watched(
       rt_options, out.status,
       [&] {

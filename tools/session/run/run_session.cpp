@@ -85,7 +85,7 @@ bool finish_recording(Run& run, RunReport& report) {
 
 Recipe run_recipe(const RunSpec& o) {
   Recipe r{.rig = o.rig,
-           .sources = LiveSources{.can_uri = o.can_uri},
+           .sources = LiveSources{.can_uri = o.can_uri, .joystick = o.joystick},
            .peer = o.ecu == "virtual" ? Peer::builtin_ecu : Peer::none,
            .console = o.console,
            .clock = {.speed = o.speed, .paused = o.paused, .no_rt = o.no_rt},
@@ -156,6 +156,9 @@ int run_rig(const RunSpec& o) {
   }
   const bool recording_complete = !run->recording || finish_recording(*run, report);
   fmt::print("{}", run_summary(report));
+  if (const std::string driven = run->driver ? run->driver->summary() : ""; !driven.empty()) {
+    fmt::print("{}\n", driven);
+  }
   if (report.result.reason == rt::StopReason::overrun_limit) return 3;
   if (report.failed) return 4;
   return recording_complete ? 0 : 5;

@@ -17,8 +17,11 @@
 namespace hil::session {
 
 struct RunSpec {
-  RigFiles rig;                           ///< rig, overlays, scenario
-  std::optional<std::string> can_uri;     ///< --can: a real ECU on this transport
+  RigFiles rig;                        ///< rig, overlays, scenario
+  std::optional<std::string> can_uri;  ///< --can: a real ECU on this transport
+  /// --joystick: an evdev device (or FIFO) for the rig's driver block (docs/console.md
+  /// "Driving").
+  std::optional<std::string> joystick;
   std::string ecu = "virtual";            ///< "virtual" (in process) or "none"
   std::optional<std::string> duration;    ///< "30s"; default: the scenario's, else until ^C
   std::optional<std::string> record_dir;  ///< --record DIR: the run directory itself

@@ -1,28 +1,36 @@
 // The hilsim operator console page (docs/console.md): one WebSocket (hilsim.console.v1), the
-// health header, the channel browser, stacked live panels with min/max per pixel column,
-// events, the CAN view, the XY course view, CSV export, layouts and the operator's Stop.
+// health header, the channel browser, stacked live panels with min/max per pixel column, the
+// 3D and XY views beside them, the time cursor they share, events, the CAN view, CSV export,
+// layouts (the rig's default when none is saved) and the operator's Stop.
 import { toCsv } from './csv.js';
-import { columns, columnTimes } from './decimate.js';
-import { addFrame, clearAll, commonRows, newestTime } from './samples.js';
-import { emptyLayout, parseLayout, storageKey, download } from './layout.js';
+import { addFrame, clearAll, commonRows, decodeFrame, newestTime } from './samples.js';
+import { emptyLayout, parseLayout, storageKey, download, VIEWS } from './layout.js';
+import { defaultLayout } from './default_layout.js';
 import { CanTable } from './canview.js';
 import { XyView } from './xy.js';
 import { OperatorPane } from './operator.js';
+import { ChannelTable } from './channel_table.js';
+import { Panels } from './panels.js';
+import { showStatus } from './health.js';
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
-// What tests read: tick-to-pixel latencies and the columns each panel last drew.
-const metrics = (window.__hilsimMetrics = { latency_ms: [], arrival_ms: [], draw_ms: [], drawn: [], frames: 0 });
-const PALETTE = ['#2b6cb0', '#c05621', '#2f855a', '#805ad5', '#b83280', '#0987a0', '#975a16', '#4a5568'];
+// What tests read: tick-to-pixel latencies (plots; 3D: latency3d_ms from the tick's wall-clock
+// time, start epoch + tick·period), the columns each panel last drew, the 3D view's renders.
+const metrics = (window.__hilsimMetrics = { latency_ms: [], arrival_ms: [], draw_ms: [], drawn: [], frames: 0, latency3d_ms: [], draw3d_ms: [], renders3d: 0, subscribed: [] });
+const PLOTS = 1, SCENE = 2;  // subscription ids
+const HINT = 'click a channel to plot it in the active panel; drag to zoom; click a plot to hold the time cursor there';
 
 let info = null, channels = [], byName = new Map(), ws = null, backoff = 500;
-let layout = emptyLayout(), active = 0, views = [];
-let subscribed = [], buffers = new Map(), fresh = false;
+let layout = emptyLayout(), active = 0;
+let subs = new Map(), buffers = new Map(), fresh = false;
 let paused = false, frozen = null, zoom = null, dirty = false, lastWall = 0;
-let tab = 'events';
-const forced = new Set();  // inputs this page forced
+let held = null;  // the time cursor [s] when held (paused or scrubbed); null: it follows the newest sample
+let tab = 'events', sceneMessage = null, view3d = null, view3dLoad = null, sceneColumns = [], sceneSubscribed = false;
+let latencyTick = -1, pauseAtTickDone = false;
 const xy = new XyView($('xy'));
 const pauseAtTick = Number(params.get('pause_at_tick') ?? NaN);
+const askedView = ['xy', '3d'].includes(params.get('tab')) ? params.get('tab') : null;
 
 // ---- theme ----
 const css = (name) => getComputedStyle(document.documentElement).getPropertyValue(name).trim();
@@ -31,6 +39,7 @@ function setTheme(t) {
   localStorage.setItem('hilsim.theme', t);
   buildPanels();
   xy.draw(css);
+  view3d?.setTheme(css('--sky'));
 }
 $('theme').onclick = () => setTheme(document.documentElement.classList.contains('dark') ? 'light' : 'dark');
 
@@ -50,6 +59,11 @@ function connect() {
 const send = (m) => ws && ws.readyState === 1 && ws.send(JSON.stringify(m));
 const operator = new OperatorPane(send);
 const canTable = new CanTable($('can-table'), (m) => operator.call(m));
+const table = new ChannelTable($('channels'), {
+  toggle: (name) => togglePlotted(name),
+  write: (name, value) => send({ type: 'write', req: Date.now(), values: { [name]: value } }),
+  release: (name) => send({ type: 'release', req: Date.now(), channels: [name] }),
+});
 
 function onControl(m) {
   switch (m.type) {
@@ -63,8 +77,9 @@ function onControl(m) {
     case 'channels':
       channels = m.channels;
       byName = new Map(channels.map((c, i) => [c.name, i]));
-      buildChannelTable();
-      loadLayout(localStorage.getItem(storageKey(info.rig)), false);
+      table.build(channels, (info?.capabilities ?? []).includes('write'));
+      $('hint').textContent = channels.length ? HINT : 'this run has no channels (a timing bench): its timing is in the header';
+      openLayout();
       operator.periodNs = info.period_ns;
       operator.plotted = plottedNames;
       operator.setRun(info, channels);
@@ -72,146 +87,93 @@ function onControl(m) {
       if (tab === 'can' || tab === 'op') send({ type: 'can_view', on: true });  // op: the fault catalogue's messages
       break;
     case 'course': xy.setCourse(m); drawXy(); break;
-    case 'status': showStatus(m); break;
+    case 'scene':
+      sceneMessage = m;
+      if (view3d) { view3d.setScene(m, info.period_ns); sceneSubscribed = false; subscribeScene(); }
+      break;
+    case 'status':
+      showStatus(m);
+      if (!sceneMessage) view3d?.say('this run sends no 3D scene');
+      break;
     case 'values': showValues(m); break;
     case 'event': addEvent(m); canTable.onEvent(m); break;
     case 'can': canTable.render(m.buses); operator.setBuses(m.buses); break;
-    case 'capture': case 'capture_triggered': case 'capture_end': operator.onControl(m); break;
-    case 'subscribed': subscribed = m.channels; break;
+    case 'capture': case 'capture_triggered': case 'capture_end': case 'drive': operator.onControl(m); break;
+    case 'subscribed':
+      subs.set(m.id, m.channels);
+      metrics.subscribed = [...subs.keys()];
+      if (m.id === SCENE && view3d) sceneColumns = view3d.channels.map((n) => m.channels.indexOf(byName.get(n)));
+      break;
     case 'ack': canTable.onAck(m); addEvent({ level: 'info', tick: m.tick, text: `operator request ${m.req ?? ''} took effect at tick ${m.tick}` }); break;
-    case 'error': canTable.onError(m); addEvent({ level: 'error', tick: null, text: `refused: ${m.message}` }); break;
+    case 'error': canTable.onError(m); operator.onControl(m); addEvent({ level: 'error', tick: null, text: `refused: ${m.message}` }); break;
     case 'lag': $('console-drops').textContent = `console drops ${m.dropped_frames}`; break;
   }
 }
 
 function reset() {
-  buffers = new Map(); subscribed = []; frozen = null; zoom = null;
+  buffers = new Map(); subs = new Map(); frozen = null; zoom = null; held = null; sceneMessage = null;
+  sceneSubscribed = false; latencyTick = -1;
   $('events').replaceChildren();
   canTable.reset();
   xy.reset();
+  view3d?.reset();
   dirty = true;
 }
 
-// ---- header ----
-const fmt = (x, d = 1) => (x === null || x === undefined ? '—' : Number(x).toFixed(d));
-function showStatus(s) {
-  $('state').textContent = s.end ? `ended: ${s.end}` : s.state;
-  $('tick').textContent = s.tick;
-  $('sim').textContent = fmt(s.sim_time_s, 2);
-  $('rtf').textContent = fmt(s.rtf, 2);
-  $('overruns').textContent = s.overruns;
-  $('last-overrun').textContent = s.last_overrun_tick !== null ? `(last at tick ${s.last_overrun_tick})` : '';
-  $('wake').textContent = `${fmt(s.wake_p99_us, 0)}/${fmt(s.wake_max_us, 0)}`;
-  $('exec').textContent = fmt(s.exec_p99_us, 0);
-  $('can').textContent = s.can.map((b) => `CAN ${b.bus} rx ${b.rx} tx ${b.tx} refused ${b.refused} timeouts ${b.timeouts}`).join(' · ');
-  $('recorder').textContent = s.recorder ? `recorder ${s.recorder.samples} samples, ${s.recorder.drops} drops` : 'not recording';
-  const consoleDrops = s.console.tap_drops + s.console.dropped_frames;
-  $('console-drops').textContent = `console drops ${consoleDrops}`;
-  $('console-drops').title = `${s.console.tap_drops} ticks the RT tap could not queue (all clients), ` +
-    `${s.console.dropped_frames} skips of this page's stream when it fell behind`;
-  const timeouts = s.can.reduce((n, b) => n + b.timeouts + b.refused, 0);
-  const h = $('health');
-  h.classList.toggle('red', s.overruns > 0);
-  h.classList.toggle('amber', s.overruns === 0 && consoleDrops + timeouts + (s.recorder ? s.recorder.drops : 0) > 0);
-  $('tasks').replaceChildren(...s.tasks.map((t) => {
-    const tr = document.createElement('tr');
-    for (const c of [t.name, `p99 ${t.p99_us} µs`, `max ${fmt(t.max_us)} µs`]) tr.insertCell().textContent = c;
-    return tr;
-  }));
-  if (s.end) $('stop').disabled = true;
-}
-
 // ---- channels ----
-function buildChannelTable() {
-  const body = $('channels').tBodies[0];
-  body.replaceChildren(...channels.map((c, i) => {
-    const tr = document.createElement('tr');
-    tr.dataset.name = c.name;
-    tr.title = `${c.description} (${c.direction}); click: add to the active panel`;
-    tr.innerHTML = `<td></td><td class="v" id="v${i}">—</td><td class="u"></td><td class="op"></td>`;
-    tr.cells[0].textContent = c.name;
-    tr.cells[2].textContent = c.unit;
-    tr.onclick = () => togglePlotted(c.name);
-    // the operator forces an input (docs/api.md "write"), and gives it back
-    if (c.direction === 'input' && (info?.capabilities ?? []).includes('write')) {
-      const force = document.createElement('button');
-      force.className = 'force';
-      force.textContent = 'force';
-      force.title = `force ${c.name} to a value until released`;
-      force.onclick = (e) => {
-        e.stopPropagation();
-        const text = prompt(`Force ${c.name} [${c.unit}] to`, '0');
-        if (text === null || text.trim() === '' || !Number.isFinite(Number(text))) return;
-        send({ type: 'write', req: Date.now(), values: { [c.name]: Number(text) } });
-        forced.add(c.name);
-        tr.classList.add('forced');
-      };
-      const release = document.createElement('button');
-      release.className = 'release';
-      release.textContent = 'release';
-      release.onclick = (e) => {
-        e.stopPropagation();
-        send({ type: 'release', req: Date.now(), channels: [c.name] });
-        forced.delete(c.name);
-        tr.classList.remove('forced');
-      };
-      tr.cells[3].append(force, release);
-    }
-    return tr;
-  }));
-  applyFilter();
-}
-function globToRegExp(g) {
-  return new RegExp('^' + g.replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.') + '$');
-}
 function plottedNames() { return [...new Set(layout.panels.flatMap((p) => p.channels))]; }
-function applyFilter() {
-  const f = $('filter').value.trim();
-  const re = f ? globToRegExp(f.includes('*') || f.includes('?') ? f : `*${f}*`) : null;
-  const plotted = new Set(plottedNames());
-  for (const tr of $('channels').tBodies[0].rows) {
-    tr.hidden = re !== null && !re.test(tr.dataset.name);
-    tr.classList.toggle('plotted', plotted.has(tr.dataset.name));
-  }
-}
+function applyFilter() { table.filter($('filter').value, new Set(plottedNames())); }
 $('filter').oninput = applyFilter;
 function showValues(m) {
-  m.values.forEach((v, i) => {
-    const cell = document.getElementById(`v${i}`);
-    if (!cell || cell.parentElement.hidden) return;
-    cell.textContent = v === null ? 'NaN' : Number(v).toPrecision(6);
-    cell.className = `v ${operator.limitClass(channels[i].name, v)}`;
-  });
+  table.show(m.values, (name, v) => operator.limitClass(name, v));
   const c = xy.course;
   const ix = byName.get(c?.x_channel ?? 'vehicle.body.position.x'), iy = byName.get(c?.y_channel ?? 'vehicle.body.position.y');
   if (ix !== undefined && iy !== undefined && m.values[ix] !== null && m.values[iy] !== null) {
     xy.add(m.values[ix], m.values[iy]);
-    if (tab === 'xy') drawXy();
+    drawXy();
   }
 }
 
-// ---- layout: panels and their channels ----
+// ---- layout: panels and their channels, the views ----
 function togglePlotted(name) {
   const p = layout.panels[active];
   p.channels = p.channels.includes(name) ? p.channels.filter((n) => n !== name) : [...p.channels, name];
   layoutChanged();
 }
-function layoutChanged() {
-  if (info) localStorage.setItem(storageKey(info.rig), JSON.stringify({ ...layout, rig: info.rig }));
+/// `save`: the operator changed it (a default or blank layout is not saved until then).
+function layoutChanged(save = true) {
+  if (info && save) localStorage.setItem(storageKey(info.rig), JSON.stringify({ ...layout, rig: info.rig }));
   $('window').value = String(layout.window_s);
   applyFilter();
   subscribe();
+  showViews();
   buildPanels();
 }
 function loadLayout(text, fromFile) {
   const { layout: parsed, problems } = text ? parseLayout(text, new Set(byName.keys())) : { layout: emptyLayout(), problems: [] };
   for (const p of problems) addEvent({ level: 'warn', tick: null, text: `layout: ${p}` });
-  if (!parsed) { if (!fromFile) { layout = emptyLayout(); layoutChanged(); } return; }
+  if (!parsed) { if (!fromFile) { layout = emptyLayout(); layoutChanged(false); } return; }
   layout = parsed;
   active = 0;
-  layoutChanged();
+  layoutChanged(fromFile);
+}
+/// The saved layout of the rig, else its default (?layout=blank: one empty panel); ?tab=3d|xy adds that view.
+function openLayout() {
+  const blank = params.get('layout') === 'blank';
+  const saved = blank ? null : localStorage.getItem(storageKey(info.rig));
+  if (saved) loadLayout(saved, false);
+  else { layout = blank ? emptyLayout() : defaultLayout(info.rig, channels); active = 0; }
+  if (askedView && !layout.views.includes(askedView)) layout.views = VIEWS.filter((v) => v === askedView || layout.views.includes(v));
+  layoutChanged(false);
 }
 $('add-panel').onclick = () => { layout.panels.push({ channels: [] }); active = layout.panels.length - 1; layoutChanged(); };
+$('default-layout').onclick = () => {
+  if (!info) return;
+  localStorage.removeItem(storageKey(info.rig));
+  layout = defaultLayout(info.rig, channels);
+  active = 0;
+  layoutChanged(false);
+};
 $('export-layout').onclick = () => info && download(`hilsim-layout-${info.rig}.json`, JSON.stringify({ ...layout, rig: info.rig }, null, 2) + '\n', 'application/json');
 $('import-layout').onclick = () => $('layout-file').click();
 $('layout-file').onchange = async (e) => {
@@ -219,20 +181,64 @@ $('layout-file').onchange = async (e) => {
   if (file) loadLayout(await file.text(), true);
   e.target.value = '';
 };
+for (const v of VIEWS) {
+  $(`tab-${v}`).onclick = () => {
+    layout.views = VIEWS.filter((x) => (x === v) !== layout.views.includes(x));
+    layoutChanged();
+  };
+}
+function showViews() {
+  for (const v of VIEWS) {
+    const on = layout.views.includes(v);
+    $(`view-${v}`).hidden = !on;
+    $(`tab-${v}`).classList.toggle('on', on);
+    $(`tab-${v}`).setAttribute('aria-pressed', String(on));
+  }
+  $('board').classList.toggle('with-views', layout.views.length > 0);
+  if (layout.views.includes('3d')) load3d();
+  else if (sceneSubscribed) { send({ type: 'unsubscribe', id: SCENE }); sceneSubscribed = false; }
+  drawXy();
+}
 
 function subscribe() {
   const names = plottedNames();
-  send({ type: 'unsubscribe', id: 1 });
-  subscribed = [];
-  if (names.length) send({ type: 'subscribe', id: 1, channels: names, backfill_s: layout.window_s });
+  send({ type: 'unsubscribe', id: PLOTS });
+  subs.delete(PLOTS);
+  if (names.length) send({ type: 'subscribe', id: PLOTS, channels: names, backfill_s: layout.window_s });
 }
+
+// ---- the 3D view: three.js loads when it is first shown ----
+function load3d() {
+  view3dLoad ??= import('./view3d.js').then(({ View3D }) => {
+    view3d = new View3D($('scene3d'), $('scene-note'), Number(params.get('scene_hz')) || null);
+    view3d.setCamera($('camera').value);
+    view3d.setTheme(css('--sky'));
+    window.__hilsim3d = { state: () => view3d.state(), held: (tick) => view3d.heldAt(tick) };
+  }).catch((e) => { $('scene-note').textContent = `no 3D view: ${e.message}`; });
+  view3dLoad.then(() => {
+    if (view3d && sceneMessage && !view3d.scene) view3d.setScene(sceneMessage, info.period_ns);
+    subscribeScene();
+  });
+}
+/// Streams the pose channels while the 3D view is shown, from the history the console holds.
+function subscribeScene() {
+  if (!view3d || !info || sceneSubscribed || !layout.views.includes('3d')) return;
+  const names = view3d.channels.filter((n) => byName.has(n));
+  if (!names.length) return;
+  send({ type: 'subscribe', id: SCENE, channels: names, backfill_s: info.history_s ?? 10 });
+  sceneSubscribed = true;
+}
+$('camera').onchange = (e) => view3d?.setCamera(e.target.value);
 
 // ---- samples ----
 function onFrame(buf) {
   const op = new DataView(buf).getUint8(0);
   if (op === 2) return operator.onBlock(buf);
   if (op !== 1 || !info) return;
-  const { wallMs, live } = addFrame(buffers, subscribed, buf, info.period_ns);
+  const frame = decodeFrame(buf);
+  if (frame.id === SCENE) return view3d?.onFrame(frame, sceneColumns);
+  if (frame.id !== PLOTS) return;
+  const { wallMs, live } = addFrame(buffers, subs.get(PLOTS) ?? [], buf, info.period_ns);
   lastWall = wallMs;
   if (live) metrics.arrival_ms.push(Date.now() - lastWall);
   metrics.frames++;
@@ -240,101 +246,93 @@ function onFrame(buf) {
   if (!paused) dirty = true;
 }
 
-// ---- panels ----
+// ---- panels and the time cursor ----
+const panels = new Panels($('panels'), {
+  activate: (i) => { active = i; buildPanels(); },
+  remove: (i) => { layout.panels.splice(i, 1); active = Math.min(active, layout.panels.length - 1); layoutChanged(); },
+  zoom: (range) => { zoom = range; dirty = true; },
+  cursor: (t) => holdCursor(t, false),
+});
 function buildPanels() {
-  for (const v of views) v.plot?.destroy();
-  const host = $('panels');
-  host.replaceChildren();
-  const height = layout.panels.length > 1 ? 240 : 400;
-  views = layout.panels.map((panel, i) => {
-    const el = document.createElement('div');
-    el.className = 'panel' + (i === active ? ' active' : '');
-    const head = document.createElement('div');
-    head.className = 'panel-head';
-    head.textContent = `panel ${i + 1}${i === active ? ' (click a channel to add it here)' : ''}`;
-    head.onclick = () => { active = i; buildPanels(); };
-    if (layout.panels.length > 1) {
-      const rm = document.createElement('button');
-      rm.textContent = '×'; rm.title = 'remove this panel';
-      rm.onclick = (e) => { e.stopPropagation(); layout.panels.splice(i, 1); active = Math.min(active, layout.panels.length - 1); layoutChanged(); };
-      head.append(rm);
-    }
-    const plotEl = document.createElement('div');
-    el.append(head, plotEl);
-    host.append(el);
-    return { el, plot: panel.channels.length && info ? makePlot(panel.channels, plotEl, height) : null };
-  });
+  panels.build(layout, active, (n) => channels[byName.get(n)]?.unit || '-', css, info !== null);
   dirty = true;
 }
-function makePlot(names, el, height) {
-  const unitOf = (n) => channels[byName.get(n)]?.unit || '-';
-  const units = [...new Set(names.map(unitOf))];
-  const series = [{ label: 'sim time [s]' }], bands = [];
-  names.forEach((name, i) => {
-    const color = PALETTE[i % PALETTE.length], unit = unitOf(name), base = series.length;
-    series.push({ label: `${name} [${unit}]`, stroke: color, scale: unit, width: 1.5, spanGaps: true });
-    series.push({ label: 'max', stroke: color, scale: unit, width: 0.5, spanGaps: true });
-    series.push({ label: 'min', stroke: color, scale: unit, width: 0.5, spanGaps: true });
-    bands.push({ series: [base + 1, base + 2], fill: color + '33' });
-  });
-  const axis = { stroke: css('--fg'), grid: { stroke: css('--line') }, ticks: { stroke: css('--line') } };
-  return new uPlot({
-    width: el.parentElement.clientWidth || 900, height, series, bands,
-    scales: { x: { time: false, auto: false } },
-    axes: [{ ...axis }, ...units.map((u, i) => ({ ...axis, scale: u, side: i % 2 ? 1 : 3, label: u }))],
-    cursor: { drag: { x: true, y: false, setScale: false }, sync: { key: 'hilsim' } },
-    legend: { live: true },
-    hooks: { setSelect: [(u) => {
-      if (u.select.width < 3) return;
-      zoom = [u.posToVal(u.select.left, 'x'), u.posToVal(u.select.left + u.select.width, 'x')];
-      u.setSelect({ left: 0, top: 0, width: 0, height: 0 }, false);
-      dirty = true;
-    }] },
-  }, [[], ...series.slice(1).map(() => [])], el);
+const periodS = () => info.period_ns * 1e-9;
+function newest() {
+  const h = view3d?.history;
+  return Math.max(newestTime(buffers, periodS()), h?.length ? h.newestTick * periodS() : 0);
 }
-
+function oldest() {
+  let t = Infinity;
+  for (const b of buffers.values()) if (b.tick.length) t = Math.min(t, b.tick[0] * periodS());
+  const h = view3d?.history;
+  if (h?.length) t = Math.min(t, h.oldestTick * periodS());
+  return Number.isFinite(t) ? t : 0;
+}
 function liveRange() {
-  const tEnd = newestTime(buffers, info.period_ns * 1e-9);
+  const tEnd = newestTime(buffers, periodS());
   return tEnd < layout.window_s ? [0, layout.window_s] : [tEnd - layout.window_s, tEnd];
 }
 function shownRange() { return zoom ?? frozen ?? liveRange(); }
+/// Holds the time cursor at `t` (pausing the plots); `follow`: pan the plots to show it.
+function holdCursor(t, follow) {
+  if (!info) return;
+  if (!paused) setPaused(true);
+  held = Math.min(Math.max(t, oldest()), newest());
+  const [t0, t1] = shownRange();
+  if (follow && (held < t0 || held > t1)) zoom = [held - (t1 - t0) / 2, held + (t1 - t0) / 2];
+  if (view3d) view3d.dirty = true;
+  dirty = true;
+}
+let cursorShownAt = 0, cursorShown = null;
+/// The cursor's slider and time: at once when it moved, else 4 times a second (the slider's range
+/// grows with the samples, and each change lays the toolbar out again).
+function showCursor() {
+  if (held === cursorShown && performance.now() - cursorShownAt < 250) return;
+  cursorShownAt = performance.now();
+  cursorShown = held;
+  const slider = $('cursor'), lo = oldest(), hi = newest(), t = held ?? hi;
+  if (Number(slider.min) !== lo) slider.min = String(lo);
+  if (Number(slider.max) !== hi) slider.max = String(hi);
+  if (document.activeElement !== slider && Number(slider.value) !== t) slider.value = String(t);
+  const text = held === null ? 'live' : `${t.toFixed(3)} s`;
+  if ($('cursor-time').textContent !== text) $('cursor-time').textContent = text;
+}
+$('cursor').oninput = (e) => holdCursor(Number(e.target.value), true);
 
 function draw() {
   requestAnimationFrame(draw);
-  if (!dirty || !info) return;
+  if (!info) return;
+  if (view3d && layout.views.includes('3d')) {
+    const start3d = performance.now();
+    const shown = view3d.drawAt(held === null ? Infinity : Math.round(held / periodS()));
+    if (shown !== null) { metrics.renders3d++; metrics.draw3d_ms.push(performance.now() - start3d); }
+    if (shown !== null && held === null && shown > latencyTick) {  // a newer sample drawn live
+      latencyTick = shown;
+      metrics.latency3d_ms.push(Date.now() - (info.start_epoch_ns * 1e-6 + shown * info.period_ns * 1e-6));
+      for (const a of [metrics.latency3d_ms, metrics.draw3d_ms]) if (a.length > 20000) a.splice(0, 10000);
+    }
+  }
+  showCursor();
+  if (!dirty) return;
   dirty = false;
   const drawStart = performance.now();
-  const periodS = info.period_ns * 1e-9;
-  const [t0, t1] = shownRange();
-  metrics.drawn = [];
-  layout.panels.forEach((panel, i) => {
-    const plot = views[i]?.plot;
-    if (!plot) return;
-    const n = Math.max(50, Math.round(plot.bbox.width / devicePixelRatio));
-    const data = [columnTimes(t0, t1, n)];
-    for (const name of panel.channels) {
-      const c = columns(buffers.get(byName.get(name)), t0, t1, n, periodS);
-      data.push(c.v, c.hi, c.lo);
-    }
-    plot.batch(() => {
-      plot.setData(data, false);
-      if (t1 > t0) plot.setScale('x', { min: t0, max: t1 });
-    });
-    metrics.drawn.push({ channels: panel.channels, t0, t1, data });
-  });
+  metrics.drawn = panels.draw(layout, buffers, byName, shownRange(), periodS(), held);
   metrics.draw_ms.push(performance.now() - drawStart);
   if (fresh && !paused && lastWall > 0) metrics.latency_ms.push(Date.now() - lastWall);
   fresh = false;
-  const first = buffers.get(subscribed[0]);
-  if (first && !Number.isNaN(pauseAtTick) && first.tick[first.tick.length - 1] >= pauseAtTick) setPaused(true);
+  const first = buffers.get(subs.get(PLOTS)?.[0]);
+  if (first && !pauseAtTickDone && first.tick[first.tick.length - 1] >= pauseAtTick) { pauseAtTickDone = true; setPaused(true); }
 }
 requestAnimationFrame(draw);
 
 function setPaused(p) {
   paused = p;
   frozen = p && info ? liveRange() : null;
+  held = p && info ? newest() : null;
   $('pause').textContent = p ? 'Resume' : 'Pause';
   if (!p) zoom = null;
+  if (view3d) view3d.dirty = true;
   dirty = true;
 }
 function pan(direction) {
@@ -346,7 +344,7 @@ function pan(direction) {
 $('pause').onclick = () => setPaused(!paused);
 $('pan-left').onclick = () => pan(-1);
 $('pan-right').onclick = () => pan(1);
-$('clear').onclick = () => { clearAll(buffers); dirty = true; };
+$('clear').onclick = () => { clearAll(buffers); view3d?.history?.clear(); dirty = true; };
 $('reset-zoom').onclick = () => { zoom = null; dirty = true; };
 $('window').onchange = (e) => { layout.window_s = Number(e.target.value); layoutChanged(); };
 window.onresize = () => { buildPanels(); drawXy(); };
@@ -356,22 +354,22 @@ $('csv').onclick = () => {
   const names = plottedNames();
   if (!info || !names.length) return;
   const [t0, t1] = shownRange();
-  const rows = commonRows(buffers, names.map((n) => byName.get(n)), t0, t1, info.period_ns * 1e-9);
+  const rows = commonRows(buffers, names.map((n) => byName.get(n)), t0, t1, periodS());
   download(`${info.run_id}.csv`, toCsv(names, rows, info.period_ns), 'text/csv');
 };
 
-// ---- tabs: events, CAN, XY ----
+// ---- tabs: events, CAN, operator ----
+const TABS = ['events', 'can', 'op'];
 function showTab(t) {
-  tab = t;
-  for (const name of ['events', 'can', 'xy', 'op']) {
-    $(`tab-${name}`).classList.toggle('on', name === t);
-    $(`pane-${name}`).hidden = name !== t;
+  tab = TABS.includes(t) ? t : 'events';
+  for (const name of TABS) {
+    $(`tab-${name}`).classList.toggle('on', name === tab);
+    $(`pane-${name}`).hidden = name !== tab;
   }
-  send({ type: 'can_view', on: t === 'can' || t === 'op' });
-  if (t === 'xy') drawXy();
+  send({ type: 'can_view', on: tab === 'can' || tab === 'op' });
 }
-for (const name of ['events', 'can', 'xy', 'op']) $(`tab-${name}`).onclick = () => showTab(name);
-function drawXy() { if (tab === 'xy') xy.draw(css); }
+for (const name of TABS) $(`tab-${name}`).onclick = () => showTab(name);
+function drawXy() { if (layout.views.includes('xy')) xy.draw(css); }
 
 // ---- events and the operator ----
 function addEvent(e) {

@@ -1,9 +1,11 @@
 // The operator pane of the console page (docs/console.md "Operator"): set/force and release an
-// input (numeric entry, steps ×1/×10/×100, slider within the channel's range), faults from a
-// catalogue, markers, a triggered capture saved as CSV, and limits that colour channel values.
+// input (numeric entry, steps ×1/×10/×100, slider within the channel's range), driving with a
+// gamepad or the keyboard (driving.js), faults from a catalogue, markers, a triggered capture
+// saved as CSV, and limits that colour channel values.
 // Every action goes to the server (docs/api.md), which applies it at a tick and tells every page.
 import { toCsv } from './csv.js';
 import { download } from './layout.js';
+import { DrivingPanel } from './driving.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -81,6 +83,7 @@ export class OperatorPane {
     $('cap-stop').onclick = () => this.capture && this.call({ type: 'capture_stop', id: this.capture.id });
     $('limit-set').onclick = () => this.setLimit();
     $('fault-kind').replaceChildren(...Object.keys(FAULT_KINDS).map((k) => new Option(k, k)));
+    this.driving = new DrivingPanel((m) => this.call(m));
   }
 
   /// Sends an API request; returns its req.
@@ -106,6 +109,7 @@ export class OperatorPane {
     this.showLimits();
     this.pick();
     this.fillTargets();
+    this.driving.setRun(info);
   }
 
   setBuses(buses) {
@@ -184,6 +188,7 @@ export class OperatorPane {
   }
 
   onControl(m) {
+    this.driving.onControl(m);
     const c = this.capture;
     if (!c || m.id !== c.id) return;
     if (m.type === 'capture') {

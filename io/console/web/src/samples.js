@@ -11,10 +11,7 @@ export const MAX_WINDOW_S = 600;
 /// them); a buffer keeps the last MAX_WINDOW_S s, cut back once it is 10 % over. Returns the
 /// frame's wall_ms and whether it is live (not backfill).
 export function addFrame(buffers, subscribed, buf, periodNs) {
-  const dv = new DataView(buf);
-  const first = Number(dv.getBigInt64(8, true)), stride = dv.getUint32(16, true);
-  const n = dv.getUint16(20, true), c = dv.getUint16(22, true);
-  const all = new Float64Array(buf, 32, 3 * n * c);
+  const { first, stride, n, c, all, wallMs, live } = decodeFrame(buf);
   const keep = Math.ceil(MAX_WINDOW_S * 1e9 / (periodNs * stride));
   for (let k = 0; k < c && k < subscribed.length; ++k) {
     let b = buffers.get(subscribed[k]);
@@ -31,7 +28,18 @@ export function addFrame(buffers, subscribed, buf, periodNs) {
       for (const a of [b.tick, b.v, b.lo, b.hi]) a.splice(0, cut);
     }
   }
-  return { wallMs: dv.getFloat64(24, true), live: (dv.getUint8(1) & 1) === 0 };
+  return { wallMs, live };
+}
+
+/// The header of a sample frame and its arrays (`all`: values, then minima, then maxima, each
+/// [n_channels][n_samples]), without copying.
+export function decodeFrame(buf) {
+  const dv = new DataView(buf);
+  const n = dv.getUint16(20, true), c = dv.getUint16(22, true);
+  return {
+    id: dv.getUint16(2, true), first: Number(dv.getBigInt64(8, true)), stride: dv.getUint32(16, true), n, c,
+    wallMs: dv.getFloat64(24, true), live: (dv.getUint8(1) & 1) === 0, all: new Float64Array(buf, 32, 3 * n * c),
+  };
 }
 
 /// The time of the newest sample of any channel [s]; 0 without samples.

@@ -14,7 +14,8 @@ export class XyView {
   }
   draw(css) {
     const cv = this.canvas, ctx = cv.getContext('2d');
-    const w = (cv.width = cv.clientWidth * devicePixelRatio), h = (cv.height = cv.clientHeight * devicePixelRatio);
+    const w = Math.round(cv.clientWidth * devicePixelRatio), h = Math.round(cv.clientHeight * devicePixelRatio);
+    if (cv.width !== w || cv.height !== h) [cv.width, cv.height] = [w, h];  // a new size reallocates the canvas: only when it changed
     ctx.fillStyle = css('--bg'); ctx.fillRect(0, 0, w, h);
     const pts = [...(this.course?.path ?? []), ...(this.course?.cones ?? []), ...this.trace];
     if (!pts.length) { ctx.fillStyle = css('--muted'); ctx.fillText('no position yet', 10, 20); return; }

@@ -10,8 +10,8 @@ const KNOWN = new Set(['vehicle.body.speed', 'vehicle.body.forward_speed', 'env.
 test('a saved or exported layout comes back as it was', () => {
   // what app.js saves and exports: the layout with the run's rig
   const layout = { format: FORMAT, rig: 'ravon', window_s: 120, panels: [
-    { channels: ['vehicle.body.speed', 'vehicle.body.forward_speed'] },
-    { channels: ['env.disturbance.force.x'] }, { channels: [] }] };
+    { title: 'speeds', channels: ['vehicle.body.speed', 'vehicle.body.forward_speed'] },
+    { channels: ['env.disturbance.force.x'] }, { channels: [] }], views: ['3d', 'xy'] };
   for (const text of [JSON.stringify(layout), JSON.stringify(layout, null, 2) + '\n']) {
     const { layout: back, problems } = parseLayout(text, KNOWN);
     assert.deepEqual(back, layout);
@@ -21,7 +21,7 @@ test('a saved or exported layout comes back as it was', () => {
 
 test('the format is the documented one and a new page starts with one empty 60 s panel', () => {
   assert.equal(FORMAT, 'hilsim.console.layout.v1');
-  assert.deepEqual(emptyLayout(), { format: FORMAT, rig: null, window_s: 60, panels: [{ channels: [] }] });
+  assert.deepEqual(emptyLayout(), { format: FORMAT, rig: null, window_s: 60, panels: [{ channels: [] }], views: [] });
   const a = emptyLayout();
   a.panels[0].channels.push('vehicle.body.speed');
   assert.deepEqual(emptyLayout().panels, [{ channels: [] }], 'each call a fresh layout');
@@ -75,4 +75,20 @@ test('malformed panels and windows fall back instead of breaking the page', () =
     assert.equal(parse({ window_s: w }).window_s, 60, `window_s ${JSON.stringify(w)}`);
   }
   for (const w of [10, 30, 120, 600, '300']) assert.equal(parse({ window_s: w }).window_s, Number(w));
+});
+
+test('views: a layout from before them shows none, unknown ones are named, the order is the page\'s', () => {
+  const parse = (fields) => parseLayout(JSON.stringify({ format: FORMAT, panels: [{ channels: [] }], ...fields }), KNOWN);
+  assert.deepEqual(parse({}).layout.views, [], 'saved before views existed');
+  assert.deepEqual(parse({ views: ['xy', '3d'] }).layout.views, ['3d', 'xy'], 'stacked 3D over XY');
+  const { layout, problems } = parse({ views: ['xy', 'map', 7] });
+  assert.deepEqual(layout.views, ['xy']);
+  assert.deepEqual(problems, ['no view map, 7 (views: 3d, xy)']);
+  assert.deepEqual(parse({ views: 'xy' }).layout.views, [], 'not a list: none');
+});
+
+test('a panel keeps its title; an empty or non-text title is left out', () => {
+  const { layout } = parseLayout(JSON.stringify({ format: FORMAT, panels: [
+    { title: 'speed', channels: ['vehicle.body.speed'] }, { title: '', channels: [] }, { title: 7, channels: [] }] }), KNOWN);
+  assert.deepEqual(layout.panels, [{ title: 'speed', channels: ['vehicle.body.speed'] }, { channels: [] }, { channels: [] }]);
 });

@@ -1,0 +1,123 @@
+#include "runtime/scene/scene_builder.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <limits>
+
+#include "models/terrain/terrain_flat.hpp"
+#include "models/vehicle/vehicle_channels.hpp"
+#include "runtime/scenario/course_layout.hpp"
+
+namespace hil::runtime {
+
+namespace {
+
+io::scene::SceneVehicle vehicle_of(const models::VehicleParams& p) {
+  io::scene::SceneVehicle out;
+  const std::size_t axles = p.axle_count;
+  out.wheelbase = p.axles[0].x - p.axles[axles - 1].x;
+  out.track = p.axles[0].track;
+  double front = -std::numeric_limits<double>::infinity();
+  double rear = std::numeric_limits<double>::infinity();
+  double inside = 0.0;
+  double centre_z = 0.0;
+  double diameter = 0.0;
+  for (std::size_t a = 0; a < axles; ++a) {
+    const models::AxleParams& axle = p.axles[a];
+    const double radius = axle.tire.diameter / 2;
+    for (const bool right : {false, true}) {
+      out.wheels.push_back(
+          {.name = models::VehicleChannels::wheel_name(models::wheel_index(a, right), axles),
+           .x = axle.x,
+           .y = (right ? -0.5 : 0.5) * axle.track,
+           .z = axle.z,
+           .radius = radius,
+           .width = axle.tire.width,
+           .steered = axle.steering.steered});
+    }
+    front = std::max(front, axle.x + radius);
+    rear = std::min(rear, axle.x - radius);
+    inside = std::max(inside, axle.track - axle.tire.width);
+    centre_z += axle.z / static_cast<double>(axles);
+    diameter = std::max(diameter, axle.tire.diameter);
+  }
+  out.body = {.length = front - rear,
+              .width = std::max(inside, 0.5 * out.track),
+              .height = diameter,
+              .z = centre_z + diameter / 2};
+  return out;
+}
+
+io::scene::SceneChannels channels_of(const io::scene::SceneVehicle& v) {
+  io::scene::SceneChannels out{.x = "vehicle.body.position.x",
+                               .y = "vehicle.body.position.y",
+                               .z = "vehicle.body.position.z",
+                               .roll = "vehicle.body.roll",
+                               .pitch = "vehicle.body.pitch",
+                               .yaw = "vehicle.body.yaw"};
+  for (const io::scene::SceneWheel& w : v.wheels) {
+    const auto name = [&](const char* what) {
+      return fmt::format("vehicle.wheel.{}.{}", w.name, what);
+    };
+    out.wheels.push_back({.spin = name("angle"),
+                          .steer = name("steer_angle"),
+                          .travel = name("suspension_travel"),
+                          .fx = name("longitudinal_force"),
+                          .fy = name("lateral_force"),
+                          .fz = name("normal_force")});
+  }
+  return out;
+}
+
+std::vector<io::scene::ScenePoint> on_ground(const std::vector<WorldPoint>& points,
+                                             const models::Terrain& terrain) {
+  std::vector<io::scene::ScenePoint> out;
+  out.reserve(points.size());
+  for (const WorldPoint& p : points) out.push_back({p.x, p.y, terrain.height(p.x, p.y)});
+  return out;
+}
+
+}  // namespace
+
+MeshArea scene_area(const config::ScenarioSpec* scenario) {
+  const double half = kAreaWithoutCourse / 2;
+  if (scenario == nullptr) return {.x_min = -half, .x_max = half, .y_min = -half, .y_max = half};
+  const CourseLayout course = course_layout(*scenario);
+  MeshArea box{.x_min = scenario->start.x,
+               .x_max = scenario->start.x,
+               .y_min = scenario->start.y,
+               .y_max = scenario->start.y};
+  for (const auto* points : {&course.path, &course.cones}) {
+    for (const WorldPoint& p : *points) {
+      box = {.x_min = std::min(box.x_min, p.x),
+             .x_max = std::max(box.x_max, p.x),
+             .y_min = std::min(box.y_min, p.y),
+             .y_max = std::max(box.y_max, p.y)};
+    }
+  }
+  return {.x_min = box.x_min - kCourseMargin,
+          .x_max = box.x_max + kCourseMargin,
+          .y_min = box.y_min - kCourseMargin,
+          .y_max = box.y_max + kCourseMargin};
+}
+
+std::shared_ptr<const io::scene::Scene> build_scene(const config::RigSpec& rig,
+                                                    const config::ScenarioSpec* scenario,
+                                                    const TerrainMeshSpec& mesh) {
+  if (!rig.vehicle) return nullptr;
+  const models::FlatTerrain flat({});
+  const models::Terrain& terrain = rig.terrain ? *rig.terrain : flat;
+  auto scene = std::make_shared<io::scene::Scene>();
+  scene->vehicle = vehicle_of(*rig.vehicle);
+  scene->channels = channels_of(scene->vehicle);
+  scene->terrain = terrain_mesh(terrain, scene_area(scenario), mesh);
+  if (scenario != nullptr) {
+    const CourseLayout course = course_layout(*scenario);
+    scene->cones = on_ground(course.cones, terrain);
+    scene->path = on_ground(course.path, terrain);
+  }
+  return scene;
+}
+
+}  // namespace hil::runtime
