@@ -40,7 +40,9 @@ void add_ecu_command(CLI::App& app) {
       "holds the vehicle (speed 0, parking brake) until every message the rig sends arrives,\n"
       "and whenever one times out. Rigs and scenarios by name come from hil_rigs/ (or\n"
       "$HILSIM_RIGS); a path to a file works too. Scenario time starts when the rig is first\n"
-      "heard. Without --scenario it drives straight ahead at --speed until stopped.\n"
+      "heard and holds while it is not; once the rig has been silent for 3 s the ECU stops (no\n"
+      "verdict short of the scenario's end). Without --scenario it drives straight ahead at\n"
+      "--speed until stopped.\n"
       "Exit status: 0; 1 when the scenario ran to its end and a gate failed; 2 for a bad\n"
       "rig or scenario file (every error printed as FILE:LINE:COLUMN: FIELD: PROBLEM).\n");
   cmd->add_option("--rig", options->rig, "Rig name (hil_rigs/NAME/rig.pbtxt) or rig file")

@@ -120,6 +120,7 @@ HumanControls VirtualEcu::human_controls() const noexcept {
 void VirtualEcu::drive(std::int64_t tick) noexcept {
   const bool valid = inputs_valid(tick);
   if (valid && clock_start_tick_ < 0) clock_start_tick_ = start_on_input_ ? tick : first_tick_;
+  if (valid) last_valid_tick_ = tick;
   cycles_.fetch_add(1, std::memory_order_relaxed);
   if (!valid) {
     driver_->hold(table_);
@@ -143,6 +144,9 @@ void VirtualEcu::drive(std::int64_t tick) noexcept {
   const DriverStatus& s = driver_->status();
   progress_.elapsed.store(static_cast<double>(tick - first_tick_) * period_s_,
                           std::memory_order_relaxed);
+  progress_.silent_for.store(
+      last_valid_tick_ < 0 ? 0.0 : static_cast<double>(tick - last_valid_tick_) * period_s_,
+      std::memory_order_relaxed);
   progress_.time.store(s.time, std::memory_order_relaxed);
   progress_.speed_ref.store(s.speed_ref, std::memory_order_relaxed);
   progress_.speed_measured.store(s.speed_measured, std::memory_order_relaxed);
@@ -168,6 +172,7 @@ void VirtualEcu::send(std::int64_t tick) noexcept {
 
 EcuProgress VirtualEcu::progress() const noexcept {
   return {.elapsed = progress_.elapsed.load(std::memory_order_relaxed),
+          .silent_for = progress_.silent_for.load(std::memory_order_relaxed),
           .time = progress_.time.load(std::memory_order_relaxed),
           .speed_ref = progress_.speed_ref.load(std::memory_order_relaxed),
           .speed_measured = progress_.speed_measured.load(std::memory_order_relaxed),

@@ -52,6 +52,8 @@ struct VirtualEcuSpec {
 /// Live figures for a progress line; any thread (relaxed).
 struct EcuProgress {
   double elapsed = 0.0;  ///< the ECU's own running time [s]
+  /// Since the inputs were last valid, once they have been [s] (0 before): a rig that ended.
+  double silent_for = 0.0;
   double time = 0.0, speed_ref = 0.0, speed_measured = 0.0, cross_track = 0.0, progress = 0.0;
   bool holding = true;  ///< inputs missing: holding the vehicle
   bool human = false;   ///< a human drives (HUMAN mode)
@@ -139,11 +141,12 @@ class VirtualEcu {
   double period_s_ = 0.0;
   std::int64_t first_tick_ = -1;        ///< the ECU's first tick
   std::int64_t clock_start_tick_ = -1;  ///< scenario time 0
+  std::int64_t last_valid_tick_ = -1;   ///< the last cycle whose inputs were valid
   std::atomic<bool> silent_{false};
   std::atomic<std::uint64_t> cycles_{0}, holding_{0};
   struct AtomicProgress {
-    std::atomic<double> elapsed{0.0}, time{0.0}, speed_ref{0.0}, speed_measured{0.0},
-        cross_track{0.0}, progress{0.0};
+    std::atomic<double> elapsed{0.0}, silent_for{0.0}, time{0.0}, speed_ref{0.0},
+        speed_measured{0.0}, cross_track{0.0}, progress{0.0};
     std::atomic<bool> holding{true}, human{false};
   } progress_;
   rt::MethodStage<&VirtualEcu::receive> receive_{*this};

@@ -1,5 +1,6 @@
 // `hilsim ecu` and `hilsim check` on scenarios and the HMMWV rig, as a user runs them.
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -8,6 +9,7 @@
 
 #include "tests/support/run_command.hpp"
 #include "tests/support/temp_dir.hpp"
+#include "tests/support/udp_test_socket.hpp"
 
 namespace {
 
@@ -88,6 +90,34 @@ TEST(HilsimEcu, WithoutARigOnTheBusItHoldsAndReportsTheSilence) {
   EXPECT_EQ(summary["rx"].size(), 7U);
   EXPECT_EQ(summary["tx"][0]["name"], "ECU_SpeedRef");
   EXPECT_GT(summary["tx"][0]["frames"].get<std::uint64_t>(), 0U);  // it still sends its hold
+}
+
+TEST(HilsimEcu, ARigThatEndsFirstStopsItsScenarioWithoutAVerdict) {
+  // The ECU's scenario clock holds while the rig is not heard: a rig that stops 12 s before
+  // the scenario's end must not leave it waiting forever
+  const hil::config::testing::TempDir dir;
+  const std::string json = (dir.path() / "ecu.json").string();
+  const std::uint16_t ecu_port = hil::io::can::test::UdpTestSocket::free_port();
+  const std::uint16_t rig_port = hil::io::can::test::UdpTestSocket::free_port();
+  const std::string ecu_uri =
+      fmt::format("cannelloni://127.0.0.1:{}?local=127.0.0.1:{}", rig_port, ecu_port);
+  const std::string rig_uri =
+      fmt::format("cannelloni://127.0.0.1:{}?local=127.0.0.1:{}", ecu_port, rig_port);
+  const std::string hilsim_path = HILSIM_BINARY;
+  const CommandResult run = hil::io::testing::run_command(
+      "(" + hilsim_path + " ecu -q --rig ravon --scenario straight_accel_brake --can '" + ecu_uri +
+      "' --json " + json + " & sleep 0.5; " + hilsim_path +
+      " run -q --no-rt --console off --duration 2s --scenario straight_accel_brake --can '" +
+      rig_uri + "' >/dev/null; wait %1)");
+  ASSERT_EQ(run.status, 0) << run.output;
+  EXPECT_TRUE(contains(run.output, "(stopped: the rig fell silent before the scenario's end)"))
+      << run.output;
+  EXPECT_FALSE(contains(run.output, "verdict")) << run.output;
+  std::ifstream in(json);
+  const nlohmann::json summary = nlohmann::json::parse(in);
+  EXPECT_TRUE(summary["rig_gone"].get<bool>());
+  EXPECT_GT(summary["scenario_time_s"].get<double>(), 0.5);
+  EXPECT_LT(summary["scenario_time_s"].get<double>(), 5.0);
 }
 
 }  // namespace

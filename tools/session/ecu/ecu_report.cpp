@@ -43,7 +43,9 @@ std::string format_summary(const EcuReport& r) {
   std::string out = fmt::format("hilsim ecu: rig {}, scenario {}, {}\n", r.rig, r.scenario, r.uri);
   out += fmt::format("  scenario time {:.2f} s, {} control cycles, {} held for missing input{}\n",
                      r.scenario_time_s, r.cycles, r.holding_cycles,
-                     r.interrupted ? " (stopped by a signal)" : "");
+                     r.interrupted ? " (stopped by a signal)"
+                     : r.rig_gone  ? " (stopped: the rig fell silent before the scenario's end)"
+                                   : "");
   out +=
       "  from the rig:            frames  errors (crc/ctr/len)  jumps  timeouts  period "
       "mean/min/max [ms]  |dev| p99 [us]\n";
@@ -87,6 +89,7 @@ nlohmann::json to_json(const EcuReport& r) {
   j["cycles"] = r.cycles;
   j["holding_cycles"] = r.holding_cycles;
   j["interrupted"] = r.interrupted;
+  j["rig_gone"] = r.rig_gone;
   j["realtime"] = r.status.realtime();
   for (const ReceivedMessageReport& m : r.received) {
     j["rx"].push_back({{"name", m.name},

@@ -39,6 +39,7 @@ struct EcuReport {
   rt::RtStatus status;
   std::optional<runtime::ScenarioVerdict> verdict;  ///< when the scenario ran to its end
   bool interrupted = false;                         ///< stopped by a signal
+  bool rig_gone = false;  ///< stopped short of the scenario's end: the rig fell silent
 };
 
 /// Fills the ECU's part of a report. After its executive is done.

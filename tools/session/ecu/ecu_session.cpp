@@ -26,6 +26,10 @@ std::string progress_line(const ecu::VirtualEcu& ecu) {
       p.cross_track, p.progress, errors, timeouts);
 }
 
+/// With a scenario, the ECU stops once the rig it has heard is silent this long: its scenario
+/// clock holds while inputs are missing, so a rig that ended first would leave it waiting.
+constexpr double kRigGoneAfterS = 3.0;
+
 Recipe ecu_recipe(const EcuSpec& o) {
   rt::ExecutiveSpec executive{.period = o.period};
   executive.overrun.kind = rt::OverrunKind::skip;
@@ -54,14 +58,18 @@ std::optional<EcuReport> run_ecu(const EcuSpec& o) {
   const RunOutcome outcome = run->run(
       -1, {.progress = [&](const rt::TimingSnapshot&,
                            std::chrono::steady_clock::duration) { return progress_line(ecu); },
-           .stop_when = [&] {  // the scenario's end, or --duration since the rig was first heard
+           .stop_when = [&] {  // the scenario's end, --duration since the rig was first heard,
+                               // or a rig gone silent
              const ecu::EcuProgress p = ecu.progress();
-             return p.time >= scenario.duration_s || (run_length && p.elapsed >= *run_length);
+             return p.time >= scenario.duration_s || (run_length && p.elapsed >= *run_length) ||
+                    (!o.scenario.empty() && p.silent_for >= kRigGoneAfterS);
            }});
   report.status = outcome.status;
   report.interrupted = outcome.interrupted;
   collect(ecu, report);
   const bool finished = report.scenario_time_s >= scenario.duration_s - 0.1 && !report.interrupted;
+  report.rig_gone = !finished && !report.interrupted && !o.scenario.empty() &&
+                    ecu.progress().silent_for >= kRigGoneAfterS;
   if (finished && !scenario.gates.empty()) report.verdict = ecu.verdict();
   return report;
 }
