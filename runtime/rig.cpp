@@ -71,7 +71,23 @@ Rig::Rig(config::RigSpec settings, const RigBuildSpec& options) : settings_(std:
   for (const config::FmuSpec& f : settings_.fmus) {
     fmus_.push_back(std::make_unique<FmuStage>(f, table_, period_s));
   }
+  if (!options.objects.empty() && settings_.terrain) {
+    world_objects_ =
+        std::make_unique<WorldObjectsStage>(options.objects, *settings_.terrain, table_, period_s);
+  }
+  for (const config::RadarSpec& r : settings_.radars) {  // after the objects they see
+    radars_.push_back(std::make_unique<RadarStage>(
+        r, *buses_.at(r.bus), settings_.can.at(r.bus).database, vehicle_.get(),
+        world_objects_.get(), table_, period_s, settings_.vehicle ? settings_.vehicle->seed : 1));
+  }
+  for (const config::LidarSpec& l : settings_.lidars) {  // after the objects they see
+    lidars_.push_back(std::make_unique<LidarStage>(
+        l, settings_.terrain, settings_.vehicle ? settings_.vehicle->seed : 1, table_,
+        settings_.executive.period, options.send_lidar));
+  }
   table_.freeze();
+  if (world_objects_) world_objects_->bind(table_);
+  for (const auto& l : lidars_) l->bind(table_, world_objects_.get());
   if (vehicle_) {
     vehicle_stages_ = std::make_unique<VehicleStages>(*vehicle_, *vehicle_channels_, table_);
   }
@@ -95,6 +111,11 @@ void Rig::add_stages(TickPlan& plan) {
   for (const std::unique_ptr<FmuStage>& fmu : fmus_) {
     plan.add(Slot::fmu, "fmu " + fmu->instance(), *fmu, fmu->every_ticks());
   }
+  if (world_objects_) plan.add(Slot::world, "world_objects", *world_objects_);
+  for (const std::unique_ptr<RadarStage>& r : radars_) {
+    plan.add(Slot::sensors, "radar " + r->name(), *r, r->every_ticks());
+  }
+  for (const auto& l : lidars_) plan.add(Slot::sensors, "lidar " + l->spec().name, *l);
 }
 
 }  // namespace hil::runtime

@@ -9,6 +9,9 @@
 //   can_tx   the rig's UDS tester (runtime/diag/diag_tester.hpp, when the rig has a
 //            diagnostics block), then the CAN buses encode and send what is due
 //   bus_tx   the shared-memory bus publishes its output regions
+//   world    the scenario's objects move (RigBuildSpec::objects; runtime/world/)
+//   sensors  range sensors sample that world; a radar sends its object list on its CAN bus
+//            (runtime/sensors/radar_stage.hpp), which can_tx flushes in the same tick
 // (The channel snapshot that non-RT threads read is the console's: io/console/console_tap.hpp.)
 // Setup phase (constructor: may allocate, throw, open sockets). The tasks run on the RT thread.
 // Not copyable; the executive and the recorder keep pointers into it.
@@ -30,8 +33,11 @@
 #include "runtime/can_stages.hpp"
 #include "runtime/diag/diag_tester.hpp"
 #include "runtime/fmu/fmu_stage.hpp"
+#include "runtime/sensors/lidar_stage.hpp"
+#include "runtime/sensors/radar_stage.hpp"
 #include "runtime/tick_plan.hpp"
 #include "runtime/vehicle_stage.hpp"
+#include "runtime/world/world_objects_stage.hpp"
 
 namespace hil::runtime {
 
@@ -50,6 +56,11 @@ struct RigBuildSpec {
   /// Open the bus to co-simulators (image, attach socket, mirror). false: the caller connects
   /// the bus task to its own input (replay, tests).
   bool live_bus = true;
+  /// The scenario's objects, world frame (config/scenario/scenario_objects.hpp): moved by the
+  /// world_objects stage when the rig has a terrain.
+  std::vector<models::MovingObjectSpec> objects;
+  /// The lidars send their packets to their URIs (false: replays, tests — nothing leaves).
+  bool send_lidar = true;
 };
 
 class Rig {
@@ -83,6 +94,18 @@ class Rig {
   /// Adds the rig's stages to their slots of the tick.
   void add_stages(TickPlan& plan);
   [[nodiscard]] const config::RigSpec& settings() const noexcept { return settings_; }
+  /// The scenario's objects in the tick, or nullptr (none, or no terrain).
+  [[nodiscard]] const WorldObjectsStage* world_objects() const noexcept {
+    return world_objects_.get();
+  }
+  /// The rig's radars in the tick (runtime/sensors/radar_stage.hpp), the rig file's order.
+  [[nodiscard]] const std::vector<std::unique_ptr<RadarStage>>& radars() const noexcept {
+    return radars_;
+  }
+  /// The rig's lidars in the tick (runtime/sensors/lidar_stage.hpp), the rig file's order.
+  [[nodiscard]] const std::vector<std::unique_ptr<LidarStage>>& lidars() const noexcept {
+    return lidars_;
+  }
 
  private:
   config::RigSpec settings_;
@@ -98,6 +121,9 @@ class Rig {
   std::unique_ptr<DiagTester> diag_tester_;
   std::unique_ptr<VehicleStages> vehicle_stages_;
   std::vector<std::unique_ptr<FmuStage>> fmus_;
+  std::unique_ptr<WorldObjectsStage> world_objects_;
+  std::vector<std::unique_ptr<RadarStage>> radars_;  ///< settings_.radars' order
+  std::vector<std::unique_ptr<LidarStage>> lidars_;  ///< settings_.lidars' order
 };
 
 }  // namespace hil::runtime

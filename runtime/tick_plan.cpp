@@ -11,22 +11,15 @@ struct SlotInfo {
 
 /// Every slot's name and phase, in Slot's order.
 constexpr std::array<SlotInfo, kSlotCount> kSlots{{
-    {"peer_rx", rt::Phase::read},
-    {"can_rx", rt::Phase::read},
-    {"bus_rx", rt::Phase::read},
-    {"scenario_events", rt::Phase::read},
-    {"commands", rt::Phase::read},
-    {"fault_in", rt::Phase::read},
-    {"peer_update", rt::Phase::update},
-    {"models", rt::Phase::update},
-    {"fmu", rt::Phase::update},
-    {"judge", rt::Phase::write},
-    {"fault_out", rt::Phase::write},
-    {"peer_tx", rt::Phase::write},
-    {"can_tx", rt::Phase::write},
-    {"bus_tx", rt::Phase::write},
-    {"publish", rt::Phase::write},
-    {"record", rt::Phase::write},
+    {"peer_rx", rt::Phase::read},       {"can_rx", rt::Phase::read},
+    {"bus_rx", rt::Phase::read},        {"scenario_events", rt::Phase::read},
+    {"commands", rt::Phase::read},      {"fault_in", rt::Phase::read},
+    {"peer_update", rt::Phase::update}, {"models", rt::Phase::update},
+    {"fmu", rt::Phase::update},         {"world", rt::Phase::update},
+    {"sensors", rt::Phase::update},     {"judge", rt::Phase::write},
+    {"fault_out", rt::Phase::write},    {"peer_tx", rt::Phase::write},
+    {"can_tx", rt::Phase::write},       {"bus_tx", rt::Phase::write},
+    {"publish", rt::Phase::write},      {"record", rt::Phase::write},
     {"tick_counter", rt::Phase::write},
 }};
 

@@ -29,6 +29,8 @@ enum class Slot : std::uint8_t {
   peer_update,  ///< the in-process peer computes (the built-in ECU's driver)
   models,       ///< the vehicle: its inputs, its drive's controllers, its step
   fmu,          ///< co-simulated FMUs take theirs, at their own rate
+  world,        ///< the scenario's objects move (runtime/world/)
+  sensors,      ///< range sensors sample the tick's world: lidar, radar (runtime/sensors/)
   // write: what leaves, and what watches
   judge,         ///< the scenario's judge observes the truth, before any output fault
   fault_out,     ///< faults on output channels (CAN and telemetry carry them)

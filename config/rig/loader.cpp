@@ -10,6 +10,8 @@
 #include "config/driver_spec.hpp"
 #include "config/executive_spec.hpp"
 #include "config/fault_spec.hpp"
+#include "config/lidar_spec.hpp"
+#include "config/radar_spec.hpp"
 #include "config/rig/overlay.hpp"
 #include "config/rig/validate.hpp"
 #include "config/terrain/terrain_spec.hpp"
@@ -44,6 +46,10 @@ struct RigLayerRef {
   }
   const SourceMap source_map(std::move(sources));
   ConfigErrors invalid = validate(merged, source_map, machine);
+  std::vector<LidarSpec> lidars;  // the range sensors' lidars (config/lidar_spec.hpp)
+  ConfigErrors lidar_errors = check_lidars(merged.range_sensors(), merged.has_vehicle(),
+                                           "range_sensors", source_map, lidars);
+  invalid.insert(invalid.end(), lidar_errors.begin(), lidar_errors.end());
   // The terrain is checked by building it: DEM files are read and parsed here. A rig
   // without a vehicle (the timing bench) has no use for one.
   TerrainBuild terrain;
@@ -57,6 +63,7 @@ struct RigLayerRef {
   std::vector<FmuSpec> fmus;
   std::optional<DiagnosticsSpec> diagnostics;
   std::optional<io::input::DriverSpec> driver;
+  std::vector<RadarSpec> radars;  // each on one of `can` (config/radar_spec.hpp)
   RecordingSpec recording;
   ConfigErrors can_errors;
   std::optional<models::VehicleParams> vehicle;  // converted once, here
@@ -83,6 +90,9 @@ struct RigLayerRef {
     if (can_errors.empty() && merged.has_driver()) {
       can_errors = check_driver(merged.driver(), channels, "driver", source_map, driver.emplace());
     }
+    if (can_errors.empty()) {
+      can_errors = check_radars(merged.range_sensors(), can, "range_sensors", source_map, radars);
+    }
     ConfigErrors recording_errors =
         check_recording(merged.recording(), 1.0 / period_s, "recording", source_map, recording);
     can_errors.insert(can_errors.end(), std::make_move_iterator(recording_errors.begin()),
@@ -105,6 +115,8 @@ struct RigLayerRef {
   settings.fmus = std::move(fmus);
   settings.diagnostics = std::move(diagnostics);
   settings.driver = std::move(driver);
+  settings.lidars = std::move(lidars);
+  settings.radars = std::move(radars);
   settings.recording = std::move(recording);
   // The files the rig names, as resolved: the merged message no longer knows which file
   // each relative path was relative to (a run directory copies them from here)

@@ -13,6 +13,8 @@
 #include "config/diagnostics_spec.hpp"
 #include "config/fault_spec.hpp"
 #include "config/fmu_spec.hpp"
+#include "config/lidar_spec.hpp"
+#include "config/radar_spec.hpp"
 #include "config/recording_spec.hpp"
 #include "config/rig/host_facts.hpp"
 #include "config/text/config_error.hpp"
@@ -54,6 +56,11 @@ struct RigSpec {
   /// A driver in the loop, when the rig has a driver block (config/driver_spec.hpp): the rig
   /// then has the driver channels (io/input/driver_channels.hpp).
   std::optional<io::input::DriverSpec> driver;
+  /// The lidars of the range_sensors block (config/lidar_spec.hpp), the rig file's order.
+  std::vector<LidarSpec> lidars;
+  /// The radars of the range_sensors block (config/radar_spec.hpp), the rig file's order; each
+  /// sends on one of `can`.
+  std::vector<RadarSpec> radars;
   /// The scenario a run drives when none is named ("" none given; "none": none).
   std::string default_scenario;
   /// The file as loaded (overlays applied, defaults not filled in, file paths made absolute):

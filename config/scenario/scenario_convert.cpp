@@ -15,6 +15,7 @@
 #include "config/can_spec.hpp"
 #include "config/scenario/scenario_checker.hpp"
 #include "config/scenario/scenario_gates.hpp"
+#include "config/scenario/scenario_objects.hpp"
 #include "config/text/suggest.hpp"
 #include "io/can/uds/uds_hex.hpp"
 
@@ -293,6 +294,7 @@ void convert_scenario(const Scenario& s, const config::RigSpec& rig,
     out.gates.push_back({.name = std::move(name), .check = gate});
   }
   convert_controller(s.controller(), check, out.controller);
+  convert_objects(s, rig, check, out);
 }
 
 }  // namespace hil::config

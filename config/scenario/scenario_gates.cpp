@@ -138,19 +138,35 @@ GateCheck convert_gate(const Scenario::Gate& g, const std::string& at, double du
     }
     case Scenario::Gate::kDtc:
       return convert_dtc(g.dtc(), at + ".dtc", duration, rig, check);
+    case Scenario::Gate::kNotBoggedDown: {
+      const Scenario::NotBoggedDown& b = g.not_bogged_down();
+      const std::string f = at + ".not_bogged_down";
+      NotBoggedDownGate out;
+      if (b.has_min_speed()) out.min_speed = b.min_speed();
+      if (b.has_min_slip()) out.min_slip = b.min_slip();
+      if (b.has_hold_s()) out.hold_s = b.hold_s();
+      out.from_s = b.from_s();
+      if (b.has_max_sinkage()) out.max_sinkage = b.max_sinkage();
+      check.positive(f + ".min_speed", out.min_speed);
+      check.in_range(f + ".min_slip", out.min_slip, 0.0, 1.0, "0..1");
+      check.positive(f + ".hold_s", out.hold_s);
+      check.time(f + ".from_s", out.from_s, duration);
+      if (b.has_max_sinkage()) check.positive(f + ".max_sinkage", out.max_sinkage);
+      return out;
+    }
     case Scenario::Gate::CHECK_NOT_SET:
       break;
   }
   check.fail(at,
              "no check; expected lane, speed_reached, no_rollback, max_deviation, "
-             "distance_reached, stopped or dtc");
+             "distance_reached, stopped, dtc or not_bogged_down");
   return NoRollbackGate{};
 }
 
 const char* kind_name(const GateCheck& c) {
   static constexpr const char* kNames[] = {
       "lane", "speed_reached", "no_rollback", "max_deviation", "distance_reached", "stopped",
-      "dtc"};
+      "dtc",  "not_bogged_down"};
   return kNames[c.index()];
 }
 

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <limits>
 #include <optional>
 #include <span>
 #include <string>
@@ -19,6 +20,7 @@
 #include "config/scenario/iso3888_course.hpp"
 #include "config/text/config_error.hpp"
 #include "config/text/config_text.hpp"
+#include "models/world/object_motion.hpp"
 
 namespace hil::config {
 
@@ -80,8 +82,14 @@ struct DtcGate {
   bool clear = false;        ///< none of `bits` set (CLEAR: 0x0D)
   bool stays = false;        ///< at every observation in the window, not at one
 };
+/// Soft soil: fails when speed < min_speed with mean wheel slip > min_slip for hold_s (from
+/// from_s), or a wheel sinks deeper than max_sinkage (+∞: no limit).
+struct NotBoggedDownGate {
+  double min_speed = 0.3, min_slip = 0.5, hold_s = 2.0, from_s = 0.0;
+  double max_sinkage = std::numeric_limits<double>::infinity();
+};
 using GateCheck = std::variant<LaneGate, SpeedReachedGate, NoRollbackGate, MaxDeviationGate,
-                               DistanceReachedGate, StoppedGate, DtcGate>;
+                               DistanceReachedGate, StoppedGate, DtcGate, NotBoggedDownGate>;
 
 struct GateSpec {
   std::string name;
@@ -122,6 +130,9 @@ struct ScenarioSpec {
   ControllerSpec controller;
   /// Marker channels the events create ("scenario.…"): RuntimeOptions::extra_input_channels.
   std::vector<std::string> marker_channels;
+  /// What else is in the world, world frame (config/scenario/scenario_objects.hpp): the file's
+  /// objects, then the lane gates' cones ("cone_<n>", course_cone set).
+  std::vector<models::MovingObjectSpec> objects;
 };
 
 /// Either both settings or the reasons there are none.

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "config/terrain/dem_loader.hpp"
+#include "config/terrain/soil_spec.hpp"
 #include "models/terrain/terrain_bumps.hpp"
 #include "models/terrain/terrain_dem.hpp"
 #include "models/terrain/terrain_flat.hpp"
@@ -43,7 +44,9 @@ models::SurfaceProperties to_surface(const Surface& s, const std::string& at,
     p.friction_scale = s.friction_scale();
   }
   if (s.has_cone_index_pa()) p.cone_index_pa = s.cone_index_pa();
-  if (models::is_soil(p.type) && !(p.cone_index_pa > 0.0 && std::isfinite(p.cone_index_pa))) {
+  p.soil = to_soil(s, at, sources, errors);  // Bekker–Wong instead of the VTI
+  if (models::is_soil(p.type) && !p.soil.valid() &&
+      !(p.cone_index_pa > 0.0 && std::isfinite(p.cone_index_pa))) {
     errors.push_back(sources.error(
         at + ".cone_index_pa",
         fmt::format("{} soil needs a cone index > 0 [Pa] (200e3 soft .. 1500e3 firm); got {}",

@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -43,12 +44,30 @@ struct ConsoleEvent {
   std::string text;
 };
 
+/// A live point cloud (docs/console.md "Foxglove WebSocket"): a lidar's newest revolution,
+/// sent as foxglove.PointCloud on `topic` to whoever subscribes.
+struct LiveCloudSource {
+  std::string topic;     ///< "/lidar/roof"
+  std::string frame_id;  ///< "lidar_roof"
+  /// Console thread: whether somebody subscribes (the source collects nothing while not).
+  std::function<void(bool)> want;
+  /// One revolution: its end [ns of simulation time] and its points (x, y, z, intensity).
+  struct Cloud {
+    std::int64_t end_ns = 0;
+    std::span<const float> xyzi;
+  };
+  /// Console thread: the newest revolution since the last call (valid until the next), or none.
+  std::function<std::optional<Cloud>()> latest;
+};
+
 struct ConsoleFeed {
   RunDescription run;
   const rt::ChannelTable* table = nullptr;  ///< frozen; required
   /// The run's 3D scene (io/scene/scene.hpp), shared with its recording: the Foxglove
   /// endpoint's scene topics. nullptr: none (no vehicle).
   std::shared_ptr<const io::scene::Scene> scene;
+  /// The lidars' point clouds, advertised after the scene's topics.
+  std::vector<LiveCloudSource> clouds;
   /// The status message's "can" array and "recorder" object: {"can": [...], "recorder": …}.
   std::function<nlohmann::json()> counters;
   /// The CAN view's "buses" array (docs/console.md `can`).

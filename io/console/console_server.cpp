@@ -171,6 +171,7 @@ void Core::pump() {
     last_can = now;
     can = Json{{"type", "can"}, {"buses", feed.can_view()}}.dump();
   }
+  if (!feed.clouds.empty()) send_live_clouds();
   for (const std::shared_ptr<WsSession>& s : std::vector(sessions)) {
     if (s->close_if_stalled(now) || !s->open()) continue;
     if (s->protocol == Protocol::foxglove) {
@@ -217,6 +218,7 @@ void Core::update_armed() {
   armed = armed || !captures.empty() || !waits.empty();
   if (armed && !tap.armed()) drained_through = std::max(drained_through, ticks_now());
   tap.arm(armed && !ending);
+  if (!feed.clouds.empty()) update_cloud_wants();
 }
 
 std::int64_t Core::ticks_now() const {
@@ -254,6 +256,16 @@ void Core::run_ended(const std::string& how, std::int64_t ticks) {
   if (feed.poll_events) feed.poll_events(last);
   if (feed.final_events) feed.final_events(last);
   for (ConsoleEvent& e : last) add_event(std::move(e));
+  if (cloud_encodes > 0) {
+    add_event(
+        {.tick = ticks,
+         .level = "info",
+         .kind = "console",
+         .text = fmt::format(
+             "live point clouds: {} encoded, {:.0f} µs each, {:.0f} µs at most", cloud_encodes,
+             static_cast<double>(cloud_encode_ns) * 1e-3 / static_cast<double>(cloud_encodes),
+             static_cast<double>(cloud_encode_max_ns) * 1e-3)});
+  }
   add_event({.tick = ticks, .level = "info", .kind = "run", .text = fmt::format("run {}", how)});
   for (auto& [weak, req] : pending_stops) {
     if (const std::shared_ptr<WsSession> s = weak.lock()) {

@@ -5,7 +5,8 @@
 // After them the 3D scene's topics (io/scene/foxglove_schemas.hpp), for a run with a vehicle:
 // /tf and /scene/forces from the history's samples at io::scene::kLiveSceneRateHz (30 Hz),
 // /scene/trail at io::scene::kTrailRateHz, and the static /scene/world, /scene/vehicle,
-// /scene/path once, to each subscriber as it subscribes.
+// /scene/path once, to each subscriber as it subscribes. Then the lidars' live point clouds
+// (foxglove_clouds.cpp).
 #include <fmt/format.h>
 
 #include <cmath>
@@ -27,12 +28,7 @@ void status(WsSession& s, int level, std::string_view message) {
 std::shared_ptr<const std::string> message_data(std::uint32_t subscription,
                                                 std::uint64_t log_time_ns,
                                                 std::span<const std::uint8_t> payload) {
-  auto out = std::make_shared<std::string>(1 + 4 + 8 + payload.size(), '\0');
-  (*out)[0] = static_cast<char>(kMessageDataOp);
-  std::memcpy(out->data() + 1, &subscription, 4);  // little endian (console_protocol.cpp)
-  std::memcpy(out->data() + 5, &log_time_ns, 8);
-  std::memcpy(out->data() + 13, payload.data(), payload.size());
-  return out;
+  return foxglove_message_data(subscription, log_time_ns, payload);
 }
 
 /// The scene topics' schemas, base64 (the same for every run).
@@ -49,6 +45,21 @@ const std::vector<std::string>& scene_schemas_base64() {
 }
 
 }  // namespace
+
+std::shared_ptr<const std::string> foxglove_message_data(std::uint32_t subscription,
+                                                         std::uint64_t log_time_ns,
+                                                         std::span<const std::uint8_t> payload) {
+  auto out = std::make_shared<std::string>(1 + 4 + 8 + payload.size(), '\0');
+  (*out)[0] = static_cast<char>(kMessageDataOp);
+  std::memcpy(out->data() + 1, &subscription, 4);  // little endian (console_protocol.cpp)
+  std::memcpy(out->data() + 5, &log_time_ns, 8);
+  std::memcpy(out->data() + 13, payload.data(), payload.size());
+  return out;
+}
+
+std::size_t Core::foxglove_channel_count() const noexcept {
+  return first_cloud_channel() - 1 + feed.clouds.size();
+}
 
 io::scene::SceneMessages* Core::scene_messages() {
   if (!feed.scene) return nullptr;
@@ -90,6 +101,7 @@ void Core::foxglove_welcome(WsSession& s) {
                           {"schemaEncoding", "protobuf"}});
     }
   }
+  advertise_clouds(channels);
   s.send_control(Json{{"op", "advertise"}, {"channels", std::move(channels)}}.dump());
 }
 
@@ -103,8 +115,7 @@ void Core::on_foxglove_message(WsSession& s, std::string_view text) {
     return refuse("a message is a JSON object with an \"op\"");
   }
   const auto& op = m["op"].get_ref<const std::string&>();
-  const std::size_t channel_count =
-      groups().size() + 1 + (feed.scene ? io::scene::kSceneTopics.size() : 0);
+  const std::size_t channel_count = foxglove_channel_count();
   if (op == "subscribe") {
     if (!m.contains("subscriptions") || !m["subscriptions"].is_array()) {
       return refuse("subscribe: 'subscriptions' must be a list");
@@ -123,7 +134,7 @@ void Core::on_foxglove_message(WsSession& s, std::string_view text) {
       std::erase_if(s.foxglove, [&](const FoxgloveSubscription& f) { return f.id == id; });
       FoxgloveSubscription& f = s.foxglove.emplace_back(FoxgloveSubscription{
           .id = static_cast<std::uint32_t>(id), .channel = static_cast<std::size_t>(channel)});
-      if (f.channel > groups().size() + 1) {
+      if (f.channel > groups().size() + 1 && f.channel < first_cloud_channel()) {
         const auto topic = static_cast<io::scene::SceneTopic>(f.channel - groups().size() - 2);
         if (!io::scene::topic_info(topic).per_sample) send_scene_static(s, f, topic);
         if (topic == io::scene::SceneTopic::trail) {  // the trail so far, from the history
@@ -164,7 +175,8 @@ void Core::send_foxglove_messages(WsSession& s) {
     const std::int64_t tick = history.tick(s.foxglove_seq);
     const auto values = history.values(s.foxglove_seq);
     for (FoxgloveSubscription& f : s.foxglove) {
-      if (f.channel == all.size() + 1) continue;  // events below
+      if (f.channel == all.size() + 1) continue;         // events below
+      if (f.channel >= first_cloud_channel()) continue;  // send_live_clouds()
       if (f.channel > all.size() + 1) {
         send_scene_sample(s, f, static_cast<io::scene::SceneTopic>(f.channel - all.size() - 2),
                           s.foxglove_seq);
@@ -233,6 +245,8 @@ void Core::send_scene_sample(WsSession& s, FoxgloveSubscription& f, io::scene::S
     scene.transforms(values, log_time, send);
   } else if (topic == SceneTopic::forces) {
     scene.forces(values, log_time, send);
+  } else if (topic == SceneTopic::objects) {
+    scene.objects(values, log_time, send);
   } else {
     scene.trail(f.trail, log_time, send);
   }

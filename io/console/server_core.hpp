@@ -73,17 +73,22 @@ struct Subscription {
   bool backfilling = true;     ///< sending the past: never skipped ahead, flagged in frames
 };
 
-/// A Foxglove subscription: one telemetry group, /events or a scene topic at ≤ foxglove_rate_hz.
+/// A Foxglove subscription: one telemetry group, /events, a scene topic at ≤ foxglove_rate_hz
+/// or a live point cloud.
 struct FoxgloveSubscription {
   std::uint32_t id = 0;
   /// advertised channel: group index + 1, events = groups + 1, then the scene's topics
-  /// (io/scene/foxglove_schemas.hpp kSceneTopics, in order)
+  /// (io/scene/foxglove_schemas.hpp kSceneTopics, in order), then the live clouds
   std::size_t channel = 0;
   std::int64_t last_tick = -1;
   io::scene::SceneTrail trail;  ///< /scene/trail: the positions so far
 };
 
 class Core;
+
+/// A Foxglove MessageData frame: op, subscription id, log time, payload (foxglove_handler.cpp).
+[[nodiscard]] std::shared_ptr<const std::string> foxglove_message_data(
+    std::uint32_t subscription, std::uint64_t log_time_ns, std::span<const std::uint8_t> payload);
 
 /// `{"type": "error", "req", "message"}` and `{"type": "ack", "req", "tick"}`.
 [[nodiscard]] Json error_message(std::optional<std::int64_t> req, std::string_view message);
@@ -171,6 +176,19 @@ class Core {
   void send_scene_static(WsSession& s, const FoxgloveSubscription& f, io::scene::SceneTopic topic);
   /// The scene's messages (made on first use), or nullptr for a run without a scene.
   [[nodiscard]] io::scene::SceneMessages* scene_messages();
+  /// Advertised channels: the groups, /events, the scene's topics, then the live clouds.
+  [[nodiscard]] std::size_t foxglove_channel_count() const noexcept;
+
+  // ---- live point clouds (foxglove_clouds.cpp) ----
+  /// The channel id of feed.clouds[0] (the others follow).
+  [[nodiscard]] std::size_t first_cloud_channel() const noexcept;
+  /// Appends the clouds' channels to an advertisement.
+  void advertise_clouds(Json& channels) const;
+  /// Tells each cloud source whether anybody subscribes to it.
+  void update_cloud_wants();
+  /// Each source's newest revolution, encoded once, to its subscribers (at most
+  /// foxglove_rate_hz, lossless queue: a client that falls behind loses clouds, not telemetry).
+  void send_live_clouds();
 
   // ---- the loop (console_server.cpp) ----
   void start_pump();
@@ -248,6 +266,11 @@ class Core {
   std::vector<std::string> foxglove_schemas_base64;  ///< per group, then events
   /// The scene's messages (scene_messages(): made on first use).
   std::optional<io::scene::SceneMessages> scene_encoder;
+  /// The live clouds: whether each is subscribed, its last revolution sent [ns], the encodes.
+  std::vector<bool> cloud_wanted;
+  std::vector<std::int64_t> cloud_sent_end_ns;
+  std::uint64_t cloud_encodes = 0;
+  std::int64_t cloud_encode_ns = 0, cloud_encode_max_ns = 0;
   /// The page's `scene` message, dumped once.
   std::shared_ptr<const std::string> scene_text;
   const rt::Executive* executive = nullptr;

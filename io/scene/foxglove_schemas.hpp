@@ -14,7 +14,7 @@
 
 namespace hil::io::scene {
 
-enum class SceneTopic : std::uint8_t { tf, world, vehicle, path, forces, trail };
+enum class SceneTopic : std::uint8_t { tf, world, vehicle, path, forces, trail, objects };
 
 struct SceneTopicInfo {
   SceneTopic id;
@@ -23,13 +23,14 @@ struct SceneTopicInfo {
   bool per_sample;  ///< written every scene sample (else once: at the start, to a new subscriber)
 };
 
-inline constexpr std::array<SceneTopicInfo, 6> kSceneTopics{{
+inline constexpr std::array<SceneTopicInfo, 7> kSceneTopics{{
     {SceneTopic::tf, "/tf", "foxglove.FrameTransform", true},
     {SceneTopic::world, "/scene/world", "foxglove.SceneUpdate", false},
     {SceneTopic::vehicle, "/scene/vehicle", "foxglove.SceneUpdate", false},
     {SceneTopic::path, "/scene/path", "foxglove.PosesInFrame", false},
     {SceneTopic::forces, "/scene/forces", "foxglove.SceneUpdate", true},
     {SceneTopic::trail, "/scene/trail", "foxglove.PosesInFrame", true},
+    {SceneTopic::objects, "/scene/objects", "foxglove.SceneUpdate", true},
 }};
 
 [[nodiscard]] constexpr const SceneTopicInfo& topic_info(SceneTopic t) noexcept {

@@ -12,6 +12,7 @@
 //                        compression ζ (vehicle.wheel.<w>.suspension_travel; + moves the wheel up,
 //                        towards the body), rotation = qz(steer_angle)
 //   hub_<w> → wheel_<w>  rotation = qy(angle): the wheel's spin
+// The scenario's objects are in "world", at world.<name>.{x,y,z,yaw} (a moving one at each tick).
 //
 // Thread-safety: a plain value; immutable once built, so any thread may read it.
 
@@ -63,6 +64,19 @@ struct TerrainMesh {
   [[nodiscard]] std::size_t vertex_count() const noexcept { return vertices.size() / 3; }
 };
 
+/// One of the scenario's objects (docs/sensors.md "Objects"; the course's cones are `cones`):
+/// a box, an upright cylinder or a cone with its base centred on (x, y, z), turned by yaw.
+struct SceneObject {
+  enum class Shape : std::uint8_t { box, cylinder, cone };
+  std::string name;  ///< its channels: world.<name>.x, .y, .z, .yaw
+  Shape shape = Shape::box;
+  std::string kind;                                ///< "obstacle", "vehicle", "pedestrian"
+  double length = 1.0, width = 1.0, height = 1.0;  ///< [m]; cylinder, cone: diameter `width`
+  double x = 0.0, y = 0.0, z = 0.0, yaw = 0.0;     ///< where it starts, world frame [m], [rad]
+  bool moving = false;  ///< posed at each tick by its channels (else where it starts)
+  Rgb color{};
+};
+
 /// The channels of one wheel.
 struct SceneWheelChannels {
   std::string spin, steer, travel;  ///< angle [rad], steer_angle [rad], suspension_travel [m]
@@ -78,15 +92,24 @@ struct SceneChannels {
 struct Scene {
   SceneVehicle vehicle;
   TerrainMesh terrain;
-  std::vector<ScenePoint> cones;  ///< scenario cones (none without a scenario)
-  std::vector<ScenePoint> path;   ///< the planned path (none without a scenario)
+  std::vector<ScenePoint> cones;     ///< scenario cones (none without a scenario)
+  std::vector<ScenePoint> path;      ///< the planned path (none without a scenario)
+  std::vector<SceneObject> objects;  ///< the scenario's objects but the course's cones
   SceneChannels channels;
 };
 
+/// An object's pose channel: world.<name>.<what> ("x", "y", "z", "yaw").
+[[nodiscard]] inline std::string object_channel(const SceneObject& o, const char* what) {
+  return "world." + o.name + "." + what;
+}
+
 /// Drawing constants shared by every view of the scene.
-inline constexpr double kConeDiameter = 0.3;                        ///< [m] at the base
-inline constexpr double kConeHeight = 0.5;                          ///< [m]
-inline constexpr Rgb kConeColor{1.0, 0.45, 0.0};                    ///< orange
+inline constexpr double kConeDiameter = 0.3;            ///< [m] at the base
+inline constexpr double kConeHeight = 0.5;              ///< [m]
+inline constexpr Rgb kConeColor{1.0, 0.45, 0.0};        ///< orange
+inline constexpr Rgb kObstacleColor{0.55, 0.45, 0.35};  ///< an object by its kind
+inline constexpr Rgb kVehicleObjectColor{0.8, 0.15, 0.15};
+inline constexpr Rgb kPedestrianColor{0.95, 0.8, 0.1};
 inline constexpr double kForceArrowMetresPerNewton = 1.0 / 2000.0;  ///< 1 m per 2 kN
 inline constexpr std::size_t kTrailPoints = 2000;  ///< driven trail: the last positions …
 inline constexpr double kTrailSpacing = 0.1;       ///< … at least this far apart [m]

@@ -78,14 +78,41 @@ json channels_json(const Scene& s) {
           {"wheels", std::move(wheels)}};
 }
 
+json objects_json(const std::vector<SceneObject>& objects) {
+  json out = json::array();
+  for (const SceneObject& o : objects) {
+    const char* shape = o.shape == SceneObject::Shape::box        ? "box"
+                        : o.shape == SceneObject::Shape::cylinder ? "cylinder"
+                                                                  : "cone";
+    json channels = nullptr;  // a static object stays where it starts
+    if (o.moving) {
+      channels = {{"x", object_channel(o, "x")},
+                  {"y", object_channel(o, "y")},
+                  {"z", object_channel(o, "z")},
+                  {"yaw", object_channel(o, "yaw")}};
+    }
+    out.push_back({{"name", o.name},
+                   {"shape", shape},
+                   {"kind", o.kind},
+                   {"length", o.length},
+                   {"width", o.width},
+                   {"height", o.height},
+                   {"x", o.x},
+                   {"y", o.y},
+                   {"z", o.z},
+                   {"yaw", o.yaw},
+                   {"color", o.color},
+                   {"channels", std::move(channels)}});
+  }
+  return out;
+}
+
 }  // namespace
 
 json scene_json(const Scene& scene) {
-  return {{"vehicle", vehicle_json(scene.vehicle)},
-          {"terrain", terrain_json(scene.terrain)},
-          {"cones", points(scene.cones)},
-          {"path", points(scene.path)},
-          {"channels", channels_json(scene)}};
+  return {{"vehicle", vehicle_json(scene.vehicle)}, {"terrain", terrain_json(scene.terrain)},
+          {"cones", points(scene.cones)},           {"path", points(scene.path)},
+          {"objects", objects_json(scene.objects)}, {"channels", channels_json(scene)}};
 }
 
 }  // namespace hil::io::scene

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -96,6 +97,25 @@ void emit(const pb::MessageLite& m, std::vector<std::uint8_t>& bytes, const Mess
   out(bytes);
 }
 
+/// An object's solid at (x, y, z) turned by yaw, its base on z (scene.hpp SceneObject).
+void add_object(foxglove::SceneEntity& e, const SceneObject& o, double x, double y, double z,
+                double yaw) {
+  const Vec3 centre{x, y, z + o.height / 2};
+  if (o.shape == SceneObject::Shape::box) {
+    foxglove::CubePrimitive& c = *e.add_cubes();
+    set_pose(*c.mutable_pose(), centre, about_z(yaw));
+    set_vector(*c.mutable_size(), {o.length, o.width, o.height});
+    set_color(*c.mutable_color(), o.color);
+    return;
+  }
+  foxglove::CylinderPrimitive& c = *e.add_cylinders();  // its axis is its z: upright
+  set_pose(*c.mutable_pose(), centre, about_z(yaw));
+  set_vector(*c.mutable_size(), {o.width, o.width, o.height});
+  c.set_bottom_scale(1.0);
+  c.set_top_scale(o.shape == SceneObject::Shape::cone ? 0.0 : 1.0);
+  set_color(*c.mutable_color(), o.color);
+}
+
 void add_world(const Scene& s, std::uint64_t stamp_ns, foxglove::SceneUpdate& u) {
   const TerrainMesh& mesh = s.terrain;
   foxglove::TriangleListPrimitive& ground =
@@ -121,6 +141,10 @@ void add_world(const Scene& s, std::uint64_t stamp_ns, foxglove::SceneUpdate& u)
       cone.set_top_scale(0.0);
       set_color(*cone.mutable_color(), kConeColor);
     }
+  }
+  for (const SceneObject& o : s.objects) {
+    if (o.moving) continue;  // in /scene/objects
+    add_object(entity(u, "object_" + o.name, "world", stamp_ns, false), o, o.x, o.y, o.z, o.yaw);
   }
   if (!s.path.empty()) {
     foxglove::LinePrimitive& line = *entity(u, "path", "world", stamp_ns, false).add_lines();
@@ -162,7 +186,19 @@ void add_vehicle(const Scene& s, const SceneFrames& frames, std::uint64_t stamp_
 }  // namespace
 
 SceneMessages::SceneMessages(const Scene& scene, const rt::ChannelTable& table)
-    : scene_(scene), frames_(scene, table) {}
+    : scene_(scene), frames_(scene, table) {
+  for (const SceneObject& o : scene.objects) {
+    if (!o.moving) continue;
+    const auto index = [&](const char* what) {
+      const std::string name = object_channel(o, what);
+      const std::optional<rt::ChannelId> id = table.find(name);
+      if (!id) throw std::invalid_argument("the scene's channel " + name + " is not in the table");
+      return id->index;
+    };
+    moving_.push_back(
+        {.object = &o, .x = index("x"), .y = index("y"), .z = index("z"), .yaw = index("yaw")});
+  }
+}
 
 std::vector<std::uint8_t> SceneMessages::static_message(SceneTopic topic,
                                                         std::uint64_t stamp_ns) const {
@@ -222,6 +258,17 @@ void SceneMessages::forces(std::span<const double> values, std::uint64_t stamp_n
     a.set_head_length(std::isfinite(head) ? head : 0.0);
     a.set_head_diameter(0.1);
     set_color(*a.mutable_color(), kForceColor);
+  }
+  emit(u, bytes_, out);
+}
+
+void SceneMessages::objects(std::span<const double> values, std::uint64_t stamp_ns,
+                            const MessageOut& out) {
+  if (moving_.empty()) return;
+  foxglove::SceneUpdate u;
+  for (const MovingObject& m : moving_) {
+    add_object(entity(u, "object_" + m.object->name, "world", stamp_ns, false), *m.object,
+               values[m.x], values[m.y], values[m.z], values[m.yaw]);
   }
   emit(u, bytes_, out);
 }

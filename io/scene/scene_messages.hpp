@@ -12,6 +12,8 @@
 //   /scene/forces   SceneUpdate: per wheel an ArrowPrimitive in "hub_<w>" from the contact
 //                   patch along the tire's horizontal force (fx, fy), 1 m per 2 kN
 //   /scene/trail    PosesInFrame: the driven trail (io/scene/scene_trail.hpp)
+//   /scene/objects  SceneUpdate: the scenario's moving objects at the tick, one entity each
+//                   ("object_<name>", in "world"; the static ones are in /scene/world)
 // Every entity has lifetime 0 (until replaced: the per-sample ones keep their ids). Stamps are
 // ns since the UNIX epoch (the run's start + tick·period).
 //
@@ -47,6 +49,8 @@ class SceneMessages {
   void transforms(std::span<const double> values, std::uint64_t stamp_ns, const MessageOut& out);
   /// /scene/forces at that tick.
   void forces(std::span<const double> values, std::uint64_t stamp_ns, const MessageOut& out);
+  /// /scene/objects at that tick; nothing when the scene has no moving object.
+  void objects(std::span<const double> values, std::uint64_t stamp_ns, const MessageOut& out);
   /// /scene/trail: what `trail` holds.
   void trail(const SceneTrail& trail, std::uint64_t stamp_ns, const MessageOut& out);
 
@@ -56,6 +60,11 @@ class SceneMessages {
   const Scene& scene_;
   SceneFrames frames_;
   std::vector<FrameTransformValue> transforms_;
+  struct MovingObject {
+    const SceneObject* object = nullptr;
+    std::uint32_t x = 0, y = 0, z = 0, yaw = 0;  // channel indices
+  };
+  std::vector<MovingObject> moving_;
   std::vector<ScenePoint> points_;
   std::vector<std::uint8_t> bytes_;
 };

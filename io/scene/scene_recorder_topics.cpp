@@ -43,6 +43,9 @@ void SceneRecorderTopics::sample(std::int64_t tick, std::uint64_t log_time_ns,
   messages_.forces(values, log_time_ns, [&](std::span<const std::uint8_t> m) {
     write(static_cast<std::size_t>(SceneTopic::forces), m);
   });
+  messages_.objects(values, log_time_ns, [&](std::span<const std::uint8_t> m) {
+    write(static_cast<std::size_t>(SceneTopic::objects), m);
+  });
   const FrameTransformValue body = messages_.frames().body(values);
   trail_.add(body.translation[0], body.translation[1], body.translation[2]);
   if (trail_written_at_ < 0 || tick - trail_written_at_ >= trail_every_ticks_) {

@@ -1,9 +1,9 @@
 #pragma once
 // The 3D scene in telemetry.mcap (docs/recording.md "scene_rate_hz"): the topics of
 // io/scene/foxglove_schemas.hpp as extra topics of the telemetry recorder — /scene/world,
-// /scene/vehicle and /scene/path at the start of each file; /tf and /scene/forces every
-// recorded tick at the scene rate; /scene/trail at most kTrailRateHz (a full trail is 2000
-// poses, ~140 kB).
+// /scene/vehicle and /scene/path at the start of each file; /tf, /scene/forces and
+// /scene/objects (the moving objects, when there are) every recorded tick at the scene rate;
+// /scene/trail at most kTrailRateHz (a full trail is 2000 poses, ~140 kB).
 //
 // Thread-safety: the recorder's thread (io/record/extra_topics.hpp).
 

@@ -1,6 +1,10 @@
 #include "models/drive/powertrain_params.hpp"
 
+#include <array>
+#include <cstddef>
 #include <numbers>
+#include <span>
+#include <utility>
 
 #include "models/drive/drive_validation.hpp"
 
@@ -14,22 +18,39 @@ constexpr double kRpm = 2.0 * std::numbers::pi / 60.0;  // [rad/s] per rev/min
 
 PowertrainParams hmmwv_powertrain() {
   PowertrainParams p;
-  // Chrono HMMWV_EngineShafts / HMMWV_Powertrain: full-load map [rev/min → N·m] (the point at
-  // −100 rev/min is Chrono's "to start engine"; 2700 rev/min fades the torque out).
-  p.engine.full_load_torque = {
-      {-100 * kRpm, 300}, {800 * kRpm, 382},  {900 * kRpm, 490},  {1000 * kRpm, 579},
-      {1100 * kRpm, 650}, {1200 * kRpm, 706}, {1300 * kRpm, 746}, {1400 * kRpm, 774},
-      {1500 * kRpm, 789}, {1600 * kRpm, 793}, {1700 * kRpm, 788}, {1800 * kRpm, 774},
-      {1900 * kRpm, 754}, {2000 * kRpm, 728}, {2100 * kRpm, 697}, {2200 * kRpm, 664},
-      {2300 * kRpm, 628}, {2400 * kRpm, 593}, {2500 * kRpm, 558}, {2700 * kRpm, -400}};
-  // Chrono HMMWV engine losses map (friction and pumping).
+  // M998 HMMWV: GM/Detroit Diesel 6.2 L V8, 150 hp (112 kW) at 3600 rev/min (US Army fact
+  // file, fs-ortego78.tripod.com/hmmwv.htm), 250 lb·ft (339 N·m) peak (thegunzone.com; the
+  // rev/min of the peak is assumed), governed at 3600 rev/min (Detroit Diesel V8, Wikipedia:
+  // maximum engine speed 3600). Between the two published points the curve's shape is assumed.
+  // Brake torque at full load [rev/min → N·m]; the table below adds the friction back, so that
+  // T_full + T_loss is the published flywheel torque.
   p.engine.loss_torque = {{-50 * kRpm, 30},   {0, 0},
                           {50 * kRpm, -30},   {1000 * kRpm, -50},
-                          {2000 * kRpm, -70}, {3000 * kRpm, -90}};
+                          {2000 * kRpm, -70}, {3000 * kRpm, -90}};  // Chrono HMMWV losses map
+  constexpr std::array<std::pair<double, double>, 11> kBrake{{{800, 220},
+                                                              {1000, 265},
+                                                              {1200, 295},
+                                                              {1400, 315},
+                                                              {1600, 330},
+                                                              {2000, 339},  // 250 lb·ft
+                                                              {2400, 335},
+                                                              {2800, 325},
+                                                              {3200, 312},
+                                                              {3600, 297},  // 150 hp
+                                                              {3700, 294}}};
+  std::array<std::pair<double, double>, kBrake.size() + 1> full{};
+  full[0] = {-100 * kRpm, 300};  // Chrono's point "to start engine" (negative speeds)
+  for (std::size_t k = 0; k < kBrake.size(); ++k) {
+    const double w = kBrake[k].first * kRpm;
+    full[k + 1] = {w, kBrake[k].second - p.engine.loss_torque(w)};
+  }
+  p.engine.full_load_torque = LookupTable(std::span<const std::pair<double, double>>(full));
   p.engine.inertia = 1.1;            // Chrono crankshaft inertia
-  p.engine.idle_speed = 800 * kRpm;  // assumed: the lowest engine-map point
+  p.engine.idle_speed = 800 * kRpm;  // assumed (Chrono's map starts at 800)
   p.engine.idle_gain = 0.1;          // assumed governor gain
-  p.engine.rev_limit = 2700 * kRpm;  // Chrono map: torque faded out at 2700 rev/min
+  // Full load up to the rated 3600 rev/min, fuel cut to 0 at 3700 (the governor's droop to
+  // high idle: assumed; the band is Chrono's 100 rev/min).
+  p.engine.rev_limit = 3700 * kRpm;
   p.engine.rev_limit_band = 100 * kRpm;
 
   p.coupling = PowertrainCoupling::torque_converter;
@@ -40,14 +61,21 @@ PowertrainParams hmmwv_powertrain() {
       {0.0, 2.00}, {0.25, 1.80}, {0.50, 1.50}, {0.75, 1.15}, {1.00, 1.00}};
 
   TransmissionParams& t = p.transmission;
-  // Chrono HMMWV gear ratios ω_out/ω_in 0.2, 0.4, 0.8 (reverse −0.1): reductions 5, 2.5, 1.25.
-  t.forward_ratios = {5.0, 2.5, 1.25};
+  // M998: GM Turbo-Hydramatic 400, three forward gears (Army correspondence course OD1615,
+  // "compound planetary gear set gives three forward ratios"): 2.48, 1.48, 1.00, the 4L80-E's
+  // first three (GM 4L80-E, Wikipedia; onallcylinders.com 2018: "the original first three gear
+  // ratios are in fact still the same as the TH-400"). Reverse: the 4L80-E's 2.07 (assumed
+  // the TH400's).
+  t.forward_ratios = {2.48, 1.48, 1.00};
   t.forward_count = 3;
-  t.reverse_ratio = 10.0;
-  t.final_drive = 5.0;  // Chrono HMMWV_Driveline4WD conical gear ratio 0.2
-  t.efficiency = 1.0;   // Chrono's shaft gears are lossless (losses are in the engine map)
+  t.reverse_ratio = 2.07;
+  // Transfer case (New Process 218, high range) 1.00 (assumed direct drive) × differentials
+  // 2.73 (assumed: no public figure found) × geared hubs 1.92 (OD1615: "a lower gear ratio
+  // (1.92:1)").
+  t.final_drive = 1.00 * 2.73 * 1.92;
+  t.efficiency = 1.0;  // lossless gears as Chrono's; the engine's losses map holds the friction
   t.mode = ShiftMode::automatic;
-  t.upshift_speed = 2500 * kRpm;    // Chrono HMMWV upshift rpm (turbine shaft)
+  t.upshift_speed = 3000 * kRpm;    // assumed: at full load, short of the governed speed
   t.downshift_speed = 1200 * kRpm;  // Chrono HMMWV downshift rpm
   t.shift_latency = 1.0;            // Chrono HMMWV gear-shift latency
   t.shift_time = 0.0;               // torque converter: the gear changes at once

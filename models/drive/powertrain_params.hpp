@@ -6,9 +6,11 @@
 
 namespace hil::models {
 
-/// HMMWV-like diesel (public Project Chrono HMMWV shafts powertrain and 4WD driveline: engine
-/// and loss maps, torque-converter maps, 3 forward gears, final drive, inertias, shift rpm and
-/// latency). Drives wheel slots 0–3 through open differentials.
+/// The M998 HMMWV's powertrain from public sources (6.2 L diesel, 150 hp at 3600 rev/min;
+/// Turbo-Hydramatic 400, three gears 2.48/1.48/1.00; transfer case high range, differentials,
+/// 1.92 geared hubs) in the structure of the Project Chrono HMMWV shafts powertrain, whose
+/// torque-converter and loss maps, inertias and shift latency it keeps. Drives wheel slots 0–3
+/// through open differentials.
 [[nodiscard]] PowertrainParams hmmwv_powertrain();
 
 /// AutoSim-style car (autosim-physics-thesis.txt §4.4.5: five gears plus neutral, automatic

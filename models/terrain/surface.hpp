@@ -6,6 +6,8 @@
 #include <optional>
 #include <string_view>
 
+#include "models/terrain/bekker_soil.hpp"
+
 namespace hil::models {
 
 /// The VTI surface classes of MAVS: four Pacejka road surfaces and two soils.
@@ -20,6 +22,9 @@ struct SurfaceProperties {
   /// Multiplies the surface's friction (Pacejka D, soil gross traction, lateral μ); 1 = as
   /// tabulated. Used for per-wheel friction overrides (channel env.road.friction.<wheel>).
   double friction_scale = 1.0;
+  /// A soft soil by Bekker–Wong (docs/models.md "Soft soil (Bekker–Wong)"): when set
+  /// (soil.valid()), the tire uses models/tire/bekker_contact.hpp instead of the VTI of `type`.
+  BekkerSoil soil;
 };
 
 /// True for the soils, whose traction depends on cone index, load and deflection.

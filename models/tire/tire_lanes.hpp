@@ -12,6 +12,7 @@
 
 #include "models/math/lanes.hpp"
 #include "models/math/vector_math.hpp"
+#include "models/tire/bekker_contact.hpp"
 #include "models/tire/tire.hpp"
 #include "models/tire/vti.hpp"
 
@@ -97,12 +98,35 @@ template <lanes::Lanes V, class Math = vmath::Portable>
   const V v_perp = in.v_perp;
   const V delta = in.delta;
 
-  const V N = tire_lanes::normal_force(param(&TireParams::vertical_stiffness),
-                                       param(&TireParams::vertical_damping), delta, in.delta_rate);
-  const V r_eff = tire_lanes::effective_radius(param(&TireParams::diameter), delta);
+  V N = tire_lanes::normal_force(param(&TireParams::vertical_stiffness),
+                                 param(&TireParams::vertical_damping), delta, in.delta_rate);
+  V r_eff = tire_lanes::effective_radius(param(&TireParams::diameter), delta);
+  // A soil by Bekker–Wong (models/tire/bekker_contact.hpp): a rigid wheel rolling at d/2
+  std::array<bool, kLanes> bekker{};
+  for (int l = 0; l < kLanes; ++l) {
+    bekker[l] = surfaces[l].soil.valid();
+    if (bekker[l]) r_eff[l] = 0.5 * params[l]->diameter;
+  }
   const V r_omega = r_eff * in.omega;
-  const std::array<VtiCurve, kLanes> curves = lanes::array_of<V>(
-      [&](int l) { return make_vti_curve(*params[l], surfaces[l], N[l], delta[l]); });
+  // Longitudinal (ruling 3): signed slip s_x = (rω − v∥)/V_x, slip velocity v∥ − rω; the
+  // kinematic slip of ruling 2 is s_x mirrored in reverse (= longitudinal_slip()).
+  const V V_x = lanes::max(lanes::abs(v_par), lanes::abs(r_omega));
+  const V s_x = select(V_x > zero, lanes::clamp((r_omega - v_par) / V_x, -one, one), zero);
+  const V s = select((v_par < zero) | ((v_par == zero) & (r_omega < zero)), -s_x, s_x);
+  std::array<BekkerContact, kLanes> soft{};
+  for (int l = 0; l < kLanes; ++l) {
+    if (!bekker[l]) continue;
+    soft[l] = bekker_contact(*params[l], surfaces[l].soil, delta[l], in.delta_rate[l], s[l],
+                             surfaces[l].friction_scale);
+    N[l] = soft[l].N;
+  }
+  const std::array<VtiCurve, kLanes> curves = lanes::array_of<V>([&](int l) {
+    if (!bekker[l]) return make_vti_curve(*params[l], surfaces[l], N[l], delta[l]);
+    return VtiCurve{.type = surfaces[l].type,
+                    .mu_x_max = soft[l].mu_x_max,
+                    .mu_lat = soft[l].mu_lat,
+                    .gamma = params[l]->crolla_gamma};
+  });
   const auto curve = [&](double VtiCurve::*field) {
     return lanes::gather<V>([&](int l) { return curves[l].*field; });
   };
@@ -112,15 +136,9 @@ template <lanes::Lanes V, class Math = vmath::Portable>
   std::array<bool, kLanes> soil{};
   bool all_soil = true;
   for (int l = 0; l < kLanes; ++l) {
-    soil[l] = is_soil(curves[l].type);
+    soil[l] = is_soil(curves[l].type) || bekker[l];
     all_soil = all_soil && soil[l];
   }
-
-  // Longitudinal (ruling 3): signed slip s_x = (rω − v∥)/V_x, slip velocity v∥ − rω; the
-  // kinematic slip of ruling 2 is s_x mirrored in reverse (= longitudinal_slip()).
-  const V V_x = lanes::max(lanes::abs(v_par), lanes::abs(r_omega));
-  const V s_x = select(V_x > zero, lanes::clamp((r_omega - v_par) / V_x, -one, one), zero);
-  const V s = select((v_par < zero) | ((v_par == zero) & (r_omega < zero)), -s_x, s_x);
   const V V_y = lanes::sqrt(v_par * v_par + v_perp * v_perp);
   const V alpha = tire_lanes::slip_angle<V, Math>(v_par, v_perp);
 
@@ -130,14 +148,23 @@ template <lanes::Lanes V, class Math = vmath::Portable>
                            pacejka(&PacejkaCoefficients::B), pacejka(&PacejkaCoefficients::C),
                            pacejka(&PacejkaCoefficients::D), pacejka(&PacejkaCoefficients::E), s_x);
   V R = zero;
+  V rolling = zero;  // Bekker–Wong: the spin's resistance at s = 0, T(0)/(r·N)
   for (int l = 0; l < kLanes; ++l) {
+    if (bekker[l]) {
+      gross[l] = s_x[l] == s[l] ? soft[l].gross : -soft[l].gross;  // mirrored in reverse
+      R[l] = soft[l].resistance;
+      rolling[l] = soft[l].rolling;
+      continue;
+    }
     if (soil[l]) gross[l] = gross_traction(curves[l], s_x[l]);
     // Soil motion resistance, or pavement rolling resistance
     R[l] = soil[l] ? motion_resistance(curves[l]) : params[l]->rolling_resistance;
   }
   V f_x = gross / s_x;  // the secant; the slope at s = 0 for a tiny slip
   for (int l = 0; l < kLanes; ++l) {
-    if (!(std::abs(s_x[l]) > tire_lanes::kTinySlip)) f_x[l] = gross_slip_stiffness(curves[l]);
+    if (!(std::abs(s_x[l]) > tire_lanes::kTinySlip)) {
+      f_x[l] = bekker[l] ? soft[l].slip_stiffness : gross_slip_stiffness(curves[l]);
+    }
   }
   const V c_x = param(&TireParams::patch_stiffness_x_per_load);
   const V d_x = param(&TireParams::patch_damping_x_per_load);
@@ -147,6 +174,8 @@ template <lanes::Lanes V, class Math = vmath::Portable>
   // The resistance opposes travel; faded out below resistance_fade_speed (ruling 3)
   const V travel = lanes::clamp(v_par / param(&TireParams::resistance_fade_speed), -one, one);
   const V F_resistance = -R * N * travel;
+  // Bekker–Wong: the soil's shear at s = 0, which the spin must overcome to roll
+  const V F_rolling = rolling * N * travel;
 
   // Lateral (rulings 3, 5): slip velocity v⊥, reference speed |v|, secant vs sin α; Crolla
   // |lateral_coefficient()| = μ_lat·(1 − e^(−|α|/γ)) where α ≠ 0, its slope at α = 0 below
@@ -164,10 +193,10 @@ template <lanes::Lanes V, class Math = vmath::Portable>
   const V F_lateral = N * (c_y * u_y + d_y * u_y_rate);
 
   // ruling 5: combined slip limited by the friction ellipse
-  const V F_x = F_gross + F_resistance;
+  const V F_x = F_gross + F_resistance + F_rolling;
   const V k = friction_ellipse_scale(curve(&VtiCurve::mu_x_max), mu_lat, N, F_x, F_lateral);
   const V Fx = k * F_x;
-  const V Fx_traction = k * F_gross;
+  const V Fx_traction = k * (F_gross + F_rolling);
   const V Fy = k * F_lateral;
   return lanes::array_of<V>([&](int l) {
     return TireOutputs{.Fx = Fx[l],
@@ -177,6 +206,7 @@ template <lanes::Lanes V, class Math = vmath::Portable>
                        .s = s[l],
                        .alpha = alpha[l],
                        .r_eff = r_eff[l],
+                       .sinkage = soft[l].sinkage,
                        .patch_rate = {.u_x = u_x_rate[l], .u_y = u_y_rate[l]}};
   });
 }

@@ -261,6 +261,7 @@ void Vehicle::update_outputs(const VehicleState& before, const StepInputs& in) n
     o.slip = d.tire.s;
     o.slip_angle = d.tire.alpha;
     o.tire_deflection = d.deflection;
+    o.sinkage = d.tire.sinkage;
     o.brake_torque = d.brake_torque;
     o.drive_torque = d.drive_torque;
   }

@@ -30,6 +30,7 @@ struct WheelOutputs {
   double slip = 0.0;                ///< s [-]
   double slip_angle = 0.0;          ///< α [rad]
   double tire_deflection = 0.0;     ///< δ_tire [m]
+  double sinkage = 0.0;             ///< soft soil (Bekker–Wong): sinkage z [m]; else 0
   double brake_torque = 0.0;        ///< on the wheel [N·m]
   double drive_torque = 0.0;        ///< on the wheel [N·m]
 };

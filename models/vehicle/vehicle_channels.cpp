@@ -155,7 +155,7 @@ VehicleChannels::VehicleChannels(rt::ChannelTable& table, const VehicleParams& p
     const char* unit;
     const char* description;
   };
-  static constexpr std::array<WheelChannel, 12> kWheel{{
+  static constexpr std::array<WheelChannel, 13> kWheel{{
       {"speed", "rad/s", "wheel spin ω"},
       {"angle", "rad", "wheel rotation since the start"},
       {"encoder", "-", "encoder counts"},
@@ -168,8 +168,9 @@ VehicleChannels::VehicleChannels(rt::ChannelTable& table, const VehicleParams& p
       {"slip_angle", "rad", "slip angle"},
       {"tire_deflection", "m", "tire deflection"},
       {"brake_torque", "N*m", "brake torque on the wheel"},
+      {"sinkage", "m", "sinkage in a soft soil (Bekker–Wong), 0 elsewhere"},
   }};
-  static constexpr std::array<const double& (*)(const WheelOutputs&), 12> kWheelValue{
+  static constexpr std::array<const double& (*)(const WheelOutputs&), 13> kWheelValue{
       [](const WheelOutputs& o) -> const double& { return o.speed; },
       [](const WheelOutputs& o) -> const double& { return o.angle; },
       [](const WheelOutputs& o) -> const double& { return o.encoder_counts; },
@@ -182,6 +183,7 @@ VehicleChannels::VehicleChannels(rt::ChannelTable& table, const VehicleParams& p
       [](const WheelOutputs& o) -> const double& { return o.slip_angle; },
       [](const WheelOutputs& o) -> const double& { return o.tire_deflection; },
       [](const WheelOutputs& o) -> const double& { return o.brake_torque; },
+      [](const WheelOutputs& o) -> const double& { return o.sinkage; },
   };
   for (std::size_t w = 0; w < p.wheel_count(); ++w) {
     for (std::size_t c = 0; c < kWheel.size(); ++c) {

@@ -13,7 +13,7 @@
 //            env.disturbance.force.{x,y,z} [N]    env.disturbance.torque.{x,y,z} [N·m]
 //   outputs  vehicle.wheel.W.{speed, angle, encoder, steer_angle, suspension_travel,
 //            normal_force, longitudinal_force, lateral_force, slip, slip_angle,
-//            tire_deflection, brake_torque}
+//            tire_deflection, brake_torque, sinkage}
 //            vehicle.body.{position.x|y|z, velocity.x|y|z, forward_speed, lateral_speed,
 //            roll, pitch, yaw, roll_rate, pitch_rate, yaw_rate, acceleration.x|y|z}
 //            vehicle.steering.A.angle   vehicle.imu.{accel,gyro}.{x,y,z}

@@ -76,7 +76,7 @@ VehicleParams hmmwv_params() {
             .side_force_coefficient = 1.0,
             .side_area = 8.0,
             .x_cp = 0.2};
-  p.drive.kind = DriveKind::combustion;  // Chrono HMMWV: diesel, torque converter, 4WD
+  p.drive.kind = DriveKind::combustion;  // M998: diesel, torque converter, 3-speed, 4WD
   p.drive.combustion = hmmwv_powertrain();
   return p;
 }

@@ -76,9 +76,14 @@ Recording::Recording(Rig& rig, const RunRecordingSpec& o)
       lossless_(o.lossless),
       scene_(scene_of(rig, o)),
       scene_topics_(scene_topics(scene_, rig, o)),
+      lidar_topics_(LidarRecorderTopics::make(rig.lidars(), scene_topics_.get(),
+                                              rig.settings().executive.period)),
       telemetry_(rig.table(), o.dir / "telemetry.mcap",
                  telemetry_config(o.dir, rig.settings().executive.period, o.start_epoch_ns,
-                                  o.rig_name, o.settings, scene_topics_.get())) {
+                                  o.rig_name, o.settings,
+                                  lidar_topics_
+                                      ? static_cast<io::record::ExtraTopics*>(lidar_topics_.get())
+                                      : scene_topics_.get())) {
   const std::filesystem::path& dir = o.dir;
   const std::int64_t period_ns = rig.settings().executive.period;
   // Space kept for the end of the run: whatever fills the disk, the manifest and timing.json
@@ -103,6 +108,9 @@ Recording::Recording(Rig& rig, const RunRecordingSpec& o)
   if (std::ranges::any_of(rig.fmus(), [](const auto& f) { return f->on_worker(); })) {
     fmu_log_ = std::make_unique<FmuLogWriter>(rig.fmus(), dir / "fmu.log");
   }
+  if (!rig.lidars().empty()) {
+    lidar_log_ = std::make_unique<LidarLogWriter>(rig.lidars(), dir / "lidar.log");
+  }
 }
 
 void Recording::run(const rt::TickContext& c) noexcept {
@@ -121,6 +129,7 @@ void Recording::service() {
   can_log_->service();
   if (bus_log_) bus_log_->service();
   if (fmu_log_) fmu_log_->service();
+  if (lidar_log_) lidar_log_->service();
 }
 
 void Recording::stop() {
@@ -128,6 +137,7 @@ void Recording::stop() {
   can_log_->stop();
   if (bus_log_) bus_log_->stop();
   if (fmu_log_) fmu_log_->stop();
+  if (lidar_log_) lidar_log_->stop();
   std::error_code ignored;
   std::filesystem::remove(dir_ / kReserve, ignored);
 }
@@ -138,7 +148,8 @@ RecordingCounters Recording::counters() const {
   std::string errors;
   for (const std::string& e :
        {telemetry_.error(), can_log_->error(), bus_log_ ? bus_log_->error() : std::string(),
-        fmu_log_ ? fmu_log_->error() : std::string()}) {
+        fmu_log_ ? fmu_log_->error() : std::string(),
+        lidar_log_ ? lidar_log_->error() : std::string()}) {
     if (!e.empty()) errors += (errors.empty() ? "" : "; ") + e;
   }
   return {.telemetry = telemetry_.counters(),

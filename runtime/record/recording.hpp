@@ -23,6 +23,8 @@
 #include "io/scene/scene_recorder_topics.hpp"
 #include "rt_core/stage.hpp"
 #include "runtime/fmu/fmu_log.hpp"
+#include "runtime/sensors/lidar_log.hpp"
+#include "runtime/sensors/lidar_topics.hpp"
 
 namespace hil::runtime {
 
@@ -87,10 +89,12 @@ class Recording final : public rt::Stage {
   bool lossless_;
   std::shared_ptr<const io::scene::Scene> scene_;
   std::unique_ptr<io::scene::SceneRecorderTopics> scene_topics_;  // before the telemetry: it
-  io::record::TelemetryRecorder telemetry_;                       // writes them from its start
+  std::unique_ptr<LidarRecorderTopics> lidar_topics_;  // the clouds, stacked on the scene's
+  io::record::TelemetryRecorder telemetry_;            // writes them from its start
   std::unique_ptr<io::record::CanLogRecorder> can_log_;
   std::unique_ptr<io::record::BusLogRecorder> bus_log_;
   std::unique_ptr<FmuLogWriter> fmu_log_;
+  std::unique_ptr<LidarLogWriter> lidar_log_;  ///< real-time runs with a lidar (lidar.log)
 };
 
 }  // namespace hil::runtime

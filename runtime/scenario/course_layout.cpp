@@ -4,6 +4,8 @@
 #include <cmath>
 #include <variant>
 
+#include "config/scenario/scenario_objects.hpp"
+
 namespace hil::runtime {
 
 CourseLayout course_layout(const config::ScenarioSpec& s) {
@@ -14,17 +16,9 @@ CourseLayout course_layout(const config::ScenarioSpec& s) {
   };
   CourseLayout out;
   for (const config::CoursePoint& p : s.drive.path) out.path.push_back(world(p.x, p.y));
-  for (const config::GateSpec& g : s.gates) {
-    const auto* lane = std::get_if<config::LaneGate>(&g.check);
-    if (lane == nullptr) continue;
-    const int n =
-        std::max(1, static_cast<int>(std::ceil((lane->x_max - lane->x_min) / kConeSpacing)));
-    for (int i = 0; i <= n; ++i) {
-      const double x = lane->x_min + (lane->x_max - lane->x_min) * i / n;
-      out.cones.push_back(world(x, lane->y_min));
-      out.cones.push_back(world(x, lane->y_max));
-    }
-  }
+  // The same cones as the scenario's cone_<n> objects (config/scenario/scenario_objects.hpp)
+  for (const config::CoursePoint& p : config::lane_gate_cones(s.gates))
+    out.cones.push_back(world(p.x, p.y));
   return out;
 }
 

@@ -6,6 +6,7 @@
 
 #include <vector>
 
+#include "config/scenario/scenario_objects.hpp"
 #include "config/scenario/scenario_spec.hpp"
 
 namespace hil::runtime {
@@ -20,7 +21,7 @@ struct CourseLayout {
 };
 
 /// Cones along a lane gate's edges are at most this far apart [m].
-inline constexpr double kConeSpacing = 3.0;
+inline constexpr double kConeSpacing = config::kCourseConeSpacing;
 
 [[nodiscard]] CourseLayout course_layout(const config::ScenarioSpec& s);
 

@@ -4,6 +4,8 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <variant>
@@ -65,17 +67,39 @@ JudgeStage::JudgeStage(const config::ScenarioSpec& scenario, const rt::ChannelTa
     dtc_channels_.push_back(dtc_channel(scenario, table, diagnostics, code));
   }
   dtc_status_.assign(dtc_channels_.size(), -1.0);
+  // The wheels' soft-soil figures, for the not_bogged_down gates
+  const auto ends_with = [](std::string_view name, std::string_view end) {
+    return name.size() >= end.size() && name.substr(name.size() - end.size()) == end;
+  };
+  for (const rt::ChannelSpec& c : table.specs()) {
+    if (!c.name.starts_with("vehicle.wheel.")) continue;
+    if (ends_with(c.name, ".sinkage")) sinkage_.push_back(table.resolve(c.name));
+    if (ends_with(c.name, ".slip")) slip_.push_back(table.resolve(c.name));
+  }
 }
 
 void JudgeStage::run(const rt::TickContext& c) noexcept {
   for (std::size_t k = 0; k < dtc_channels_.size(); ++k)
     dtc_status_[k] = table_.get(dtc_channels_[k]);
+  double sinkage = std::numeric_limits<double>::quiet_NaN();
+  for (const rt::ChannelId id : sinkage_) {
+    const double z = table_.get(id);
+    sinkage = std::isnan(sinkage) ? z : std::max(sinkage, z);
+  }
+  double slip = std::numeric_limits<double>::quiet_NaN();
+  if (!slip_.empty()) {
+    slip = 0.0;
+    for (const rt::ChannelId id : slip_) slip += table_.get(id);
+    slip /= static_cast<double>(slip_.size());
+  }
   judge_.observe({.time = static_cast<double>(c.time) / static_cast<double>(rt::kSecond),
                   .x = table_.get(x_),
                   .y = table_.get(y_),
                   .yaw = table_.get(yaw_),
                   .speed = table_.get(speed_),
-                  .dtc_status = dtc_status_});
+                  .dtc_status = dtc_status_,
+                  .sinkage = sinkage,
+                  .slip = slip});
 }
 
 }  // namespace hil::runtime

@@ -2,7 +2,8 @@
 // The scenario's judge in the tick (slot judge, the first of the write phase): it observes
 // the vehicle's own pose and speed after each step — the truth, before any output fault —
 // and the statuses of the DTCs its dtc gates name as the rig's UDS tester last read them
-// (diag.dtc.<name>.status, −1 until the first read), and judges the gates on them
+// (diag.dtc.<name>.status, −1 until the first read), the wheels' sinkage and slip
+// (vehicle.wheel.<w>.sinkage, .slip: the deepest and the mean), and judges the gates on them
 // (runtime/scenario/scenario_judge.hpp).
 // Thread-safety: build in the setup phase; run() on the RT thread; judge() from any thread
 // for its live marks, verdict() after the run.
@@ -36,6 +37,8 @@ class JudgeStage final : public rt::Stage {
   rt::ChannelId x_, y_, yaw_, speed_;
   std::vector<rt::ChannelId> dtc_channels_;  ///< aligned with judge_.dtc_codes()
   std::vector<double> dtc_status_;           ///< this tick's statuses, preallocated
+  /// vehicle.wheel.<w>.sinkage and .slip of every wheel (not_bogged_down gates), or none
+  std::vector<rt::ChannelId> sinkage_, slip_;
 };
 
 }  // namespace hil::runtime

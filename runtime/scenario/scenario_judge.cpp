@@ -180,6 +180,7 @@ void ScenarioJudge::observe_gate(std::size_t i, GateState& g, const Observation&
                    g.figure = std::max(g.figure, std::abs(o.speed));
                  },
                  [&](const config::DtcGate& d) { observe_dtc(i, g, d, o); },
+                 [&](const config::NotBoggedDownGate& b) { observe_bog(i, g, b, o); },
              },
              gate.check);
 }
@@ -201,6 +202,63 @@ void ScenarioJudge::observe_dtc(std::size_t i, GateState& g, const config::DtcGa
   }
   // The window observed to its end: a stays gate held, a gate that never showed it failed
   if (t >= d.to_s) mark(g, i, d.stays && g.samples > 0 ? passed : failed, t);
+}
+
+void ScenarioJudge::observe_bog(std::size_t i, GateState& g, const config::NotBoggedDownGate& b,
+                                const Observation& o) noexcept {
+  const double t = o.time;
+  if (t < b.from_s || g.bogged_at >= 0.0) return;
+  ++g.samples;
+  if (o.sinkage > g.figure) {  // NaN (unknown) never is
+    g.figure = o.sinkage;
+    g.figure_at = t;
+    g.slip_at_deepest = o.slip;
+  }
+  const auto bogged = [&](bool too_deep) {
+    g.bogged_at = t;
+    g.bog_sinkage = o.sinkage;
+    g.bog_slip = o.slip;
+    g.bog_speed = o.speed;
+    g.too_deep = too_deep;
+    mark(g, i, LiveMark::State::failed, t);
+  };
+  if (o.sinkage > b.max_sinkage) {
+    bogged(true);
+    return;
+  }
+  // Stuck: slow while the wheels spin (a vehicle held at rest does not spin its wheels)
+  const bool stuck = std::abs(o.speed) < b.min_speed && o.slip > b.min_slip;
+  if (!stuck) {
+    g.stuck_since = -1.0;
+    return;
+  }
+  if (g.stuck_since < 0.0) g.stuck_since = t;
+  if (t - g.stuck_since >= b.hold_s) bogged(false);
+}
+
+void ScenarioJudge::judge_bog(const config::NotBoggedDownGate& b, const GateState& g,
+                              GateResult& r) {
+  r.unit = "m";
+  r.reached = g.samples > 0 || g.bogged_at >= 0.0;
+  if (g.samples > 0) r.value = g.figure;
+  if (g.bogged_at >= 0.0 && g.too_deep) {
+    r.detail = fmt::format(
+        "bogged down at {:.2f} s: a wheel sank {:.3f} m (allowed {:.3f} m), the wheels' mean "
+        "slip {:.2f}, speed {:.2f} m/s",
+        g.bogged_at, g.bog_sinkage, b.max_sinkage, g.bog_slip, g.bog_speed);
+  } else if (g.bogged_at >= 0.0) {
+    r.detail = fmt::format(
+        "bogged down at {:.2f} s: below {:.2f} m/s for {:.1f} s with the wheels spinning (mean "
+        "slip {:.2f} > {:.2f}); sinkage {:.3f} m, speed {:.2f} m/s",
+        g.bogged_at, b.min_speed, b.hold_s, g.bog_slip, b.min_slip, g.bog_sinkage, g.bog_speed);
+  } else if (g.samples == 0) {
+    r.detail = fmt::format("not observed: nothing from {:.1f} s on", b.from_s);
+  } else {
+    r.passed = true;
+    r.detail = fmt::format("never bogged down: deepest sinkage {:.3f} m at {:.2f} s (mean slip "
+                           "then {:.2f})",
+                           std::max(g.figure, 0.0), g.figure_at, g.slip_at_deepest);
+  }
 }
 
 std::string ScenarioJudge::failed_hold(const config::SpeedReachedGate& s, const GateState& g) {
@@ -311,6 +369,10 @@ GateResult ScenarioJudge::judge(const config::GateSpec& gate, const GateState& g
           [&](const config::DtcGate& d) {
             r.kind = "dtc";
             judge_dtc(d, g, r);
+          },
+          [&](const config::NotBoggedDownGate& b) {
+            r.kind = "not_bogged_down";
+            judge_bog(b, g, r);
           },
       },
       gate.check);

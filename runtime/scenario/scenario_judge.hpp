@@ -35,6 +35,10 @@ struct Observation {
   /// statusOfDTC (0–255) of each of dtc_codes(), in its order; < 0 or NaN: unknown (not
   /// read yet). Missing entries count as unknown.
   std::span<const double> dtc_status;
+  /// Soft soil (not_bogged_down gates): the deepest wheel sinkage [m] and the wheels' mean
+  /// slip (+ driving) [-]; NaN: unknown (the stand-alone ECU's judge).
+  double sinkage = std::numeric_limits<double>::quiet_NaN();
+  double slip = std::numeric_limits<double>::quiet_NaN();
 };
 
 struct GateResult {
@@ -46,7 +50,7 @@ struct GateResult {
   /// clearance (negative: outside), speed_reached the time it held from, no_rollback the
   /// largest rollback, max_deviation the largest deviation, distance_reached the distance
   /// covered, stopped the largest speed, dtc the time the status first showed it (`stays`:
-  /// first did not). For tables (`hilsim sweep collect`).
+  /// first did not), not_bogged_down the deepest sinkage. For tables (`hilsim sweep collect`).
   double value = std::numeric_limits<double>::quiet_NaN();
   std::string unit;
   /// false when the run ended before the gate could be decided (a run cut short with
@@ -107,6 +111,11 @@ class ScenarioJudge {
     std::size_t dtc = 0;
     double dtc_at = -1.0, dtc_status = std::numeric_limits<double>::quiet_NaN();
     bool marked = false;  ///< its live mark is set
+    // not_bogged_down: since when stuck (slow and spinning); when it bogged down (or sank too
+    // deep) and the sinkage, slip and speed then; the slip at the deepest sinkage (`figure`)
+    double stuck_since = -1.0, bogged_at = -1.0, bog_sinkage = 0.0, bog_slip = 0.0;
+    double bog_speed = 0.0, slip_at_deepest = 0.0;
+    bool too_deep = false;
   };
   /// Written once by the RT thread (time, then state with release), read by any.
   struct LiveSlot {
@@ -119,9 +128,13 @@ class ScenarioJudge {
                     const CoursePose& pose) noexcept;
   void observe_dtc(std::size_t i, GateState& g, const config::DtcGate& d,
                    const Observation& o) noexcept;
+  void observe_bog(std::size_t i, GateState& g, const config::NotBoggedDownGate& b,
+                   const Observation& o) noexcept;
   [[nodiscard]] GateResult judge(const config::GateSpec& gate, const GateState& g) const;
   /// A dtc gate's verdict (name and kind set by judge()).
   void judge_dtc(const config::DtcGate& d, const GateState& g, GateResult& r) const;
+  /// A not_bogged_down gate's verdict (name and kind set by judge()).
+  static void judge_bog(const config::NotBoggedDownGate& b, const GateState& g, GateResult& r);
   /// Why a speed_reached gate failed: the longest hold and where, or how close it came.
   [[nodiscard]] static std::string failed_hold(const config::SpeedReachedGate& s,
                                                const GateState& g);

@@ -7,6 +7,7 @@
 
 #include "models/terrain/terrain_flat.hpp"
 #include "models/vehicle/vehicle_channels.hpp"
+#include "models/world/object_motion.hpp"
 #include "runtime/scenario/course_layout.hpp"
 
 namespace hil::runtime {
@@ -78,6 +79,43 @@ std::vector<io::scene::ScenePoint> on_ground(const std::vector<WorldPoint>& poin
   return out;
 }
 
+/// The scenario's objects but the course's cones (drawn as `cones`), on the ground.
+std::vector<io::scene::SceneObject> objects_of(const config::ScenarioSpec& s,
+                                               const models::Terrain& terrain) {
+  using Shape = io::scene::SceneObject::Shape;
+  std::vector<io::scene::SceneObject> out;
+  for (const models::MovingObjectSpec& m : s.objects) {
+    if (m.course_cone) continue;
+    const models::WorldObject& o = m.object;
+    const Shape shape = o.shape == models::ObjectShape::box        ? Shape::box
+                        : o.shape == models::ObjectShape::cylinder ? Shape::cylinder
+                                                                   : Shape::cone;
+    const char* kind = o.kind == models::ObjectKind::vehicle      ? "vehicle"
+                       : o.kind == models::ObjectKind::pedestrian ? "pedestrian"
+                                                                  : "obstacle";
+    const io::scene::Rgb color =
+        shape == Shape::cone                       ? io::scene::kConeColor
+        : o.kind == models::ObjectKind::vehicle    ? io::scene::kVehicleObjectColor
+        : o.kind == models::ObjectKind::pedestrian ? io::scene::kPedestrianColor
+                                                   : io::scene::kObstacleColor;
+    // with a path: its first point, along it (models/world/object_motion.hpp)
+    const models::ObjectState start = models::ObjectMotion(m).at(-1.0);
+    out.push_back({.name = o.name,
+                   .shape = shape,
+                   .kind = kind,
+                   .length = o.length,
+                   .width = o.width,
+                   .height = o.height,
+                   .x = start.x,
+                   .y = start.y,
+                   .z = terrain.height(start.x, start.y),
+                   .yaw = start.yaw,
+                   .moving = !m.path.empty(),
+                   .color = color});
+  }
+  return out;
+}
+
 }  // namespace
 
 MeshArea scene_area(const config::ScenarioSpec* scenario) {
@@ -88,13 +126,18 @@ MeshArea scene_area(const config::ScenarioSpec* scenario) {
                .x_max = scenario->start.x,
                .y_min = scenario->start.y,
                .y_max = scenario->start.y};
+  const auto cover = [&](double x, double y) {
+    box = {.x_min = std::min(box.x_min, x),
+           .x_max = std::max(box.x_max, x),
+           .y_min = std::min(box.y_min, y),
+           .y_max = std::max(box.y_max, y)};
+  };
   for (const auto* points : {&course.path, &course.cones}) {
-    for (const WorldPoint& p : *points) {
-      box = {.x_min = std::min(box.x_min, p.x),
-             .x_max = std::max(box.x_max, p.x),
-             .y_min = std::min(box.y_min, p.y),
-             .y_max = std::max(box.y_max, p.y)};
-    }
+    for (const WorldPoint& p : *points) cover(p.x, p.y);
+  }
+  for (const models::MovingObjectSpec& o : scenario->objects) {  // where they stand and go
+    cover(o.start.x, o.start.y);
+    for (const models::PathPoint& p : o.path) cover(p.x, p.y);
   }
   return {.x_min = box.x_min - kCourseMargin,
           .x_max = box.x_max + kCourseMargin,
@@ -116,6 +159,7 @@ std::shared_ptr<const io::scene::Scene> build_scene(const config::RigSpec& rig,
     const CourseLayout course = course_layout(*scenario);
     scene->cones = on_ground(course.cones, terrain);
     scene->path = on_ground(course.path, terrain);
+    scene->objects = objects_of(*scenario, terrain);
   }
   return scene;
 }

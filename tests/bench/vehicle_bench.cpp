@@ -2,11 +2,13 @@
 // flat dry ground) on the development machine; and the same with its drive. The presets
 // carry their drives (RAVON electric, HMMWV diesel); "Torque" runs RAVON with torque inputs
 // (the vehicle alone). Also the parts of one derivative evaluation (chassis alone, one full
-// derivative, also with the wheels by pairs as without AVX2) and the vehicle on clay with bumps.
+// derivative, also with the wheels by pairs as without AVX2), the vehicle on clay with bumps,
+// and the HMMWV on sand by the VTI and by Bekker–Wong.
 // Report with --benchmark_repetitions=10 --benchmark_report_aggregates_only=true (median).
 
 #include <benchmark/benchmark.h>
 
+#include "models/terrain/bekker_soil.hpp"
 #include "models/terrain/terrain_bumps.hpp"
 #include "models/terrain/terrain_flat.hpp"
 #include "models/vehicle/vehicle.hpp"
@@ -60,6 +62,22 @@ void BM_VehicleStepHmmwvDry(benchmark::State& state) {
   run_steps(state, hmmwv_params(), flat);
 }
 BENCHMARK(BM_VehicleStepHmmwvDry);
+
+// The HMMWV on soft soil, VTI (MAVS sand, cone index) against Bekker–Wong (Wong's dry sand:
+// two Wong–Reece rim integrations of 16 points per wheel per RK4 stage): the soft-soil cost
+// per vehicle step beside the VTI's (docs/models.md "Soft soil (Bekker–Wong)").
+void BM_VehicleStepHmmwvSandVti(benchmark::State& state) {
+  const FlatTerrain sand({.surface = {.type = Surface::sand, .cone_index_pa = 450e3}});
+  run_steps(state, hmmwv_params(), sand);
+}
+BENCHMARK(BM_VehicleStepHmmwvSandVti);
+
+void BM_VehicleStepHmmwvSandBekker(benchmark::State& state) {
+  const FlatTerrain sand(
+      {.surface = {.type = Surface::sand, .soil = *find_bekker_soil("dry_sand")}});
+  run_steps(state, hmmwv_params(), sand);
+}
+BENCHMARK(BM_VehicleStepHmmwvSandBekker);
 
 void BM_VehicleStepRavonClayBumps(benchmark::State& state) {
   const BumpsTerrain bumps({.amplitude_x = 0.03,

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import foxglove from '@foxglove/ws-protocol';
 import protobuf from 'protobufjs';
 import 'protobufjs/ext/descriptor/index.js';
+import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { startHilsim, until } from './hilsim_run.mjs';
 
@@ -64,6 +65,67 @@ test('a Foxglove client sees the live rig with the recording\'s schemas', async 
       console.log(`${subprotocol}: ${got.channels.length} channels, ${count} messages decoded`);
       client.close();
     }
+  } finally {
+    run.child.kill('SIGINT');
+    await run.ended;
+  }
+});
+
+// The lidar's point clouds live (docs/sensors.md "Lidar", docs/console.md "Foxglove WebSocket"):
+// /lidar/roof advertised with foxglove.PointCloud's schema; each cloud decodes with it, holds
+// x, y, z, intensity float32 points in the lidar's frame within the VLP-16's 100 m, and has as
+// many points as sensor.lidar.roof.returns said that revolution returned. A run that does not
+// record: the recorder's ring is full from the start, the live path has its own buffers.
+test('a Foxglove client sees the lidar\'s point clouds live', async () => {
+  const overlay = fileURLToPath(new URL('../../hil_rigs/ravon/perception.pbtxt', import.meta.url));
+  const run = startHilsim(['run', '--rig', 'ravon', '--overlay', overlay,
+    '--no-rt', '--duration', '30s', '--no-record', '-q']);
+  try {
+    const { url } = await run.ready;
+    const { client, got } = connect(url.replace('http:', 'ws:') + 'ws', 'foxglove.websocket.v1');
+    await until(() => got.channels.length > 0);
+    const cloudChannel = got.channels.find((c) => c.topic === '/lidar/roof');
+    assert.ok(cloudChannel, `/lidar/roof in ${got.channels.map((c) => c.topic)}`);
+    assert.equal(cloudChannel.schemaName, 'foxglove.PointCloud');
+    const cloudType = protobuf.Root.fromDescriptor(Buffer.from(cloudChannel.schema, 'base64'))
+      .lookupType('foxglove.PointCloud');
+    const lidarChannel = got.channels.find((c) => c.topic.startsWith('/sensor/lidar/roof'));
+    assert.ok(lidarChannel, `the lidar's channels in ${got.channels.map((c) => c.topic)}`);
+    const lidarType = protobuf.Root.fromDescriptor(Buffer.from(lidarChannel.schema, 'base64'))
+      .lookupType(lidarChannel.schemaName);
+    const cloudSub = client.subscribe(cloudChannel.id);
+    const lidarSub = client.subscribe(lidarChannel.id);
+    const ofSub = (id) => got.messages.filter((m) => m.subscriptionId === id);
+    await until(() => ofSub(cloudSub).length >= 5, 20000);
+    client.unsubscribe(cloudSub);
+    client.unsubscribe(lidarSub);
+    const bytes = (m) => new Uint8Array(m.data.buffer, m.data.byteOffset, m.data.byteLength);
+    const returns = new Set(ofSub(lidarSub).map((m) => Number(lidarType.decode(bytes(m)).returns)));
+    let previous = 0n, matched = 0;
+    for (const m of ofSub(cloudSub)) {
+      assert.ok(m.timestamp > previous, 'one cloud a revolution, in order');
+      previous = m.timestamp;
+      const cloud = cloudType.toObject(cloudType.decode(bytes(m)), { defaults: true });
+      assert.equal(cloud.frame_id, 'lidar_roof');
+      assert.equal(cloud.point_stride, 16);
+      assert.deepEqual(cloud.fields.map((f) => [f.name, f.offset, f.type]),
+        [['x', 0, 7], ['y', 4, 7], ['z', 8, 7], ['intensity', 12, 7]], 'FLOAT32 fields');
+      assert.equal(cloud.data.length % 16, 0);
+      const points = cloud.data.length / 16;
+      assert.ok(points > 1000, `${points} points`);
+      const view = new DataView(cloud.data.buffer, cloud.data.byteOffset, cloud.data.byteLength);
+      for (let i = 0; i < points; ++i) {
+        const [x, y, z] = [0, 4, 8].map((o) => view.getFloat32(i * 16 + o, true));
+        const range = Math.hypot(x, y, z);
+        assert.ok(range > 0 && range <= 100.01, `point ${i}: ${range} m`);
+      }
+      if (returns.has(points)) ++matched;
+    }
+    // the channel is sampled at ≤ foxglove_rate_hz (100 Hz), each revolution lasts 100 ms
+    assert.ok(matched >= ofSub(cloudSub).length - 1,
+      `${matched} of ${ofSub(cloudSub).length} clouds have a returns value of ${[...returns]}`);
+    console.log(`/lidar/roof: ${ofSub(cloudSub).length} clouds, ${matched} matching returns`);
+    client.close();
   } finally {
     run.child.kill('SIGINT');
     await run.ended;

@@ -285,3 +285,90 @@ test('the 3D scene live on the page and Foxglove, and in telemetry.mcap', { time
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('the scenario\'s objects: static in /scene/world, moving in /scene/objects live and recorded', { timeout: 120000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'hilsim-objects-'));
+  const run = startHilsim(['run', '--no-rt', '--scenario', 'objects_crossing', '--duration', '8s', '--record', join(dir, 'run'), '-q']);
+  try {
+    const { url } = await run.ready;
+    // ---- the page: the objects with the channels that pose the moving ones
+    const scene = await pageScene({ url });
+    assert.deepEqual(scene.objects.map((o) => [o.name, o.shape, o.kind, o.channels === null]), [
+      ['parked_crate', 'box', 'obstacle', true], ['lead_vehicle', 'box', 'vehicle', false],
+      ['pedestrian', 'cylinder', 'pedestrian', false]]);
+    assert.deepEqual(scene.objects[2].channels, { x: 'world.pedestrian.x', y: 'world.pedestrian.y', z: 'world.pedestrian.z', yaw: 'world.pedestrian.yaw' });
+    assert.deepEqual([scene.objects[0].x, scene.objects[0].y, scene.objects[0].length], [6, -2.5, 2]);
+    assert.deepEqual(scene.cones, [], 'a straight drive has no course cones');
+
+    // ---- Foxglove: /scene/objects carries the moving ones, valid SceneUpdates at ≤ 30 Hz
+    const ws = new WebSocket(url.replace('http:', 'ws:') + 'ws', ['foxglove.websocket.v1']);
+    const client = new foxglove.FoxgloveClient({ ws });
+    const channels = [];
+    const messages = [];
+    client.on('advertise', (c) => channels.push(...c));
+    client.on('message', (m) => messages.push(m));
+    await until(() => channels.length > 0);
+    const byId = new Map();
+    for (const topic of ['/scene/objects', '/scene/world']) {
+      const c = channels.find((x) => x.topic === topic);
+      assert.equal(c.schemaName, 'foxglove.SceneUpdate');
+      byId.set(client.subscribe(c.id), { topic, type: typeFrom(Buffer.from(c.schema, 'base64'), c.schemaName) });
+    }
+    await until(() => messages.filter((m) => byId.get(m.subscriptionId).topic === '/scene/objects').length >= 10, 15000);
+    client.close();
+    const times = [];
+    for (const m of messages) {
+      const { topic, type } = byId.get(m.subscriptionId);
+      const json = asFoxgloveJson(decode(type, new Uint8Array(m.data.buffer, m.data.byteOffset, m.data.byteLength)));
+      const validate = validator('foxglove.SceneUpdate');
+      assert.ok(validate(json), `${topic}: ${ajv.errorsText(validate.errors)}`);
+      if (topic === '/scene/world') {
+        const crate = json.entities.find((e) => e.id === 'object_parked_crate');
+        assert.deepEqual([crate.cubes[0].size.x, crate.cubes[0].size.y, crate.cubes[0].size.z], [2, 1, 1]);
+        assert.equal(json.entities.find((e) => e.id === 'object_pedestrian'), undefined);
+      } else {
+        times.push(m.timestamp);
+        assert.deepEqual(json.entities.map((e) => e.id), ['object_lead_vehicle', 'object_pedestrian']);
+        const walker = json.entities[1].cylinders[0];
+        assert.equal(walker.pose.position.x, 14);
+        assert.ok(Math.abs(walker.pose.position.z - (scene.objects[2].z + 0.9)) < 1e-9, 'standing on the ground');
+      }
+    }
+    const gaps = times.slice(1).map((t, i) => Number(t - times[i]) * 1e-9);
+    assert.ok(gaps.every((g) => g >= 1 / 30 - 1e-9), `at most 30 Hz: gaps ${gaps}`);
+
+    // ---- recorded at the scene rate (50 Hz), the pedestrian crossing once the vehicle passed 3 m
+    const ended = await run.ended;
+    assert.equal(ended.signal, null);
+    await zstd.isLoaded;
+    const file = await open(join(dir, 'run', 'telemetry.mcap'), 'r');
+    const size = (await file.stat()).size;
+    const reader = await McapIndexedReader.Initialize({
+      readable: {
+        size: async () => BigInt(size),
+        read: async (offset, length) => {
+          const b = Buffer.alloc(Number(length));
+          await file.read(b, 0, Number(length), Number(offset));
+          return b;
+        },
+      },
+      decompressHandlers: { zstd: (b, n) => zstd.decompress(b, Number(n)) },
+    });
+    const channel = [...reader.channelsById.values()].find((c) => c.topic === '/scene/objects');
+    const schema = reader.schemasById.get(channel.schemaId);
+    const type = typeFrom(schema.data, schema.name);
+    const ys = [];
+    for await (const m of reader.readMessages({ topics: ['/scene/objects'] })) {
+      ys.push(decode(type, m.data).entities[1].cylinders[0].pose.position.y);
+    }
+    await file.close();
+    assert.equal(ys.length, 8 * 50, '8 s at the default 50 Hz');
+    assert.equal(ys[0], -5, 'waiting at its start');
+    assert.ok(ys[ys.length - 1] > -4, `crossing: ${ys[ys.length - 1]}`);
+    assert.ok(ys.every((y, i) => i === 0 || y >= ys[i - 1]), 'one way');
+  } finally {
+    run.child.kill('SIGINT');
+    await run.ended;
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -158,6 +158,10 @@ int run_check(const CheckSpec& o) {
         rig.can[d->bus].name, d->request_id, d->response_id, d->functional_id, d->dids.size(),
         d->dtcs.size(), d->routines.size());
   }
+  for (const config::LidarSpec& l : rig.lidars) fmt::print("  lidar {}\n", config::describe(l));
+  for (const config::RadarSpec& r : rig.radars) {
+    fmt::print("  radar {}\n", config::describe(r, rig.can[r.bus]));
+  }
   if (!rig.faults.empty()) fmt::print("  faults: {}\n", rig.faults.size());
   // The scenario `hilsim run` drives by default must load on this rig too
   if (scenario_file.empty()) return 0;

@@ -16,6 +16,7 @@
 #include "runtime/scenario/course_layout.hpp"
 #include "runtime/scenario/scenario_judge.hpp"
 #include "runtime/scene/scene_builder.hpp"
+#include "runtime/sensors/lidar_stage.hpp"
 #include "tools/session/console_can_view.hpp"
 
 namespace hil::session {
@@ -210,6 +211,21 @@ io::console::ConsoleFeed console_feed(runtime::Rig& rig, const ConsoleRun& run) 
   feed.scene = recording != nullptr ? recording->scene() : nullptr;
   if (!feed.scene) feed.scene = runtime::build_scene(rig.settings(), run.scenario);
   if (feed.scene) feed.run.scene = io::scene::scene_json(*feed.scene);
+  // the lidars' point clouds, live (lidars that collect them: record_points)
+  for (const auto& lidar : rig.lidars()) {
+    runtime::LidarWorker* worker = lidar->worker();
+    if (worker == nullptr || !lidar->spec().record_points) continue;
+    feed.clouds.push_back(
+        {.topic = "/lidar/" + lidar->spec().name,
+         .frame_id = "lidar_" + lidar->spec().name,
+         .want = [worker](bool want) { worker->want_live(want); },
+         .latest = [worker]() -> std::optional<io::console::LiveCloudSource::Cloud> {
+           const runtime::LidarCloud* c = worker->latest_cloud();
+           if (c == nullptr) return std::nullopt;
+           return io::console::LiveCloudSource::Cloud{.end_ns = c->end_ns,
+                                                      .xyzi = {c->xyzi.data(), c->points * 4}};
+         }});
+  }
   feed.counters = [&rig, recording] { return counters_json(rig, recording); };
   if (!rig.buses().empty()) feed.can_view = can_view(rig);
   feed.poll_events = EventWatch(rig, recording, run.judge, run.faults);

@@ -198,7 +198,9 @@ void RunBuilder::build_rig(Run& run) const {
       // a fault left out keeps its channels (they stay 0): the run's channels, as recorded
       .extra_output_channels = runtime::FaultEngine::channels(faults),
       .bus_name = run.rig_name,
-      .live_bus = std::holds_alternative<LiveSources>(recipe_.sources)};
+      .live_bus = std::holds_alternative<LiveSources>(recipe_.sources),
+      .objects = run.scenario ? run.scenario->objects : std::vector<models::MovingObjectSpec>{},
+      .send_lidar = std::holds_alternative<LiveSources>(recipe_.sources)};
   if (const auto* live = std::get_if<LiveSources>(&recipe_.sources)) {
     options.can_uri = live->can_uri;
   } else if (std::holds_alternative<RecordedSources>(recipe_.sources)) {
@@ -224,6 +226,9 @@ void RunBuilder::build_rig(Run& run) const {
   if (std::holds_alternative<LiveSources>(recipe_.sources)) {
     for (const auto& f : run.rig->fmus()) {
       f->set_realtime(recipe_.clock.speed.realtime() && !recipe_.clock.paused);
+    }
+    for (const auto& l : run.rig->lidars()) {  // the same for a lidar (lidar_stage.hpp)
+      l->set_realtime(recipe_.clock.speed.realtime() && !recipe_.clock.paused);
     }
   }
 }

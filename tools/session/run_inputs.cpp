@@ -13,6 +13,7 @@
 #include "io/record/mapped_file.hpp"
 #include "models/vehicle/vehicle.hpp"
 #include "runtime/fmu/fmu_log.hpp"
+#include "runtime/sensors/lidar_log.hpp"
 #include "tools/session/config_errors.hpp"
 #include "tools/session/run_builder.hpp"
 
@@ -135,6 +136,17 @@ bool replay_recorded_inputs(Run& run, const RecordedSources& recorded, runtime::
   for (const auto& f : run.rig->fmus()) {
     if (f->on_worker()) f->follow(std::move(fmu_events[f->instance()]));
   }
+  // Lidars take their packet jobs as the run did: late or lost where lidar.log says
+  std::map<std::string, std::vector<runtime::LidarEvent>> lidar_events;
+  if (const std::filesystem::path path = dir / "lidar.log"; std::filesystem::exists(path)) {
+    try {
+      lidar_events = runtime::read_lidar_log(path);
+    } catch (const std::invalid_argument& e) {
+      fmt::print(stderr, "{}\n", e.what());
+      return false;
+    }
+  }
+  for (const auto& l : run.rig->lidars()) l->follow(std::move(lidar_events[l->spec().name]));
   // The run's commands (writes, faults) at the ticks it applied them
   if (const std::filesystem::path path = dir / "commands.log"; std::filesystem::exists(path)) {
     std::ifstream in(path);

@@ -132,6 +132,10 @@ class CanBus {
   [[nodiscard]] std::uint64_t unknown_frames() const noexcept {
     return unknown_.load(std::memory_order_relaxed);
   }
+  /// Executive's thread, or after the run: every frame sent and every send that failed, the
+  /// mapping's and send_unmapped()'s (radar object lists, UDS) alike.
+  [[nodiscard]] std::uint64_t tx_total() const noexcept { return tx_total_; }
+  [[nodiscard]] std::uint64_t tx_failed_total() const noexcept { return tx_drop_total_; }
 
   ~CanBus();
   CanBus(const CanBus&) = delete;

@@ -25,7 +25,8 @@ namespace {
 const std::string kRavon = HIL_SOURCE_DIR "/hil_rigs/ravon/rig.pbtxt";
 const std::string kHmmwv = HIL_SOURCE_DIR "/hil_rigs/hmmwv/rig.pbtxt";
 const std::vector<std::string> kShipped = {"straight_accel_brake", "double_lane_change",
-                                           "hill_start", "offroad_sand_clay", "ice_crosswind"};
+                                           "hill_start",           "offroad_sand_clay",
+                                           "ice_crosswind",        "objects_crossing"};
 
 /// Loads `text` as scenario.pbtxt in a fresh directory on `rig`; the errors as the user sees
 /// them, without the directory.

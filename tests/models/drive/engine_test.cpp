@@ -42,10 +42,29 @@ TEST(LookupTable, RejectsBadPoints) {
 
 TEST(Engine, TorqueIsThrottleTimesTheCurvePlusLosses) {
   const EngineParams e = hmmwv_powertrain().engine;
-  const double w = 1600 * kRpm;  // Chrono map: 793 N·m; losses −50 − 20·0.6 = −62 N·m
-  EXPECT_NEAR(engine_torque(e, 1.0, w), 793.0 - 62.0, 1e-9);
-  EXPECT_NEAR(engine_torque(e, 0.5, w), 0.5 * 793.0 - 62.0, 1e-9);
+  // M998 6.2 L at 1600 rev/min: 330 N·m at the flywheel; losses −50 − 20·0.6 = −62 N·m, so
+  // the full-load table holds 330 + 62 = 392 N·m
+  const double w = 1600 * kRpm;
+  EXPECT_NEAR(engine_torque(e, 1.0, w), 330.0, 1e-9);
+  EXPECT_NEAR(engine_torque(e, 0.5, w), 0.5 * 392.0 - 62.0, 1e-9);
   EXPECT_NEAR(engine_torque(e, 0.0, w), -62.0, 1e-9);  // above idle: the governor is off
+}
+
+// The published ratings of the M998's 6.2 L diesel (docs/models.md "Combustion powertrain"):
+// 150 hp at 3600 rev/min (US Army fact file), 250 lb·ft peak (the table's 339 N·m), full
+// load up to the governed 3600 rev/min and no fuel at 3700.
+TEST(Engine, TheHmmwvEngineGivesItsPublishedRatingsAtTheFlywheel) {
+  const EngineParams e = hmmwv_powertrain().engine;
+  constexpr double kHp = 745.69987;       // W
+  constexpr double kLbFt = 1.3558179483;  // N·m
+  const double rated = 3600 * kRpm;
+  EXPECT_NEAR(engine_torque(e, 1.0, rated) * rated, 150.0 * kHp, 0.002 * 150.0 * kHp);
+  EXPECT_NEAR(engine_torque(e, 1.0, 2000 * kRpm), 250.0 * kLbFt, 0.1);
+  for (int rpm = 800; rpm <= 3600; rpm += 100) {  // the peak is the published one
+    EXPECT_LE(engine_torque(e, 1.0, rpm * kRpm), 339.0 + 1e-9) << rpm;
+  }
+  EXPECT_NEAR(engine_throttle(e, 1.0, rated), 1.0, 1e-12);
+  EXPECT_DOUBLE_EQ(engine_throttle(e, 1.0, 3700 * kRpm), 0.0);
 }
 
 /// Engine alone (neutral), throttle held, for `seconds`; returns the final speed.

@@ -1,7 +1,7 @@
 // AutoSim's gear tests (autosim-physics-thesis.txt §7.1): a straight flat road, accelerator
 // fully pressed, the speeds at which the automatic up-shifts and the time to travel 1000 m —
 // automatic, a manual driver, first gear only — for the AutoSim-style car, and the same for
-// the Chrono HMMWV powertrain. Prints the table of docs/models.md.
+// the HMMWV (M998) powertrain. Prints the table of docs/models.md.
 
 #include <cmath>
 #include <cstdio>
@@ -98,7 +98,7 @@ TEST(HmmwvGearTests, AutomaticUpshiftSpeedsIncreaseAndItReaches1000m) {
   PointMassCar car(hmmwv_powertrain(), tire, 2600.0);
   car.drag_area = 2.5;  // assumed C_d·A of a HMMWV [m²]
   const double t = car.time_to(1000.0, kLimit, kDt, {.throttle = 1.0});
-  print("HMMWV (Chrono powertrain), automatic", car, t);
+  print("HMMWV (M998 powertrain), automatic", car, t);
   EXPECT_LT(t, 90.0);
   const std::vector<double> v = upshift_speeds(car);
   ASSERT_EQ(v.size(), 2U);  // three forward gears

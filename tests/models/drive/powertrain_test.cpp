@@ -28,11 +28,13 @@ TEST(Powertrain, OpenDifferentialSplitsTheTorqueEquallyWhateverTheWheelSpeeds) {
   const WheelValues w{10.0, 14.0, 2.0, 11.0};  // one wheel nearly stopped, one spinning
   const PowertrainRates r = powertrain_derivative(p, x, powertrain_initial_discrete_state(p), w);
   const double mean = (10.0 + 14.0 + 2.0 + 11.0) / 4.0;
-  const double relative = 60.0 - 5.0 * mean;  // propshaft − final drive · carrier
+  const double r_d = 1.0 * 2.73 * 1.92;  // transfer case (high), differentials, geared hubs
+  EXPECT_DOUBLE_EQ(p.transmission.final_drive, r_d);
+  const double relative = 60.0 - r_d * mean;  // propshaft − final drive · carrier
   EXPECT_DOUBLE_EQ(r.x_dot[L::kShaftTwist], relative);
   EXPECT_DOUBLE_EQ(r.shaft_torque, 1500.0 * 0.2 + 60.0 * relative);
   for (std::size_t j = 0; j < 4; ++j) {
-    EXPECT_DOUBLE_EQ(r.drive_torque[j], 5.0 * r.shaft_torque / 4.0) << j;
+    EXPECT_DOUBLE_EQ(r.drive_torque[j], r_d * r.shaft_torque / 4.0) << j;
   }
   EXPECT_EQ(r.drive_torque[4], 0.0);
 }

@@ -102,8 +102,8 @@ TEST(VehicleChannels, OutputsReachTheirChannels) {
   EXPECT_GT(table.get(table.resolve("vehicle.body.speed")), 0.1);
   EXPECT_EQ(table.get(table.resolve("vehicle.powertrain.gear")),
             static_cast<double>(o.powertrain.gear));  // computed, not a field
-  // per wheel 12 + drive torque, 5 vectors, 20 scalars, 1 steering angle, 9 powertrain
-  EXPECT_EQ(channels.output_count(), 4 * 13 + 15 + 20 + 1 + 9);
+  // per wheel 13 + drive torque, 5 vectors, 20 scalars, 1 steering angle, 9 powertrain
+  EXPECT_EQ(channels.output_count(), 4 * 14 + 15 + 20 + 1 + 9);
 }
 
 // The electric drive's outputs: per-motor fields two tables deep, the battery's, a flag

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <numbers>
 
 #include "config/rig/loader.hpp"
 #include "config/scenario/scenario_spec.hpp"
@@ -106,6 +107,37 @@ TEST(SceneBuilder, TheDoubleLaneChangesCourseLiesOnTheTerrainWithItsMargin) {
   EXPECT_FALSE(scene->vehicle.wheels[2].steered) << "the HMMWV steers the front axle only";
   EXPECT_TRUE(scene->vehicle.wheels[0].steered);
   EXPECT_NEAR(scene->vehicle.wheels[0].radius, 0.47, 0.01);
+}
+
+TEST(SceneBuilder, TheScenariosObjectsStandOnTheTerrainTheCourseConesAreNotDrawnTwice) {
+  config::ScenarioLoadResult loaded =
+      config::load_scenario(HIL_SOURCE_DIR "/hil_rigs/scenarios/objects_crossing.pbtxt", kRavon);
+  ASSERT_TRUE(loaded.ok());
+  const auto scene = build_scene(*loaded.rig, &*loaded.scenario);
+  ASSERT_NE(scene, nullptr);
+  ASSERT_EQ(scene->objects.size(), 3U);
+  const io::scene::SceneObject& crate = scene->objects[0];
+  EXPECT_EQ(crate.name, "parked_crate");
+  EXPECT_EQ(crate.shape, io::scene::SceneObject::Shape::box);
+  EXPECT_FALSE(crate.moving);
+  EXPECT_EQ(crate.x, 6.0);
+  EXPECT_EQ(crate.yaw, 0.1);
+  EXPECT_EQ(crate.z, loaded.rig->terrain->height(6.0, -2.5));
+  const io::scene::SceneObject& walker = scene->objects[2];
+  EXPECT_EQ(walker.kind, "pedestrian");
+  EXPECT_EQ(walker.shape, io::scene::SceneObject::Shape::cylinder);
+  EXPECT_TRUE(walker.moving);
+  EXPECT_EQ(walker.y, -5.0) << "at its path's first point";
+  EXPECT_NEAR(walker.yaw, std::numbers::pi / 2, 1e-12) << "along its path";
+  // The terrain reaches the lead vehicle's last point (x = 80 m) and its margin
+  EXPECT_GE(box_of(scene->terrain).x_max, 80.0 + kCourseMargin - 1e-9);
+
+  // The lane change: its cones are objects of the scenario (for the sensors), drawn as cones
+  config::ScenarioLoadResult dlc =
+      config::load_scenario(HIL_SOURCE_DIR "/hil_rigs/scenarios/double_lane_change.pbtxt", kRavon);
+  ASSERT_TRUE(dlc.ok());
+  EXPECT_FALSE(dlc.scenario->objects.empty());
+  EXPECT_TRUE(build_scene(*dlc.rig, &*dlc.scenario)->objects.empty());
 }
 
 TEST(SceneBuilder, ARigWithoutAVehicleHasNoScene) {

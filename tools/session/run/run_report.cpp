@@ -187,10 +187,8 @@ std::string run_summary(const RunReport& r) {
         c.rx_dropped += bus->rx_counters(i).drops.load();
         c.timeouts += bus->rx_counters(i).timeouts.load();
       }
-      for (std::size_t i = 0; i < bus->tx_count(); ++i) {
-        c.tx += bus->tx_counters(i).frames.load();
-        c.tx_dropped += bus->tx_counters(i).drops.load();
-      }
+      c.tx = bus->tx_total();  // the mapping's frames and the unmapped ones (radar, UDS)
+      c.tx_dropped = bus->tx_failed_total();
       out += fmt::format(
           "  CAN {} ({}): ECU frames in {} ({} refused, {} unknown id), out {} ({} not sent), "
           "timeouts {}\n",
@@ -221,6 +219,9 @@ std::string run_summary(const RunReport& r) {
   }
   if (r.runtime != nullptr) {
     for (const auto& f : r.runtime->fmus()) out += fmt::format("  {}\n", f->report());
+    for (const auto& l : r.runtime->lidars()) {  // runtime/sensors/lidar_stage.hpp
+      out += fmt::format("  {}\n", l->report(seconds(r.stats.ticks, period)));
+    }
   }
   if (!r.verdict.empty()) out += fmt::format("  scenario: {}\n", r.verdict);
   if (r.run_dir && r.recording) {

@@ -89,6 +89,7 @@ function onControl(m) {
     case 'course': xy.setCourse(m); drawXy(); break;
     case 'scene':
       sceneMessage = m;
+      xy.setObjects(m.objects);
       if (view3d) { view3d.setScene(m, info.period_ns); sceneSubscribed = false; subscribeScene(); }
       break;
     case 'status':
@@ -128,10 +129,16 @@ function showValues(m) {
   table.show(m.values, (name, v) => operator.limitClass(name, v));
   const c = xy.course;
   const ix = byName.get(c?.x_channel ?? 'vehicle.body.position.x'), iy = byName.get(c?.y_channel ?? 'vehicle.body.position.y');
+  let moved = false;  // the scene's moving objects, at their channels' values
+  xy.objects.forEach((o, i) => {
+    const at = (k) => m.values[byName.get(o.channels?.[k])] ?? NaN;
+    if (o.channels) moved = xy.moveObject(i, at('x'), at('y'), at('yaw')) || moved;
+  });
   if (ix !== undefined && iy !== undefined && m.values[ix] !== null && m.values[iy] !== null) {
     xy.add(m.values[ix], m.values[iy]);
-    drawXy();
+    moved = true;
   }
+  if (moved) drawXy();
 }
 
 // ---- layout: panels and their channels, the views ----

@@ -1,7 +1,9 @@
 // The 3D view's three.js objects from a checked `scene` message (docs/console.md "3D"): the
 // terrain mesh in its surface colours, the cones, the planned path, the driven trail and the
 // vehicle as the frames of the scene contract — body (box) → hub_<w> (steer) → wheel_<w>
-// (spin, a cylinder with a bar across it so the spin shows) — with a tire force arrow per hub.
+// (spin, a cylinder with a bar across it so the spin shows) — with a tire force arrow per hub,
+// and the scenario's objects (boxes, upright cylinders, cones; base on the ground) where setPose
+// puts them.
 import * as THREE from 'three';
 import { TerrainSampler } from './terrain_sampler.js';
 import { srgbToLinear } from './scene_model.js';
@@ -41,6 +43,22 @@ function line(points, color, ground, dashed) {
   return l;
 }
 
+/// One of the scenario's objects: its solid with its base at the group's origin, x along its yaw.
+function objectSolid(o) {
+  const r = o.width / 2, h = o.height;
+  const g = o.shape === 'box' ? new THREE.BoxGeometry(o.length, o.width, h)
+    : o.shape === 'cone' ? new THREE.ConeGeometry(r, h, 16).rotateX(Math.PI / 2)
+      : new THREE.CylinderGeometry(r, r, h, 20).rotateX(Math.PI / 2);
+  g.translate(0, 0, h / 2);
+  const color = new THREE.Color(...(o.color ?? [0.55, 0.45, 0.35]).map(srgbToLinear));
+  const solid = new THREE.Group();
+  solid.name = `object_${o.name}`;
+  solid.add(new THREE.Mesh(g, new THREE.MeshLambertMaterial({ color })));
+  solid.position.set(o.x, o.y, o.z);
+  solid.rotation.set(0, 0, o.yaw);
+  return solid;
+}
+
 function wheelObject(w) {
   const hub = new THREE.Group();
   hub.name = `hub_${w.name}`;
@@ -69,6 +87,8 @@ export function buildScene(scene, { background }) {
   const ground = new TerrainSampler(scene.terrain);
   root.add(terrainMesh(scene.terrain), cones(scene.cones, ground));
   if (scene.path.length > 1) root.add(line(scene.path, 0x555566, ground, true));
+  const objects = (scene.objects ?? []).map(objectSolid);
+  if (objects.length) root.add(...objects);
 
   const trailGeometry = new THREE.BufferGeometry();
   trailGeometry.setAttribute('position', new THREE.BufferAttribute(new Float32Array(3 * TRAIL_POINTS), 3));
@@ -92,8 +112,12 @@ export function buildScene(scene, { background }) {
 
   const dir = new THREE.Vector3(), heights = new Map();
   return {
-    root, body, wheels, ground,
+    root, body, wheels, ground, objects,
     setPose(pose) {
+      (pose.objects ?? []).forEach((p, i) => {
+        objects[i]?.position.set(...p.position);
+        objects[i]?.rotation.set(0, 0, p.yaw);
+      });
       body.position.set(...pose.position);
       body.quaternion.set(...pose.quaternion);
       pose.wheels.forEach((p, i) => {

@@ -1,7 +1,8 @@
 // The 3D view's data, without three.js (docs/console.md "3D"): the server's `scene` message
 // checked, the channels a pose needs, the pose of one sample row (frames world → body →
-// hub_<w> → wheel_<w> as the scene contract defines them), the tire force arrows and the
-// cameras that follow the vehicle. Pure functions: unit-tested in node (test/scene_model.test.mjs).
+// hub_<w> → wheel_<w> as the scene contract defines them, and the scenario's objects: a moving
+// one at its channels world.<name>.x, .y, .z, .yaw), the tire force arrows and the cameras that
+// follow the vehicle. Pure functions: unit-tested in node (test/scene_model.test.mjs).
 
 export const MAX_TERRAIN_VERTICES = 65536;
 /// Force arrows: 1 m per 2 kN (the scene contract's scale).
@@ -9,6 +10,9 @@ export const NEWTONS_PER_METRE = 2000;
 /// Values per wheel in a pose row, after the body's six.
 export const WHEEL_FIELDS = ['spin', 'steer', 'travel', 'fx', 'fy'];
 const BODY_FIELDS = ['x', 'y', 'z', 'roll', 'pitch', 'yaw'];
+/// Values per moving object in a pose row, after the wheels'.
+export const OBJECT_FIELDS = ['x', 'y', 'z', 'yaw'];
+export const OBJECT_SHAPES = ['box', 'cylinder', 'cone'];
 
 const isNum = (v) => typeof v === 'number' && Number.isFinite(v);
 const nums = (a) => Array.isArray(a) && a.every(isNum);
@@ -38,6 +42,15 @@ export function checkScene(m) {
   for (const k of ['cones', 'path']) {
     if (!Array.isArray(m?.[k]) || !m[k].every((p) => Array.isArray(p) && p.length === 2 && nums(p))) problems.push(`${k}: a list of [x, y]`);
   }
+  if (m?.objects !== undefined && !Array.isArray(m.objects)) problems.push('objects: a list');
+  (Array.isArray(m?.objects) ? m.objects : []).forEach((o, i) => {
+    const c = o?.channels;
+    if (typeof o?.name !== 'string' || !OBJECT_SHAPES.includes(o?.shape) ||
+        !['length', 'width', 'height', 'x', 'y', 'z', 'yaw'].every((k) => isNum(o[k])) ||
+        !(c === null || OBJECT_FIELDS.every((k) => typeof c?.[k] === 'string'))) {
+      problems.push(`objects[${i}]: name, shape (${OBJECT_SHAPES.join(', ')}), length, width, height, x, y, z, yaw and channels (null or x, y, z, yaw) needed`);
+    }
+  });
   const names = ch ? [...BODY_FIELDS.map((k) => ch[k]), ...(ch.wheels ?? []).flatMap((w) => WHEEL_FIELDS.map((k) => w?.[k]))] : [];
   if (!ch || names.some((n) => typeof n !== 'string') || (ch.wheels ?? []).length !== wheels.length ||
       ch.wheels.some((w, i) => w.name !== wheels[i]?.name)) {
@@ -46,11 +59,17 @@ export function checkScene(m) {
   return { scene: problems.length ? null : m, problems };
 }
 
+/// The scene's objects that move (their channels pose them), in its order.
+export function movingObjects(scene) {
+  return (scene.objects ?? []).filter((o) => o.channels);
+}
+
 /// The channels of a pose row, in its order: the body's x, y, z, roll, pitch, yaw, then per
-/// wheel spin, steer, travel, fx, fy.
+/// wheel spin, steer, travel, fx, fy, then per moving object x, y, z, yaw.
 export function poseChannels(scene) {
   const c = scene.channels;
-  return [...BODY_FIELDS.map((k) => c[k]), ...c.wheels.flatMap((w) => WHEEL_FIELDS.map((k) => w[k]))];
+  return [...BODY_FIELDS.map((k) => c[k]), ...c.wheels.flatMap((w) => WHEEL_FIELDS.map((k) => w[k])),
+    ...movingObjects(scene).flatMap((o) => OBJECT_FIELDS.map((k) => o.channels[k]))];
 }
 
 /// q = qz(yaw)·qy(pitch)·qx(roll) as [x, y, z, w] (ISO 8855 Tait–Bryan angles, the frame
@@ -79,7 +98,15 @@ export function poseOf(scene, row) {
     const [spin, steer, travel, fx, fy] = row.slice(6 + i * WHEEL_FIELDS.length, 6 + (i + 1) * WHEEL_FIELDS.length);
     return { name: w.name, hub: [w.x, w.y, w.z + (Number.isFinite(travel) ? travel : 0)], steer, spin, arrow: forceArrow(fx, fy, w.radius) };
   });
-  return { position: [x, y, z], rpy: [roll, pitch, yaw], quaternion: quatFromRpy(roll, pitch, yaw), wheels };
+  // the objects: a moving one where its channels say (where it starts while they have no value)
+  let k = 6 + scene.vehicle.wheels.length * WHEEL_FIELDS.length;
+  const objects = (scene.objects ?? []).map((o) => {
+    if (!o.channels) return { name: o.name, position: [o.x, o.y, o.z], yaw: o.yaw };
+    const [ox, oy, oz, oyaw] = row.slice(k, (k += OBJECT_FIELDS.length));
+    const ok = [ox, oy, oz, oyaw].every(Number.isFinite);
+    return { name: o.name, position: ok ? [ox, oy, oz] : [o.x, o.y, o.z], yaw: ok ? oyaw : o.yaw };
+  });
+  return { position: [x, y, z], rpy: [roll, pitch, yaw], quaternion: quatFromRpy(roll, pitch, yaw), wheels, objects };
 }
 
 /// The chase camera: behind the vehicle along its heading, above it, looking at the body.

@@ -197,6 +197,7 @@ export class View3D {
       vehicle: o ? { tick: this.shown.tick, position: o.body.position.toArray(), quaternion: o.body.quaternion.toArray(),
         wheels: o.wheels.map((w) => ({ name: w.wheel.name, steer: w.hub.rotation.z, spin: w.wheel.rotation.y,
           hub: w.hub.position.toArray(), force: w.arrow.visible })) } : null,
+      objects: o ? o.objects.map((s) => ({ name: s.name.replace(/^object_/, ''), position: s.position.toArray(), yaw: s.rotation.z })) : null,
       renders: this.renders,
       history: this.history ? { rows: this.history.length, oldest: this.history.oldestTick, newest: this.history.newestTick } : null,
     };

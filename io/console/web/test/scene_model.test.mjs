@@ -130,3 +130,26 @@ test('the trail: the newest positions up to the cursor, 0.1 m apart, at most 200
   assert.ok(close(skipped.flat(), [0.04 * 4993, 0, 0.04 * 4996, 0, 0.04 * 4999, 0], 1e-9), JSON.stringify(skipped));
   assert.deepEqual(trailUpTo(history, -1), []);
 });
+
+test('the scenario\'s objects: a static one where it stands, a moving one at its channels after the wheels\'', () => {
+  const s = sceneFixture();
+  s.objects = [
+    { name: 'crate', shape: 'box', kind: 'obstacle', length: 2, width: 1, height: 1, x: 6, y: -2.5, z: 0.6, yaw: 0.1, color: [0.5, 0.4, 0.3], channels: null },
+    { name: 'walker', shape: 'cylinder', kind: 'pedestrian', length: 0.5, width: 0.5, height: 1.8, x: 14, y: -5, z: 1.4, yaw: Math.PI / 2, color: [1, 0.8, 0.1],
+      channels: { x: 'world.walker.x', y: 'world.walker.y', z: 'world.walker.z', yaw: 'world.walker.yaw' } },
+  ];
+  assert.deepEqual(checkScene(s).problems, []);
+  const names = poseChannels(s);
+  assert.equal(names.length, 6 + 5 * 4 + 4, 'the moving object only');
+  assert.deepEqual(names.slice(26), ['world.walker.x', 'world.walker.y', 'world.walker.z', 'world.walker.yaw']);
+  const row = [0, 0, 0, 0, 0, 0, ...new Array(20).fill(0), 14, 1.25, 1.4, Math.PI / 2];
+  const pose = poseOf(s, row);
+  assert.deepEqual(pose.objects, [{ name: 'crate', position: [6, -2.5, 0.6], yaw: 0.1 },
+    { name: 'walker', position: [14, 1.25, 1.4], yaw: Math.PI / 2 }]);
+  // before its channels have a value: where it starts
+  assert.deepEqual(poseOf(s, row.map((v, i) => (i === 27 ? NaN : v))).objects[1].position, [14, -5, 1.4]);
+  // a scene without objects poses none; an object that cannot be drawn is named
+  assert.deepEqual(poseOf(sceneFixture(), row.slice(0, 26)).objects, []);
+  s.objects[1].shape = 'sphere';
+  assert.ok(checkScene(s).problems.some((p) => /objects\[1\]/.test(p)));
+});

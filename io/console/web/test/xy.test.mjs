@@ -42,3 +42,20 @@ test('a new run clears the course and the path', () => {
   assert.equal(xy.course, null);
   assert.deepEqual(xy.trace, []);
 });
+
+test('objects: a box\'s footprint turns with its yaw, a moving object follows finite values only', async () => {
+  const { footprint } = await import('../src/xy.js');
+  const box = footprint({ shape: 'box', x: 10, y: 5, yaw: Math.PI / 2, length: 4, width: 2 });
+  const near = (a, b) => a.every((v, i) => Math.abs(v - b[i]) < 1e-12);
+  assert.ok(near(box.corners[0], [10 - 1, 5 + 2]), `${box.corners[0]}`);  // front left: +2 along y, 1 to the left (−x)
+  assert.ok(near(box.corners[2], [10 + 1, 5 - 2]), `${box.corners[2]}`);
+  assert.deepEqual(footprint({ shape: 'cone', x: 1, y: 2, yaw: 0, length: 0.3, width: 0.3 }), { circle: [1, 2, 0.15] });
+  const xy = new XyView(null);
+  xy.setObjects([{ name: 'p', shape: 'cylinder', x: 0, y: -5, yaw: 0, width: 0.5, channels: { x: 'a', y: 'b', z: 'c', yaw: 'd' } }]);
+  assert.equal(xy.moveObject(0, 0, -4, 1.57), true);
+  assert.equal(xy.moveObject(0, NaN, -3, 1.57), false);
+  assert.equal(xy.moveObject(0, 0, -4, 1.57), false, 'not moved');
+  assert.deepEqual([xy.objects[0].x, xy.objects[0].y], [0, -4]);
+  xy.reset();
+  assert.deepEqual(xy.objects, []);
+});

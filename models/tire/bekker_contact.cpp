@@ -1,0 +1,56 @@
+#include "models/tire/bekker_contact.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "models/tire/bekker_wong.hpp"
+
+namespace hil::models {
+
+namespace {
+constexpr double kStiffnessSlip = 1e-3;  // the chord for the slip stiffness at s = 0
+constexpr double kTinySlip = 1e-12;      // as models/tire/tire_lanes.hpp
+constexpr double kMaxMuLat = 2.0;        // c·A/N bounded where N is nearly 0
+}  // namespace
+
+BekkerContact bekker_contact(const TireParams& tire, const BekkerSoil& soil, double delta,
+                             double delta_rate, double s, double friction_scale) noexcept {
+  BekkerContact out;
+  if (!(delta > 0.0)) return out;
+  BekkerSoil scaled = soil;
+  const double scale = std::max(friction_scale, 0.0);
+  scaled.c *= scale;                                   // ruling 5: the override scales μ
+  scaled.phi = std::atan(std::tan(soil.phi) * scale);  // (strength c + σ·tan φ)
+  const RigidWheel wheel{.r = 0.5 * tire.diameter, .b = tire.width};
+  const double z = std::min(delta, wheel.r);
+  const bool tiny = !(std::abs(s) > kTinySlip);
+  const WheelSoilForces at_zero = rigid_wheel_forces(scaled, wheel, z, 0.0);
+  const WheelSoilForces at_s =
+      rigid_wheel_forces(scaled, wheel, z, tiny ? kStiffnessSlip : s);  // or the chord's end
+  // Tire damper on the sinkage rate (the soil itself is taken as elastic: no rut memory)
+  out.N = std::max(0.0, (tiny ? at_zero.W : at_s.W) + tire.vertical_damping * delta_rate);
+  out.sinkage = z;
+  if (!(out.N > 0.0)) return out;
+  const double r = wheel.r;
+  const double T0 = at_zero.torque / r;
+  if (tiny) {
+    out.slip_stiffness = (at_s.torque / r - T0) / (kStiffnessSlip * out.N);
+    out.rolling = T0 / out.N;
+    out.resistance = (T0 - at_zero.DP) / out.N;
+  } else {
+    const double Ts = at_s.torque / r;
+    out.gross = (Ts - T0) / out.N;
+    out.rolling = T0 / out.N;
+    out.resistance = (Ts - at_s.DP) / out.N;
+    out.slip_stiffness = out.gross / s;
+  }
+  const WheelSoilForces& f = tiny ? at_zero : at_s;
+  // Mohr–Coulomb strength of the contact area A = b·r·(sin θ1 − sin θ2) (θ2 = −c3·θ1)
+  const double area = wheel.b * r * (std::sin(f.theta1) + std::sin(soil.c3 * f.theta1));
+  out.mu_lat = std::min(std::tan(scaled.phi) + scaled.c * area / out.N, kMaxMuLat);
+  out.mu_x_max =
+      std::max(out.mu_lat, std::abs(out.gross) + std::abs(out.rolling) + std::abs(out.resistance));
+  return out;
+}
+
+}  // namespace hil::models
