@@ -164,9 +164,9 @@ GateCheck convert_gate(const Scenario::Gate& g, const std::string& at, double du
 }
 
 const char* kind_name(const GateCheck& c) {
-  static constexpr const char* kNames[] = {
-      "lane", "speed_reached", "no_rollback", "max_deviation", "distance_reached", "stopped",
-      "dtc",  "not_bogged_down"};
+  static constexpr const char* kNames[] = {"lane",          "speed_reached",    "no_rollback",
+                                           "max_deviation", "distance_reached", "stopped",
+                                           "dtc",           "not_bogged_down"};
   return kNames[c.index()];
 }
 

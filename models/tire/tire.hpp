@@ -42,7 +42,7 @@ struct TireOutputs {
   double s = 0.0;             ///< kinematic slip ∈ [−1, 1], + when driving (ruling 2)
   double alpha = 0.0;         ///< kinematic slip angle atan(v⊥/|v∥|) [rad] (ruling 1)
   double r_eff = 0.0;         ///< effective rolling radius d/2 − δ [m] (Step 3)
-  double sinkage = 0.0;  ///< soft soil (Bekker–Wong): sinkage below the surface [m]; else 0
+  double sinkage = 0.0;       ///< soft soil (Bekker–Wong): sinkage below the surface [m]; else 0
   TirePatchState patch_rate;  ///< d/dt of the patch state: integrate it with the chassis
 };
 

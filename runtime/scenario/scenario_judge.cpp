@@ -255,9 +255,10 @@ void ScenarioJudge::judge_bog(const config::NotBoggedDownGate& b, const GateStat
     r.detail = fmt::format("not observed: nothing from {:.1f} s on", b.from_s);
   } else {
     r.passed = true;
-    r.detail = fmt::format("never bogged down: deepest sinkage {:.3f} m at {:.2f} s (mean slip "
-                           "then {:.2f})",
-                           std::max(g.figure, 0.0), g.figure_at, g.slip_at_deepest);
+    r.detail = fmt::format(
+        "never bogged down: deepest sinkage {:.3f} m at {:.2f} s (mean slip "
+        "then {:.2f})",
+        std::max(g.figure, 0.0), g.figure_at, g.slip_at_deepest);
   }
 }
 
