@@ -78,10 +78,8 @@ ConfigErrors check_lidars(const RangeSensors& sensors, bool has_vehicle, std::st
                                         std::tuple{"mount.yaw", m.has_yaw(), m.yaw()}}) {
       range(field, has, v, -std::numbers::pi, std::numbers::pi);
     }
-    s.mount = {m.x(), m.y(), m.z()};
-    s.mount_roll = m.roll();
-    s.mount_pitch = m.pitch();
-    s.mount_yaw = m.yaw();
+    s.mount = {
+        .position = {m.x(), m.y(), m.z()}, .roll = m.roll(), .pitch = m.pitch(), .yaw = m.yaw()};
     s.uri = l.has_uri() ? l.uri() : "none";
     std::string why;
     if (const auto target = io::lidar::parse_lidar_uri(s.uri, why); !target) {
@@ -105,8 +103,9 @@ std::string describe(const LidarSpec& l) {
       "{}: {} at {:g} Hz ({} beams, {:.3f}° steps, {:.1f} packets/s, {:g} m), mount ({:.2f}, "
       "{:.2f}, {:.2f}) m, noise {:.3f} m, dropout {:g}, → {}{}",
       l.name, p.name, l.params.rotation_hz, p.beams(), pattern.azimuth_step_deg(),
-      1.0 / p.packet_period_s(), l.params.range_max_m, l.mount.x(), l.mount.y(), l.mount.z(),
-      l.params.range_noise_m, l.params.dropout, l.uri, l.record_points ? ", points recorded" : "");
+      1.0 / p.packet_period_s(), l.params.range_max_m, l.mount.position.x(), l.mount.position.y(),
+      l.mount.position.z(), l.params.range_noise_m, l.params.dropout, l.uri,
+      l.record_points ? ", points recorded" : "");
 }
 
 }  // namespace hil::config

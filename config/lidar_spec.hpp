@@ -21,10 +21,9 @@ class RangeSensors;  // config/range_sensors.proto
 struct LidarSpec {
   std::string name;                   ///< channels sensor.lidar.<name>.*, topic /lidar/<name>
   models::lidar::LidarParams params;  ///< range_max_m filled in (the preset's by default)
-  Eigen::Vector3d mount = Eigen::Vector3d::Zero();              ///< body frame, from the CG [m]
-  double mount_roll = 0.0, mount_pitch = 0.0, mount_yaw = 0.0;  ///< [rad]
-  std::string uri = "none";                                     ///< "udp://HOST:PORT" or "none"
-  bool record_points = true;  ///< foxglove.PointCloud on /lidar/<name> in telemetry.mcap
+  models::SensorMount mount;          ///< on the body
+  std::string uri = "none";           ///< "udp://HOST:PORT" or "none"
+  bool record_points = true;          ///< foxglove.PointCloud on /lidar/<name> in telemetry.mcap
 };
 
 /// Every lidar of the block, checked (`prefix`: "range_sensors"); `out` filled when there is

@@ -116,14 +116,14 @@ ConfigErrors check_radars(const RangeSensors& sensors,
     }
     const RangeSensorMount& m = r.mount();
     models::radar::RadarParams& p = s.params;
-    p.mount = {check.value("mount.x", m.has_x(), m.x(), 0.0, -kMaxMount, kMaxMount, " m"),
-               check.value("mount.y", m.has_y(), m.y(), 0.0, -kMaxMount, kMaxMount, " m"),
-               check.value("mount.z", m.has_z(), m.z(), 0.0, -kMaxMount, kMaxMount, " m")};
-    p.mount_roll = check.value("mount.roll", m.has_roll(), m.roll(), 0.0, -std::numbers::pi,
+    p.mount.position = {check.value("mount.x", m.has_x(), m.x(), 0.0, -kMaxMount, kMaxMount, " m"),
+                        check.value("mount.y", m.has_y(), m.y(), 0.0, -kMaxMount, kMaxMount, " m"),
+                        check.value("mount.z", m.has_z(), m.z(), 0.0, -kMaxMount, kMaxMount, " m")};
+    p.mount.roll = check.value("mount.roll", m.has_roll(), m.roll(), 0.0, -std::numbers::pi,
                                std::numbers::pi, " rad");
-    p.mount_pitch = check.value("mount.pitch", m.has_pitch(), m.pitch(), 0.0, -std::numbers::pi / 2,
+    p.mount.pitch = check.value("mount.pitch", m.has_pitch(), m.pitch(), 0.0, -std::numbers::pi / 2,
                                 std::numbers::pi / 2, " rad");
-    p.mount_yaw = check.value("mount.yaw", m.has_yaw(), m.yaw(), 0.0, -std::numbers::pi,
+    p.mount.yaw = check.value("mount.yaw", m.has_yaw(), m.yaw(), 0.0, -std::numbers::pi,
                               std::numbers::pi, " rad");
     p.range_max = check.value("range_max_m", r.has_range_max_m(), r.range_max_m(),
                               kRadarDefaultRange, 1.0, kRadarMaxRange, " m");
@@ -173,8 +173,8 @@ std::string describe(const RadarSpec& radar, const io::can::CanBusSpec& bus) {
       "{}: {:g}° × {:g} m every {:g} ms, up to {} objects, mount ({:.2f}, {:.2f}, {:.2f}) m, "
       "noise {:g} m / {:g} m/s → CAN bus {} ({} + {} per object)",
       radar.name, p.fov_azimuth / kDegree, p.range_max, radar.cycle_s * 1e3, p.max_objects,
-      p.mount.x(), p.mount.y(), p.mount.z(), p.distance_noise, p.velocity_noise, bus.name,
-      id(kRadarStatusMessage), id(kRadarObjectMessage));
+      p.mount.position.x(), p.mount.position.y(), p.mount.position.z(), p.distance_noise,
+      p.velocity_noise, bus.name, id(kRadarStatusMessage), id(kRadarObjectMessage));
 }
 
 }  // namespace hil::config

@@ -88,9 +88,9 @@ void LidarStage::hand(const rt::TickContext& c) noexcept {
   while (n < packets_per_job_ && (next_packet_ + n) * packet_ns_ < end) ++n;
   if (n == 0) return;
   const rt::ChannelTable& t = *table_;
-  const lidar::SensorPose pose = lidar::sensor_pose(
-      {t.get(pose_.x), t.get(pose_.y), t.get(pose_.z)}, t.get(pose_.roll), t.get(pose_.pitch),
-      t.get(pose_.yaw), spec_.mount, spec_.mount_roll, spec_.mount_pitch, spec_.mount_yaw);
+  const models::SensorPose pose = models::sensor_pose(
+      {t.get(pose_.x), t.get(pose_.y), t.get(pose_.z)},
+      models::attitude(t.get(pose_.roll), t.get(pose_.pitch), t.get(pose_.yaw)), spec_.mount);
   const std::span<const models::ObjectState> states =
       world_ != nullptr ? world_->states() : std::span<const models::ObjectState>{};
   bool handed = false;

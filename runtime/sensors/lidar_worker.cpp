@@ -40,7 +40,7 @@ std::int64_t wait_beyond(const std::atomic<std::int64_t>& counter, std::int64_t 
 struct Job {
   std::int64_t first_packet = 0;
   int packets = 0;
-  lidar::SensorPose pose;
+  models::SensorPose pose;
 };
 
 }  // namespace
@@ -248,7 +248,7 @@ LidarWorker::~LidarWorker() {
   thread_.join();
 }
 
-bool LidarWorker::hand(std::int64_t first_packet, int packets, const lidar::SensorPose& pose,
+bool LidarWorker::hand(std::int64_t first_packet, int packets, const models::SensorPose& pose,
                        std::span<const models::ObjectState> states, bool wait) noexcept {
   Shared& s = *shared_;
   const std::int64_t n = s.handed.load(std::memory_order_relaxed) + 1;  // only we write it

@@ -78,7 +78,7 @@ class LidarWorker {
   /// RT: hands the next job: `packets` packets from `first_packet`, measured from `pose`
   /// with the objects at `states`. False (nothing handed) when its slot still holds an
   /// unfinished job; with `wait`, waits for it instead (blocking: not for a real-time run).
-  bool hand(std::int64_t first_packet, int packets, const models::lidar::SensorPose& pose,
+  bool hand(std::int64_t first_packet, int packets, const models::SensorPose& pose,
             std::span<const models::ObjectState> states, bool wait) noexcept;
   [[nodiscard]] std::int64_t handed() const noexcept;
   /// Setup: the worker polls for jobs (no wake-up from hand(): for real-time runs).

@@ -10,23 +10,7 @@ namespace {
 
 constexpr double kDeg = std::numbers::pi / 180.0;
 
-/// ISO 8855 z-y-x attitude: R = Rz(yaw)·Ry(pitch)·Rx(roll).
-Eigen::Matrix3d attitude(double roll, double pitch, double yaw) noexcept {
-  return (Eigen::AngleAxisd(yaw, Eigen::Vector3d::UnitZ()) *
-          Eigen::AngleAxisd(pitch, Eigen::Vector3d::UnitY()) *
-          Eigen::AngleAxisd(roll, Eigen::Vector3d::UnitX()))
-      .toRotationMatrix();
-}
-
 }  // namespace
-
-SensorPose sensor_pose(const Eigen::Vector3d& body_position, double roll, double pitch, double yaw,
-                       const Eigen::Vector3d& mount, double mount_roll, double mount_pitch,
-                       double mount_yaw) noexcept {
-  const Eigen::Matrix3d body = attitude(roll, pitch, yaw);
-  return {.origin = body_position + body * mount,
-          .rotation = body * attitude(mount_roll, mount_pitch, mount_yaw)};
-}
 
 LidarScanner::LidarScanner(const LidarParams& params, std::uint64_t seed) noexcept
     : pattern_{.preset = &lidar::preset(params.preset), .rotation_hz = params.rotation_hz},

@@ -21,6 +21,7 @@
 #include "models/sensors/lidar/lidar_preset.hpp"
 #include "models/sensors/lidar/ray_cast.hpp"
 #include "models/sensors/lidar/scan_pattern.hpp"
+#include "models/sensors/sensor_mount.hpp"
 #include "models/sensors/sensor_noise.hpp"
 
 namespace hil::models::lidar {
@@ -35,19 +36,6 @@ struct LidarParams {
   double range_noise_m = 0.0;  ///< 1σ
   double dropout = 0.0;        ///< probability a return is lost
 };
-
-/// Where the sensor is at a tick, world frame: its origin and the rotation sensor → world.
-struct SensorPose {
-  Eigen::Vector3d origin = Eigen::Vector3d::Zero();
-  Eigen::Matrix3d rotation = Eigen::Matrix3d::Identity();
-};
-
-/// The sensor's pose from the body's (CG position, ISO 8855 z-y-x Euler angles) and the
-/// mount (position in the body frame, its own z-y-x angles relative to the body).
-[[nodiscard]] SensorPose sensor_pose(const Eigen::Vector3d& body_position, double roll,
-                                     double pitch, double yaw, const Eigen::Vector3d& mount,
-                                     double mount_roll, double mount_pitch,
-                                     double mount_yaw) noexcept;
 
 /// One packet as measured: 12 blocks × 32 returns, in the packet's order.
 struct PacketScan {

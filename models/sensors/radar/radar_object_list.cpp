@@ -9,14 +9,6 @@
 namespace hil::models::radar {
 namespace {
 
-/// R = Rz(ψ)·Ry(θ)·Rx(φ): ISO 8855 z-y-x Tait–Bryan angles, frame → world.
-Eigen::Matrix3d rotation(double roll, double pitch, double yaw) noexcept {
-  return (Eigen::AngleAxisd(yaw, Eigen::Vector3d::UnitZ()) *
-          Eigen::AngleAxisd(pitch, Eigen::Vector3d::UnitY()) *
-          Eigen::AngleAxisd(roll, Eigen::Vector3d::UnitX()))
-      .toRotationMatrix();
-}
-
 /// The point of the object's footprint nearest to `s` in the ground plane, at s's height
 /// clamped to the object's vertical extent.
 Eigen::Vector3d nearest_point(const WorldObject& o, const ObjectState& st,
@@ -64,13 +56,13 @@ std::span<const RadarObject> RadarObjectList::measure(
     const CarrierState& carrier, std::span<const WorldObject> objects,
     std::span<const ObjectState> states) noexcept {
   const std::size_t n = std::min({objects.size(), states.size(), seen_moving_.size()});
-  const Eigen::Matrix3d body = rotation(carrier.roll, carrier.pitch, carrier.yaw);
-  const Eigen::Matrix3d to_sensor =  // world → sensor: (R_body·R_mount)ᵀ
-      (body * rotation(params_.mount_roll, params_.mount_pitch, params_.mount_yaw)).transpose();
-  const Eigen::Vector3d origin = carrier.position + body * params_.mount;
+  const Eigen::Matrix3d body = attitude(carrier.roll, carrier.pitch, carrier.yaw);
+  const SensorPose pose = sensor_pose(carrier.position, body, params_.mount);
+  const Eigen::Matrix3d to_sensor = pose.rotation.transpose();  // world → sensor
+  const Eigen::Vector3d& origin = pose.origin;
   // The mount's velocity: v_CG + ω × r (rigid body), ω and r in body axes
   const Eigen::Vector3d v_sensor =
-      carrier.velocity + body * carrier.angular_velocity.cross(params_.mount);
+      carrier.velocity + body * carrier.angular_velocity.cross(params_.mount.position);
   const double half_fov = 0.5 * params_.fov_azimuth;
 
   candidates_.clear();  // capacity object_count: no allocation

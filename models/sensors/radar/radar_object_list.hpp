@@ -36,6 +36,7 @@
 #include <Eigen/Core>
 
 #include "models/sensors/radar/radar_track_ids.hpp"
+#include "models/sensors/sensor_mount.hpp"
 #include "models/sensors/sensor_noise.hpp"
 #include "models/world/world_object.hpp"
 
@@ -57,9 +58,8 @@ enum class DynamicProperty : std::uint8_t {
 inline constexpr double kMovingSpeed = 0.5;
 
 struct RadarParams {
-  Eigen::Vector3d mount = Eigen::Vector3d::Zero();              ///< [m] from the CG, body frame
-  double mount_roll = 0.0, mount_pitch = 0.0, mount_yaw = 0.0;  ///< [rad], z-y-x
-  double range_max = 200.0;                                     ///< [m]
+  SensorMount mount;                        ///< on the body
+  double range_max = 200.0;                 ///< [m]
   double fov_azimuth = 1.5707963267948966;  ///< full horizontal field of view [rad]
   std::uint32_t max_objects = 32;
   double distance_noise = 0.1;  ///< σ_d [m]

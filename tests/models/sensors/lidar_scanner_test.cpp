@@ -86,7 +86,8 @@ TEST(LidarScanner, ABoxAtAKnownPoseIsHitOnlyOnItsFaces) {
   const std::array states{ObjectState{.x = 8.0, .y = 3.0, .z = 0.0, .yaw = yaw}};
   LidarScanner scanner({.preset = PresetId::vlp16, .rotation_hz = 10}, 7);
   // The sensor turned by 90° and pitched: the box's pose is what counts, not the sensor's
-  const SensorPose pose = sensor_pose({0, 0, 1.0}, 0.0, 0.05, 1.2, {0.5, 0, 0.8}, 0, 0, 0);
+  const SensorPose pose =
+      sensor_pose({0, 0, 1.0}, attitude(0.0, 0.05, 1.2), {.position = {0.5, 0, 0.8}});
   const auto points = revolution(
       scanner, pose, {.terrain = &flat, .slope_bound = 0.01, .objects = objects, .states = states});
   int on_box = 0;

@@ -87,8 +87,8 @@ TEST(RadarObjectList, TheMountsOffsetYawAndTheBodysRotationAreTheSensors) {
   World w;
   w.add(pole(), {.x = 2.0, .y = 20.0});
   RadarParams p = exact();
-  p.mount = {2.0, 0.5, 0.0};
-  p.mount_yaw = kPi / 2;  // looking left
+  p.mount.position = {2.0, 0.5, 0.0};
+  p.mount.yaw = kPi / 2;  // looking left
   RadarObjectList radar(p, 1, 1);
   // Yawing left at 0.5 rad/s, not translating: the mount moves at ω × r = (−0.25, 1, 0)
   const CarrierState carrier{.angular_velocity = {0.0, 0.0, 0.5}};

@@ -35,7 +35,8 @@ TEST(LidarBudget, PacketsHandedTakenAndSentWithoutAllocating) {
   }
   constexpr double kPeriod = 0.00025;
   WorldObjectsStage world(std::move(objects), *terrain, table, kPeriod);
-  config::LidarSpec spec{.name = "roof", .mount = {0.3, 0.0, 1.2}, .record_points = true};
+  config::LidarSpec spec{
+      .name = "roof", .mount = {.position = {0.3, 0.0, 1.2}}, .record_points = true};
   spec.params.range_noise_m = 0.01;
   spec.params.dropout = 0.05;
   // Sent to the discard port of loopback: the sender thread's datagrams go nowhere

@@ -53,7 +53,7 @@ TEST(LidarConfig, TheShippedPerceptionOverlaysCarryARoofVlp16) {
     ASSERT_EQ(r.settings->lidars.size(), 1U) << rig;
     EXPECT_EQ(r.settings->lidars[0].name, "roof");
     EXPECT_EQ(r.settings->lidars[0].uri, "udp://127.0.0.1:2368");
-    EXPECT_GT(r.settings->lidars[0].mount.z(), 0.5) << rig << ": above the CG";
+    EXPECT_GT(r.settings->lidars[0].mount.position.z(), 0.5) << rig << ": above the CG";
   }
 }
 

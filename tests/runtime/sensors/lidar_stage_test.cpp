@@ -26,7 +26,8 @@ struct Bench {
           "vehicle.body.roll", "vehicle.body.pitch", "vehicle.body.yaw"}) {
       (void)table.add({.name = n, .unit = "-"});
     }
-    config::LidarSpec spec{.name = "roof", .mount = {0.0, 0.0, 0.8}, .record_points = true};
+    config::LidarSpec spec{
+        .name = "roof", .mount = {.position = {0.0, 0.0, 0.8}}, .record_points = true};
     spec.params.range_noise_m = 0.02;
     spec.params.dropout = 0.1;
     stage = std::make_unique<LidarStage>(spec, terrain, seed, table, kPeriodNs, false);

@@ -121,7 +121,7 @@ TEST(RadarStage, APerceptionEcuReadsTheCarClosingAtMinusV) {
   const dbc::CompiledMessage cg = dbc::compile(general);
   const double sigma_d = settings.radars[0].params.distance_noise;
   const double sigma_v = settings.radars[0].params.velocity_noise;
-  const double mount_x = settings.radars[0].params.mount.x();
+  const double mount_x = settings.radars[0].params.mount.position.x();
 
   std::size_t cycles = 0;
   int first_id = -1;
