@@ -94,6 +94,10 @@ class ScenarioJudge {
   [[nodiscard]] const std::string& gate_name(std::size_t i) const { return gates_[i].name; }
 
  private:
+  /// A window counts as observed to its end when the last observation is this close to it:
+  /// the last tick of a run is one period before its duration [s].
+  static constexpr double kTimeSlack = 0.1;
+
   struct GateState {
     // lane: smallest distance of a corner inside the lane (< 0: outside), where; the rearmost
     // corner's x last observed; whole footprint past x_max once (the section decided)
