@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/support/recorded_run.hpp"
 #include "tests/support/temp_dir.hpp"
 #include "tools/session/replay/replay_session.hpp"
 #include "tools/session/run/run_session.hpp"
@@ -28,26 +29,8 @@ std::vector<std::string> lines_of(const std::filesystem::path& file) {
   return out;
 }
 
-/// A recorded run of `duration` into `dir`, without RT setup or console.
-RunSpec recorded_run(const std::filesystem::path& dir, const std::string& duration, Speed speed) {
-  RunSpec o;
-  o.duration = duration;
-  o.record_dir = dir.string();
-  o.no_rt = true;
-  o.quiet = true;
-  o.speed = speed;
-  o.console.enabled = false;
-  return o;
-}
-
-/// A quiet replay of `dir` without console.
-ReplaySpec replay_of(const std::filesystem::path& dir) {
-  ReplaySpec r;
-  r.source = dir.string();
-  r.quiet = true;
-  r.console.enabled = false;
-  return r;
-}
+using testing::recorded_run;
+using testing::replay_of;
 
 TEST(Commands, AppliedAtATickLoggedAndReplayedIdentically) {
   const config::testing::TempDir tmp;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "io/can/dbc/dbc_parser.hpp"
+#include "tests/support/recorded_run.hpp"
 #include "tests/support/temp_dir.hpp"
 #include "tools/session/replay/replay_session.hpp"
 #include "tools/session/run/run_session.hpp"
@@ -47,16 +48,10 @@ std::map<std::uint32_t, std::vector<std::int64_t>> frames_of(const std::filesyst
 TEST(RestBusCommands, NodeOffMessageOffAndCycleOnTheWireLoggedAndReplayed) {
   const config::testing::TempDir tmp;
   const auto dir = tmp.path() / "run";
-  RunSpec o;
+  RunSpec o = testing::recorded_run(dir, "1.5s");
   o.rig = {.rig = "ravon",
            .overlays = {HIL_SOURCE_DIR "/tests/tools/restbus/restbus.pbtxt"},
            .scenario = "none"};
-  o.duration = "1.5s";
-  o.record_dir = dir.string();
-  o.no_rt = true;
-  o.quiet = true;
-  o.speed = {.mode = Speed::Mode::max};
-  o.console.enabled = false;
   o.with_commands = [](runtime::CommandQueue& q) {  // before the run: applied at tick 0
     q.add_fault_json(R"({"name": "abs off", "start": {"at_s": 0.5}, "stop": {"duration_s": 0.3},
                          "bus": {"name": "body", "node": "ABS", "silence": {}}})");
@@ -103,10 +98,7 @@ TEST(RestBusCommands, NodeOffMessageOffAndCycleOnTheWireLoggedAndReplayed) {
   }
   EXPECT_GT(lights.back(), 5000);
 
-  ReplaySpec r;
-  r.source = dir.string();
-  r.quiet = true;
-  r.console.enabled = false;
+  ReplaySpec r = testing::replay_of(dir);
   EXPECT_EQ(replay(r), 0) << "node off, message off and a new cycle replay identically";
 }
 

@@ -16,6 +16,7 @@
 #include "io/scene/foxglove/PointCloud.pb.h"
 #include "rt_core/stage.hpp"
 #include "runtime/rig.hpp"
+#include "tests/support/recorded_run.hpp"
 #include "tests/support/temp_dir.hpp"
 #include "tools/session/replay/replay_session.hpp"
 #include "tools/session/run/run_session.hpp"
@@ -61,16 +62,10 @@ TEST(LidarRun, RecordedCloudsAndPacketsReplayIdentically) {
         f);
     std::fclose(f);
   }
-  RunSpec o;
+  RunSpec o = testing::recorded_run(dir, "3s");
   o.rig = {.rig = "ravon",
            .overlays = {HIL_SOURCE_DIR "/hil_rigs/ravon/perception.pbtxt", overlay.string()},
            .scenario = HIL_SOURCE_DIR "/hil_rigs/scenarios/objects_crossing.pbtxt"};
-  o.duration = "3s";
-  o.record_dir = dir.string();
-  o.no_rt = true;
-  o.quiet = true;
-  o.speed = {.mode = Speed::Mode::max};
-  o.console.enabled = false;
   std::unique_ptr<Watch> watch;
   o.extra_stages = [&](runtime::TickPlan& plan, runtime::Rig& rig) {
     ASSERT_EQ(rig.lidars().size(), 1U);
@@ -112,10 +107,7 @@ TEST(LidarRun, RecordedCloudsAndPacketsReplayIdentically) {
   }
   EXPECT_GT(above_ground, 100U) << "the scenario's objects are seen";
 
-  ReplaySpec r;
-  r.source = dir.string();
-  r.quiet = true;
-  r.console.enabled = false;
+  ReplaySpec r = testing::replay_of(dir);
   EXPECT_EQ(replay(r), 0) << "the lidar's packets (their digests) replay identically";
 }
 

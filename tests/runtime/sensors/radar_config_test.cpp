@@ -6,24 +6,15 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
-
 #include "config/rig/loader.hpp"
+#include "tests/support/rig_overlay.hpp"
 
 namespace hil::config {
 namespace {
 
-/// The HMMWV rig with `overlay` on top (named as a file beside the rig, so that relative DBC
-/// paths resolve as in hil_rigs/hmmwv/).
+/// The HMMWV rig with `overlay` on top.
 LoadResult with_overlay(const std::string& overlay) {
-  std::ifstream in(HIL_SOURCE_DIR "/hil_rigs/hmmwv/rig.pbtxt");
-  std::stringstream rig;
-  rig << in.rdbuf();
-  const std::vector<ConfigText> layers{
-      {HIL_SOURCE_DIR "/hil_rigs/hmmwv/rig.pbtxt", rig.str()},
-      {HIL_SOURCE_DIR "/hil_rigs/hmmwv/test_overlay.pbtxt", overlay}};
-  return load_rig_config_text(layers);
+  return test::shipped_rig_with_overlay("hmmwv", overlay);
 }
 
 constexpr const char* kRadarBus = R"(

@@ -15,6 +15,7 @@
 
 #include "rt_core/stage.hpp"
 #include "runtime/rig.hpp"
+#include "tests/support/recorded_run.hpp"
 #include "tests/support/temp_dir.hpp"
 #include "tools/session/replay/replay_session.hpp"
 #include "tools/session/run/run_session.hpp"
@@ -76,14 +77,8 @@ class Watch final : public rt::Stage {
 TEST(ObjectsRun, TargetsStartAndMoveAsTheScenarioSaysAndReplayIdentically) {
   const config::testing::TempDir tmp;
   const auto dir = tmp.path() / "run";
-  RunSpec o;
+  RunSpec o = testing::recorded_run(dir, "6s");
   o.rig = {.rig = "ravon", .scenario = HIL_SOURCE_DIR "/hil_rigs/scenarios/objects_crossing.pbtxt"};
-  o.duration = "6s";
-  o.record_dir = dir.string();
-  o.no_rt = true;
-  o.quiet = true;
-  o.speed = {.mode = Speed::Mode::max};
-  o.console.enabled = false;
   std::unique_ptr<Watch> watch;
   o.extra_stages = [&](runtime::TickPlan& plan, runtime::Rig& rig) {
     ASSERT_NE(rig.world_objects(), nullptr);
@@ -118,10 +113,7 @@ TEST(ObjectsRun, TargetsStartAndMoveAsTheScenarioSaysAndReplayIdentically) {
   EXPECT_EQ(scan.entities, (std::set<std::string>{"object_lead_vehicle", "object_pedestrian"}))
       << "the moving ones; the crate is in /scene/world";
 
-  ReplaySpec r;
-  r.source = dir.string();
-  r.quiet = true;
-  r.console.enabled = false;
+  ReplaySpec r = testing::replay_of(dir);
   EXPECT_EQ(replay(r), 0) << "the objects, started at the same ticks, replay identically";
 }
 

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "config/scenario/scenario_spec.hpp"
+#include "tests/support/recorded_run.hpp"
 #include "tests/support/temp_dir.hpp"
 #include "tools/session/replay/replay_session.hpp"
 #include "tools/session/run/run_session.hpp"
@@ -183,13 +184,7 @@ std::vector<std::string> frames_of(const std::vector<std::string>& log, const st
 TEST(DiagTesterRun, UdsCommandsAreLoggedAndReplayIdentically) {
   const config::testing::TempDir tmp;
   const auto dir = tmp.path() / "run";
-  RunSpec o;
-  o.duration = "1.5s";
-  o.record_dir = dir.string();
-  o.no_rt = true;
-  o.quiet = true;
-  o.speed = {.mode = Speed::Mode::max};
-  o.console.enabled = false;
+  RunSpec o = testing::recorded_run(dir, "1.5s");
   o.with_commands = [](runtime::CommandQueue& q) {  // before the run: applied at tick 0
     q.add_fault_text(R"(name: "lost" start { at_s: 0.5 } stop { duration_s: 0.2 }
                         message { bus: "ecu" name: "HIL_WheelSpeeds" drop {} })");
@@ -223,10 +218,7 @@ TEST(DiagTesterRun, UdsCommandsAreLoggedAndReplayIdentically) {
   for (const std::string& f : answers) failed_seen |= f.find("C123002F") != std::string::npos;
   EXPECT_TRUE(failed_seen);
 
-  ReplaySpec r;
-  r.source = dir.string();
-  r.quiet = true;
-  r.console.enabled = false;
+  ReplaySpec r = testing::replay_of(dir);
   EXPECT_EQ(replay(r), 0) << "the same requests at the same ticks, the same statuses";
 
   // the replay checks what the tester sends: another request diverges
