@@ -12,6 +12,7 @@
 //                        compression ζ (vehicle.wheel.<w>.suspension_travel; + moves the wheel up,
 //                        towards the body), rotation = qz(steer_angle)
 //   hub_<w> → wheel_<w>  rotation = qy(angle): the wheel's spin
+//   body → lidar_<name>  a lidar's mount (fixed): the frame of its /lidar/<name> point clouds
 // The scenario's objects are in "world", at world.<name>.{x,y,z,yaw} (a moving one at each tick).
 //
 // Thread-safety: a plain value; immutable once built, so any thread may read it.
@@ -77,6 +78,13 @@ struct SceneObject {
   Rgb color{};
 };
 
+/// A sensor's frame fixed on the body (docs/sensors.md): its mount.
+struct SceneSensor {
+  std::string frame;                          ///< "lidar_roof"
+  double x = 0.0, y = 0.0, z = 0.0;           ///< from the CG, body frame [m]
+  double roll = 0.0, pitch = 0.0, yaw = 0.0;  ///< z-y-x, relative to the body [rad]
+};
+
 /// The channels of one wheel.
 struct SceneWheelChannels {
   std::string spin, steer, travel;  ///< angle [rad], steer_angle [rad], suspension_travel [m]
@@ -95,6 +103,7 @@ struct Scene {
   std::vector<ScenePoint> cones;     ///< scenario cones (none without a scenario)
   std::vector<ScenePoint> path;      ///< the planned path (none without a scenario)
   std::vector<SceneObject> objects;  ///< the scenario's objects but the course's cones
+  std::vector<SceneSensor> sensors;  ///< the rig's lidars
   SceneChannels channels;
 };
 

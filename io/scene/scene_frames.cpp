@@ -39,6 +39,11 @@ SceneFrames::SceneFrames(const Scene& scene, const rt::ChannelTable& table)
                        .fy = channel(table, c.fy),
                        .fz = channel(table, c.fz)});
   }
+  for (const SceneSensor& s : scene.sensors) {
+    sensors_.push_back({.frame = s.frame,
+                        .translation = {s.x, s.y, s.z},
+                        .rotation = attitude(s.roll, s.pitch, s.yaw)});
+  }
 }
 
 FrameTransformValue SceneFrames::body(std::span<const double> values) const noexcept {
@@ -62,6 +67,12 @@ void SceneFrames::frames(std::span<const double> values,
                    .child = &w.wheel_frame,
                    .translation = {0.0, 0.0, 0.0},
                    .rotation = about_y(values[w.spin])});
+  }
+  for (const Sensor& s : sensors_) {
+    out.push_back({.parent = &body_,
+                   .child = &s.frame,
+                   .translation = s.translation,
+                   .rotation = s.rotation});
   }
 }
 

@@ -1,7 +1,8 @@
 #pragma once
 // The scene's frames at one tick, from that tick's channel values (io/scene/scene.hpp for the
-// frames and their channels): world → body, then per wheel body → hub_<w> → wheel_<w>; and
-// each tire's force. What /tf, /scene/forces and the page's 3D view show.
+// frames and their channels): world → body, then per wheel body → hub_<w> → wheel_<w>, then the
+// sensors' fixed frames body → lidar_<name>; and each tire's force. What /tf, /scene/forces and the
+// page's 3D view show.
 //
 // Thread-safety: immutable after construction; the const methods may run on any thread.
 
@@ -37,8 +38,10 @@ class SceneFrames {
   /// channel the table lacks.
   SceneFrames(const Scene& scene, const rt::ChannelTable& table);
 
-  /// 1 + 2 per wheel.
-  [[nodiscard]] std::size_t frame_count() const noexcept { return 1 + 2 * wheels_.size(); }
+  /// 1 + 2 per wheel + 1 per sensor.
+  [[nodiscard]] std::size_t frame_count() const noexcept {
+    return 1 + 2 * wheels_.size() + sensors_.size();
+  }
   [[nodiscard]] std::size_t wheel_count() const noexcept { return wheels_.size(); }
   /// "hub_fl", "wheel_fl", …
   [[nodiscard]] const std::string& hub_frame(std::size_t wheel) const noexcept {
@@ -53,7 +56,7 @@ class SceneFrames {
 
   /// Every frame at the tick of `values` (the whole table, by channel index) into `out`
   /// (frame_count() entries, cleared first): world → body, then per wheel body → hub, hub →
-  /// wheel.
+  /// wheel, then per sensor body → sensor.
   void frames(std::span<const double> values, std::vector<FrameTransformValue>& out) const;
   /// world → body alone.
   [[nodiscard]] FrameTransformValue body(std::span<const double> values) const noexcept;
@@ -69,6 +72,12 @@ class SceneFrames {
   std::string world_ = "world", body_ = "body";  // the frames' names FrameTransformValue points to
   std::uint32_t x_ = 0, y_ = 0, z_ = 0, roll_ = 0, pitch_ = 0, yaw_ = 0;
   std::vector<Wheel> wheels_;
+  struct Sensor {
+    std::string frame;
+    Vec3 translation{};
+    Quaternion rotation;
+  };
+  std::vector<Sensor> sensors_;
 };
 
 }  // namespace hil::io::scene

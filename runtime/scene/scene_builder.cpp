@@ -161,6 +161,16 @@ std::shared_ptr<const io::scene::Scene> build_scene(const config::RigSpec& rig,
     scene->path = on_ground(course.path, terrain);
     scene->objects = objects_of(*scenario, terrain);
   }
+  for (const config::LidarSpec& l : rig.lidars) {
+    const models::SensorMount& m = l.mount;
+    scene->sensors.push_back({.frame = "lidar_" + l.name,
+                              .x = m.position.x(),
+                              .y = m.position.y(),
+                              .z = m.position.z(),
+                              .roll = m.roll,
+                              .pitch = m.pitch,
+                              .yaw = m.yaw});
+  }
   return scene;
 }
 

@@ -140,6 +140,31 @@ TEST(SceneBuilder, TheScenariosObjectsStandOnTheTerrainTheCourseConesAreNotDrawn
   EXPECT_TRUE(build_scene(*dlc.rig, &*dlc.scenario)->objects.empty());
 }
 
+TEST(SceneBuilder, ALidarsFrameHangsOnTheBodyAtItsMount) {
+  const std::filesystem::path overlay = HIL_SOURCE_DIR "/hil_rigs/ravon/perception.pbtxt";
+  const config::LoadResult loaded = config::load_rig_config(kRavon, {&overlay, 1});
+  ASSERT_TRUE(loaded.ok()) << loaded.errors[0].to_string();
+  const auto scene = build_scene(*loaded.settings, nullptr);
+  ASSERT_EQ(scene->sensors.size(), 1U);
+  EXPECT_EQ(scene->sensors[0].frame, "lidar_roof") << "the frame_id of /lidar/roof's clouds";
+  config::RigSpec settings = *loaded.settings;
+  for (auto& bus : settings.can) bus.uri = "virtual:scene_builder_test_" + bus.name;
+  const Rig rig(settings);
+  const io::scene::SceneFrames frames(*scene, rig.table());
+  ASSERT_EQ(frames.frame_count(), 1U + 2 * 4 + 1);
+  std::vector<io::scene::FrameTransformValue> out;
+  frames.frames(rig.table().values(), out);
+  ASSERT_EQ(out.size(), frames.frame_count());
+  const io::scene::FrameTransformValue& lidar = out.back();
+  EXPECT_EQ(*lidar.parent, "body");
+  EXPECT_EQ(*lidar.child, "lidar_roof");
+  // perception.pbtxt: mount { x: 0.2 z: 0.6 }, not turned
+  EXPECT_EQ(lidar.translation[0], 0.2);
+  EXPECT_EQ(lidar.translation[1], 0.0);
+  EXPECT_EQ(lidar.translation[2], 0.6);
+  EXPECT_EQ(lidar.rotation.w, 1.0);
+}
+
 TEST(SceneBuilder, ARigWithoutAVehicleHasNoScene) {
   config::LoadResult loaded = config::load_rig_config(kRavon);
   ASSERT_TRUE(loaded.ok());
