@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "models/tire/bekker_flexible.hpp"
 #include "models/tire/bekker_wong.hpp"
 
 namespace hil::models {
@@ -14,7 +15,8 @@ constexpr double kMaxMuLat = 2.0;        // c·A/N bounded where N is nearly 0
 }  // namespace
 
 BekkerContact bekker_contact(const TireParams& tire, const BekkerSoil& soil, double delta,
-                             double delta_rate, double s, double friction_scale) noexcept {
+                             double delta_rate, double s, double friction_scale,
+                             double ground_pressure) noexcept {
   BekkerContact out;
   if (!(delta > 0.0)) return out;
   BekkerSoil scaled = soil;
@@ -22,14 +24,18 @@ BekkerContact bekker_contact(const TireParams& tire, const BekkerSoil& soil, dou
   scaled.c *= scale;                                   // ruling 5: the override scales μ
   scaled.phi = std::atan(std::tan(soil.phi) * scale);  // (strength c + σ·tan φ)
   const RigidWheel wheel{.r = 0.5 * tire.diameter, .b = tire.width};
+  const FlexibleTire flexible{.r = wheel.r, .b = wheel.b, .p_g = ground_pressure};
   const double z = std::min(delta, wheel.r);
   const bool tiny = !(std::abs(s) > kTinySlip);
-  const WheelSoilForces at_zero = rigid_wheel_forces(scaled, wheel, z, 0.0);
-  const WheelSoilForces at_s =
-      rigid_wheel_forces(scaled, wheel, z, tiny ? kStiffnessSlip : s);  // or the chord's end
+  // Rigid (p_g not set or above the ground pressure): exactly rigid_wheel_forces()
+  const FlexibleWheelForces zero_contact = flexible_wheel_forces(scaled, flexible, z, 0.0);
+  const FlexibleWheelForces s_contact =
+      flexible_wheel_forces(scaled, flexible, z, tiny ? kStiffnessSlip : s);  // or the chord's end
+  const WheelSoilForces& at_zero = zero_contact.forces;
+  const WheelSoilForces& at_s = s_contact.forces;
   // Tire damper on the sinkage rate (the soil itself is taken as elastic: no rut memory)
   out.N = std::max(0.0, (tiny ? at_zero.W : at_s.W) + tire.vertical_damping * delta_rate);
-  out.sinkage = z;
+  out.sinkage = tiny ? zero_contact.sinkage : s_contact.sinkage;
   if (!(out.N > 0.0)) return out;
   const double r = wheel.r;
   const double T0 = at_zero.torque / r;
@@ -44,9 +50,13 @@ BekkerContact bekker_contact(const TireParams& tire, const BekkerSoil& soil, dou
     out.resistance = (Ts - at_s.DP) / out.N;
     out.slip_stiffness = out.gross / s;
   }
-  const WheelSoilForces& f = tiny ? at_zero : at_s;
-  // Mohr–Coulomb strength of the contact area A = b·r·(sin θ1 − sin θ2) (θ2 = −c3·θ1)
-  const double area = wheel.b * r * (std::sin(f.theta1) + std::sin(soil.c3 * f.theta1));
+  const FlexibleWheelForces& contact = tiny ? zero_contact : s_contact;
+  const WheelSoilForces& f = contact.forces;
+  // Mohr–Coulomb strength of the contact area A = b·r·(sin θ1 − sin θ2) (θ2 = −c3·θ1; flexible:
+  // b times the contact's length, arcs and flat)
+  const double area = contact.flexible
+                          ? wheel.b * contact.contact_length
+                          : wheel.b * r * (std::sin(f.theta1) + std::sin(soil.c3 * f.theta1));
   out.mu_lat = std::min(std::tan(scaled.phi) + scaled.c * area / out.N, kMaxMuLat);
   out.mu_x_max =
       std::max(out.mu_lat, std::abs(out.gross) + std::abs(out.rolling) + std::abs(out.resistance));

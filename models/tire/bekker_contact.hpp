@@ -3,10 +3,11 @@
 // tire model's contact (models/tire/tire_lanes.hpp): what evaluate_tires() uses instead of the
 // VTI on a surface that names a soil (docs/models.md "Soft soil (Bekker–Wong)").
 //
-// The wheel is the rigid wheel of Wong–Reece, radius d/2 and width b: the tire's deflection δ
-// below the ground surface is its sinkage z (the soil is the spring; the tire's damper damps
-// it), it rolls at radius d/2. At slip s it gets the soil's vertical force W(z, s), drawbar pull
-// DP(s) and torque T(s); the longitudinal force goes through the tire's contact patch
+// The wheel is the rigid wheel of Wong–Reece (or, given an inflation plus carcass pressure,
+// Wong's flexible tire: models/tire/bekker_flexible.hpp), radius d/2 and width b: the tire's
+// deflection δ below the ground surface is its sinkage z (the soil is the spring; the tire's
+// damper damps it), it rolls at radius d/2. At slip s it gets the soil's vertical force W(z, s),
+// drawbar pull DP(s) and torque T(s); the longitudinal force goes through the tire's contact patch
 // (ruling 3) as three parts: a gross traction (T(s) − T(0))/r that is 0 at s = 0 (the patch's
 // curve), the soil's shear T(0)/r at s = 0 (forward on the hub and against the spin: the
 // torque needed to roll), and the resistance T(s)/r − DP(s) (on the hub, against travel);
@@ -23,7 +24,7 @@ namespace hil::models {
 /// driving (mirrored by the caller in reverse).
 struct BekkerContact {
   double N = 0.0;               ///< normal force max(0, W(z, s) + c·dδ/dt) [N]
-  double sinkage = 0.0;         ///< z [m]
+  double sinkage = 0.0;         ///< the soil's sinkage z [m] (flexible: z0 < δ)
   double gross = 0.0;           ///< (T(s) − T(0))/(r·N) [-]
   double slip_stiffness = 0.0;  ///< d(gross)/ds at s = 0 (chord over 1e-3) [-]
   double rolling = 0.0;         ///< T(0)/(r·N): the spin's resistance at s = 0 [-]
@@ -33,9 +34,13 @@ struct BekkerContact {
 };
 
 /// The contact of `tire` sunk δ into `soil` at slip s (+ driving), dδ/dt = delta_rate;
-/// friction_scale multiplies c and tan φ (the per-wheel friction override).
+/// friction_scale multiplies c and tan φ (the per-wheel friction override). ground_pressure:
+/// the tire's inflation plus carcass pressure p_g [Pa] for Wong's flexible tire
+/// (models/tire/bekker_flexible.hpp); 0, the default: the rigid wheel. Flexible, δ is the
+/// undeformed circle's penetration and `sinkage` the soil's, z0.
 [[nodiscard]] BekkerContact bekker_contact(const TireParams& tire, const BekkerSoil& soil,
                                            double delta, double delta_rate, double s,
-                                           double friction_scale) noexcept;
+                                           double friction_scale,
+                                           double ground_pressure = 0.0) noexcept;
 
 }  // namespace hil::models

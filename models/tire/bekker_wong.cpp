@@ -1,55 +1,11 @@
 #include "models/tire/bekker_wong.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
-#include <numbers>
 
 namespace hil::models {
 
 namespace {
-
-/// Gauss–Legendre nodes and weights on [−1, 1], computed at compile time (Newton on the
-/// Legendre polynomial P_N from the usual cosine guesses; Abramowitz & Stegun 25.4.29).
-struct GaussLegendre {
-  std::array<double, kQuadraturePoints> x{};
-  std::array<double, kQuadraturePoints> w{};
-};
-
-constexpr double taylor_cos(double x) {
-  double term = 1.0;
-  double sum = 1.0;
-  for (int k = 1; k < 40; ++k) {
-    term *= -x * x / ((2.0 * k - 1.0) * (2.0 * k));
-    sum += term;
-  }
-  return sum;
-}
-
-constexpr GaussLegendre gauss_legendre() {
-  constexpr int N = kQuadraturePoints;
-  GaussLegendre g;
-  for (int i = 0; i < N; ++i) {
-    double x = taylor_cos(std::numbers::pi * (i + 0.75) / (N + 0.5));
-    double dp = 0.0;
-    for (int it = 0; it < 100; ++it) {
-      double p0 = 1.0;                // P_0
-      double p1 = x;                  // P_1
-      for (int k = 2; k <= N; ++k) {  // Bonnet: k·P_k = (2k − 1)·x·P_(k−1) − (k − 1)·P_(k−2)
-        const double pk = ((2.0 * k - 1.0) * x * p1 - (k - 1.0) * p0) / k;
-        p0 = p1;
-        p1 = pk;
-      }
-      dp = N * (x * p1 - p0) / (x * x - 1.0);  // P_N'(x)
-      x -= p1 / dp;
-    }
-    g.x[i] = x;
-    g.w[i] = 2.0 / ((1.0 - x * x) * dp * dp);  // A&S 25.4.29
-  }
-  return g;
-}
-
-constexpr GaussLegendre kGauss = gauss_legendre();
 
 /// Sums over the rim of the five integrands (per r·b, or r²·b for the torque).
 struct RimSums {

@@ -15,6 +15,7 @@
 // iteration of at most kMaxSinkageIterations steps. Any thread.
 
 #include "models/terrain/bekker_soil.hpp"
+#include "models/tire/bekker_quadrature.hpp"  // kQuadraturePoints per region
 
 namespace hil::models {
 
@@ -24,8 +25,6 @@ struct RigidWheel {
   double b = 0.0;
 };
 
-/// Gauss–Legendre nodes per region (front of θ_m, behind it): 2× this per integral.
-inline constexpr int kQuadraturePoints = 8;
 /// Most steps of rigid_wheel_sinkage().
 inline constexpr int kMaxSinkageIterations = 60;
 
