@@ -14,6 +14,7 @@
 #include "io/can/mapping/bus_plan.hpp"
 #include "io/can/mapping/can_bus.hpp"
 #include "io/can/mapping/e2e_attributes.hpp"
+#include "io/can/transport/rx_budget.hpp"
 #include "io/can/transport/transport_factory.hpp"
 #include "io/can/transport/transport_uri.hpp"
 #include "models/vehicle/vehicle_channels.hpp"
@@ -98,6 +99,30 @@ io::can::E2eMessageSpec e2e_spec(const CanE2e& e, const std::string& at, const S
   return spec;
 }
 
+/// The bus's bit rates and receive budget (docs/can.md "Receive budget"), each in range.
+void receive_budget(const CanBus& bus, const std::string& at, const SourceMap& sources,
+                    ConfigErrors& errors, io::can::CanBusSpec& spec) {
+  const auto in_range = [&](bool has, std::uint32_t value, const char* field, std::uint32_t lo,
+                            std::uint32_t hi, const char* why) -> std::optional<std::uint32_t> {
+    if (!has) return std::nullopt;
+    if (value < lo || value > hi) {
+      errors.push_back(
+          sources.error(fmt::format("{}.{}", at, field),
+                        fmt::format("{} is out of range; expected {}..{}{}", value, lo, hi, why)));
+      return std::nullopt;
+    }
+    return value;
+  };
+  spec.bit_rate = in_range(bus.has_bit_rate(), bus.bit_rate(), "bit_rate", 1, 1'000'000,
+                           " bit/s (ISO 11898-1: at most 1 Mbit/s outside a CAN FD data phase)");
+  spec.data_bit_rate = in_range(bus.has_data_bit_rate(), bus.data_bit_rate(), "data_bit_rate",
+                                spec.bit_rate.value_or(1), io::can::kFastestBitRate,
+                                " bit/s (a CAN FD data phase, not slower than bit_rate)");
+  spec.max_rx_frames_per_tick =
+      in_range(bus.has_max_rx_frames_per_tick(), bus.max_rx_frames_per_tick(),
+               "max_rx_frames_per_tick", 1, io::can::kMaxRxFramesPerTick, " frames");
+}
+
 io::can::CanBusSpec to_spec(const CanBus& bus, const std::string& at, const SourceMap& sources,
                             ConfigErrors& errors) {
   io::can::CanBusSpec spec;
@@ -106,6 +131,7 @@ io::can::CanBusSpec to_spec(const CanBus& bus, const std::string& at, const Sour
   spec.simulate_nodes.assign(bus.simulate_nodes().begin(), bus.simulate_nodes().end());
   spec.except_nodes.assign(bus.except_nodes().begin(), bus.except_nodes().end());
   spec.dut_nodes.assign(bus.dut_nodes().begin(), bus.dut_nodes().end());
+  receive_budget(bus, at, sources, errors, spec);
   for (int i = 0; i < bus.e2e_size(); ++i) {
     spec.e2e.push_back(e2e_spec(bus.e2e(i), fmt::format("{}.e2e[{}]", at, i), sources, errors));
   }

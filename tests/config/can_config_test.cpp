@@ -70,6 +70,34 @@ TEST_F(CanConfigTest, MappingErrorsPointAtTheLineInTheRigFile) {
       }));
 }
 
+TEST_F(CanConfigTest, TheReceiveBudgetAndBitRatesAreCheckedAndLocated) {
+  dir_.write("bus.dbc", read_file(HIL_SOURCE_DIR "/tests/io/data/mapping.dbc"));
+  EXPECT_EQ(load_errors("vehicle {}\n"
+                        "can { buses {\n"
+                        "  name: \"ecu\" uri: \"virtual:x\" dbc: \"bus.dbc\"\n"
+                        "  bit_rate: 2000000\n"
+                        "  data_bit_rate: 9000000\n"
+                        "  max_rx_frames_per_tick: 0\n"
+                        "} }\n"),
+            (Errors{
+                "base.pbtxt:4:13: can.buses[0].bit_rate: 2000000 is out of range; expected "
+                "1..1000000 bit/s (ISO 11898-1: at most 1 Mbit/s outside a CAN FD data phase)",
+                "base.pbtxt:5:18: can.buses[0].data_bit_rate: 9000000 is out of range; "
+                "expected 1..8000000 bit/s (a CAN FD data phase, not slower than bit_rate)",
+                "base.pbtxt:6:27: can.buses[0].max_rx_frames_per_tick: 0 is out of range; "
+                "expected 1..1000000 frames",
+            }));
+  const LoadResult result = load(R"(
+    vehicle { preset: "ravon" }
+    can { buses { name: "ecu" uri: "virtual:budget_config" dbc: "bus.dbc"
+                  bit_rate: 500000 max_rx_frames_per_tick: 40 } })");
+  ASSERT_TRUE(result.ok()) << ::testing::PrintToString(messages(result));
+  const io::can::CanBusSpec& bus = result.settings->can[0];
+  EXPECT_EQ(bus.bit_rate, 500'000U);
+  EXPECT_EQ(bus.data_bit_rate, std::nullopt);
+  EXPECT_EQ(bus.max_rx_frames_per_tick, 40U);
+}
+
 TEST_F(CanConfigTest, DbcAndUriErrorsKeepTheirOwnPositions) {
   dir_.write("broken.dbc",
              "VERSION \"x\"\nBO_ 256 Msg: 8 ECU\n SG_ A : 0|8@2+ (1,0) [0|0] \"\" X\n");

@@ -10,6 +10,7 @@
 
 #include "io/can/mapping/e2e_attributes.hpp"
 #include "runtime/rig.hpp"
+#include "tools/session/run/can_link_report.hpp"
 
 namespace hil::session {
 namespace {
@@ -40,6 +41,7 @@ class CanView {
       const io::can::CanBusSpec& spec = rig_.settings().can[b];
       Bus& out = buses_.emplace_back();
       out.name = bus.name();
+      out.link = &bus.transport();
       for (std::size_t i = 0; i < spec.rx.size() && i < bus.rx_count(); ++i) {
         const io::can::RxMessageSpec& r = spec.rx[i];
         Message& m = message(out, spec, r.message, r.signals, &bus.rx_counters(i), true);
@@ -109,7 +111,9 @@ class CanView {
              {"dut", msg.dut},
              {"e2e_status", msg.e2e_status ? status_name(snapshot_[*msg.e2e_status]) : json()}});
       }
-      buses.push_back({{"name", bus.name}, {"messages", std::move(messages)}});
+      buses.push_back({{"name", bus.name},
+                       {"link", can_link_json(*bus.link)},
+                       {"messages", std::move(messages)}});
     }
     return buses;
   }
@@ -141,6 +145,7 @@ class CanView {
   };
   struct Bus {
     std::string name;
+    const io::can::Transport* link = nullptr;  ///< its transport's counters (can_link_report)
     std::vector<Message> messages;
   };
 

@@ -280,6 +280,8 @@ std::unique_ptr<CanBus> CanBus::create(const CanBusSpec& given, rt::ChannelTable
     }
   }
   bus->inbox_.resize(256);
+  bus->transport_->set_rx_budget(spec.max_rx_frames_per_tick.value_or(
+      default_rx_frames_per_tick(period_s, spec.bit_rate, spec.data_bit_rate)));
   return bus;
 }
 

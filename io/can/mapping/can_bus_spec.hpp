@@ -76,6 +76,11 @@ struct CanBusSpec {
   std::vector<std::string> dut_nodes;
   /// E2E per message; a message not named here takes the DBC's E2E_* attributes, if any.
   std::vector<E2eMessageSpec> e2e;
+  /// The bus's nominal and CAN FD data-phase bit rates [bit/s], for the receive budget.
+  std::optional<std::uint32_t> bit_rate, data_bit_rate;
+  /// Frames the transport hands the tick per tick at most (io/can/transport/rx_budget.hpp);
+  /// default default_rx_frames_per_tick(period, bit_rate, data_bit_rate).
+  std::optional<std::uint32_t> max_rx_frames_per_tick;
 
   /// plan_bus() ran: the node lists and E2E settings are in rx and tx (appended after the
   /// rig's own blocks, whose indices stay), and `plan` describes each message it decided on.

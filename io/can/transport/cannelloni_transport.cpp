@@ -7,8 +7,15 @@
 #pragma GCC diagnostic ignored "-Wtsan"
 #endif
 
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+#include <algorithm>
+#include <array>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/udp.hpp>
+#include <cerrno>
+#include <cstring>
 #include <stdexcept>
 
 #include "rt_core/clock.hpp"
@@ -18,11 +25,22 @@ namespace hil::io::can {
 namespace asio = boost::asio;
 using asio::ip::udp;
 
+/// A cmsg buffer for SO_RXQ_OVFL's u32.
+using OverflowControl = std::array<char, CMSG_SPACE(sizeof(std::uint32_t))>;
+
 struct CannelloniTransport::Socket {
   asio::io_context io;  // only to construct the socket; never run
   udp::socket socket{io};
   udp::endpoint peer;
-  udp::endpoint sender;  // filled by each receive_from
+  // recvmmsg's buffers when dropping over budget: the header of each datagram, its sender
+  // and the kernel's drop count (sized here, at setup, so that the tick allocates nothing).
+  struct Shed {
+    std::array<mmsghdr, kShedBatch> messages{};
+    std::array<iovec, kShedBatch> iov{};
+    std::array<std::array<std::uint8_t, cannelloni::kHeaderBytes>, kShedBatch> headers{};
+    std::array<sockaddr_storage, kShedBatch> senders{};
+    std::array<OverflowControl, kShedBatch> control{};
+  } shed;
 };
 
 namespace {
@@ -46,6 +64,36 @@ udp::endpoint resolve(asio::io_context& io, const std::string& uri, const HostPo
     if (entry.endpoint().address().is_v4()) return entry.endpoint();
   }
   return results.begin()->endpoint();
+}
+
+/// Whether the datagram's sender `from` is `peer` (address and port).
+bool is_peer(const sockaddr_storage& from, const udp::endpoint& peer) noexcept {
+  const sockaddr* p = peer.data();
+  if (from.ss_family != p->sa_family) return false;
+  if (from.ss_family == AF_INET) {
+    const auto& a = reinterpret_cast<const sockaddr_in&>(from);
+    const auto& b = *reinterpret_cast<const sockaddr_in*>(p);
+    return a.sin_port == b.sin_port && a.sin_addr.s_addr == b.sin_addr.s_addr;
+  }
+  if (from.ss_family == AF_INET6) {
+    const auto& a = reinterpret_cast<const sockaddr_in6&>(from);
+    const auto& b = *reinterpret_cast<const sockaddr_in6*>(p);
+    return a.sin6_port == b.sin6_port &&
+           std::memcmp(&a.sin6_addr, &b.sin6_addr, sizeof a.sin6_addr) == 0;
+  }
+  return false;
+}
+
+/// SO_RXQ_OVFL's cumulative drop count in `msg`, if the kernel put it there.
+std::optional<std::uint32_t> overflow_count(msghdr& msg) noexcept {
+  for (cmsghdr* c = CMSG_FIRSTHDR(&msg); c != nullptr; c = CMSG_NXTHDR(&msg, c)) {
+    if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SO_RXQ_OVFL) {
+      std::uint32_t dropped = 0;
+      std::memcpy(&dropped, CMSG_DATA(c), sizeof dropped);
+      return dropped;
+    }
+  }
+  return std::nullopt;
 }
 
 bool is_back_pressure(const boost::system::error_code& ec) noexcept {
@@ -97,25 +145,63 @@ CannelloniTransport::CannelloniTransport(std::string uri, const HostPort& peer,
   }
   if (s.socket.non_blocking(true, ec)) fail(self, "cannot make the socket non-blocking");
   local_port_ = s.socket.local_endpoint(ec).port();
+  const int on = 1;  // the kernel's count of datagrams a full receive queue dropped
+  (void)::setsockopt(s.socket.native_handle(), SOL_SOCKET, SO_RXQ_OVFL, &on, sizeof on);
+  if (options.rx_socket_bytes > 0) {
+    const auto rcvbuf = static_cast<int>(std::min<std::size_t>(options.rx_socket_bytes, 1U << 30));
+    (void)::setsockopt(s.socket.native_handle(), SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof rcvbuf);
+  }
+  Socket::Shed& shed = s.shed;
+  for (std::size_t i = 0; i < kShedBatch; ++i) {
+    shed.iov[i] = {.iov_base = shed.headers[i].data(), .iov_len = shed.headers[i].size()};
+  }
 }
 
 CannelloniTransport::~CannelloniTransport() = default;
 
+void CannelloniTransport::kernel_drops(std::uint32_t cumulative) noexcept {
+  counters_.drop(DropReason::kernel_overflow, cumulative - kernel_drops_seen_);  // u32 wraps
+  kernel_drops_seen_ = cumulative;
+}
+
+void CannelloniTransport::observe(std::uint8_t sequence) noexcept {
+  const cannelloni::SequenceTracker::Result order = rx_sequence_.observe(sequence);
+  if (order.order == cannelloni::SequenceTracker::Order::gap) {
+    TransportCounters::add(counters_.sequence_gaps);
+    TransportCounters::add(counters_.sequence_lost, order.missing);
+  } else if (order.order == cannelloni::SequenceTracker::Order::late) {
+    TransportCounters::add(counters_.sequence_late);
+  }
+}
+
 bool CannelloniTransport::read_packet() noexcept {
   Socket& s = *socket_;
-  boost::system::error_code ec;
-  const std::size_t size = s.socket.receive_from(asio::buffer(rx_buffer_), s.sender, 0, ec);
-  if (ec) {
-    if (!is_back_pressure(ec)) TransportCounters::add(counters_.errors);
+  sockaddr_storage from{};
+  iovec iov{.iov_base = rx_buffer_.data(), .iov_len = rx_buffer_.size()};
+  OverflowControl control{};
+  msghdr msg{};
+  msg.msg_name = &from;
+  msg.msg_namelen = sizeof from;
+  msg.msg_iov = &iov;
+  msg.msg_iovlen = 1;
+  msg.msg_control = control.data();
+  msg.msg_controllen = control.size();
+  const ssize_t got = ::recvmsg(s.socket.native_handle(), &msg, MSG_DONTWAIT);
+  if (got < 0) {
+    if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+      TransportCounters::add(counters_.errors);
+    }
     return false;
   }
+  if (const std::optional<std::uint32_t> dropped = overflow_count(msg)) kernel_drops(*dropped);
+  const auto size = static_cast<std::size_t>(got);
   TransportCounters::add(counters_.rx_packets);
   reader_ = cannelloni::PacketReader();
   if (size > max_rx_packet_bytes_) {
     counters_.drop(DropReason::oversized);
     return true;
   }
-  if (s.sender != s.peer) {
+  if (!is_peer(from, s.peer)) {
     counters_.drop(DropReason::unknown_peer);
     return true;
   }
@@ -125,18 +211,60 @@ bool CannelloniTransport::read_packet() noexcept {
                                                               : DropReason::malformed);
     return true;
   }
-  const cannelloni::SequenceTracker::Result order = rx_sequence_.observe(reader_.header().sequence);
-  if (order.order == cannelloni::SequenceTracker::Order::gap) {
-    TransportCounters::add(counters_.sequence_gaps);
-    TransportCounters::add(counters_.sequence_lost, order.missing);
-  } else if (order.order == cannelloni::SequenceTracker::Order::late) {
-    TransportCounters::add(counters_.sequence_late);
-  }
+  observe(reader_.header().sequence);
   rx_timestamp_ns_ = rt::MonotonicClock().now();
   return true;
 }
 
+void CannelloniTransport::shed() noexcept {
+  Socket& s = *socket_;
+  Socket::Shed& b = s.shed;
+  for (std::size_t batch = 0; batch < kMaxShedDatagramsPerTick / kShedBatch; ++batch) {
+    for (std::size_t i = 0; i < kShedBatch; ++i) {
+      msghdr& h = b.messages[i].msg_hdr;
+      h = msghdr{};
+      h.msg_name = &b.senders[i];
+      h.msg_namelen = sizeof b.senders[i];
+      h.msg_iov = &b.iov[i];
+      h.msg_iovlen = 1;
+      h.msg_control = b.control[i].data();
+      h.msg_controllen = b.control[i].size();
+    }
+    // MSG_TRUNC: each msg_len is the datagram's real size though only its header is copied
+    const int got = ::recvmmsg(s.socket.native_handle(), b.messages.data(), kShedBatch,
+                               MSG_DONTWAIT | MSG_TRUNC, nullptr);
+    if (got <= 0) {
+      if (got < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+        TransportCounters::add(counters_.errors);
+      }
+      return;
+    }
+    for (std::size_t i = 0; i < static_cast<std::size_t>(got); ++i) {
+      TransportCounters::add(counters_.rx_packets);
+      if (const std::optional<std::uint32_t> d = overflow_count(b.messages[i].msg_hdr)) {
+        kernel_drops(*d);
+      }
+      const std::size_t size = b.messages[i].msg_len;
+      const std::array<std::uint8_t, cannelloni::kHeaderBytes>& head = b.headers[i];
+      if (size > max_rx_packet_bytes_) {
+        counters_.drop(DropReason::oversized);
+      } else if (!is_peer(b.senders[i], s.peer)) {
+        counters_.drop(DropReason::unknown_peer);
+      } else if (size < cannelloni::kHeaderBytes) {
+        counters_.drop(DropReason::truncated);
+      } else if (head[0] != cannelloni::kVersion || head[1] != cannelloni::kOpData) {
+        counters_.drop(DropReason::malformed);
+      } else {  // its frames, by the header's count, never decoded
+        counters_.drop(DropReason::over_budget, (std::uint32_t{head[3]} << 8) | head[4]);
+        observe(head[2]);
+      }
+    }
+    if (static_cast<std::size_t>(got) < kShedBatch) return;  // the queue is empty
+  }
+}
+
 std::size_t CannelloniTransport::receive(std::span<TimedFrame> out, std::int64_t tick) noexcept {
+  out = out.first(std::min(out.size(), budget_.allowance(tick)));
   std::size_t n = 0;
   std::uint64_t bytes = 0;
   std::size_t datagrams = 0;
@@ -151,6 +279,8 @@ std::size_t CannelloniTransport::receive(std::span<TimedFrame> out, std::int64_t
     ++datagrams;
   }
   counters_.received(n, bytes, tick);
+  budget_.handed(n);
+  if (budget_.shed_now()) shed();
   return n;
 }
 

@@ -11,7 +11,9 @@
 //
 // Received datagrams from any address other than HOST:PORT, larger than
 // max_rx_packet_bytes, or that fail to decode are dropped and counted; sequence numbers
-// count gaps, lost and late packets (u8 wraparound).
+// count gaps, lost and late packets (u8 wraparound). Datagrams are read with recvmsg and,
+// past the tick's receive budget (rx_budget.hpp), dropped in recvmmsg batches that copy only
+// the header; the kernel's own drops (SO_RXQ_OVFL) are counted as kernel_overflow datagrams.
 //
 // Thread-safety: as Transport — one polling thread; counters() from any thread.
 
@@ -44,7 +46,10 @@ class CannelloniTransport final : public Transport {
   CannelloniTransport& operator=(CannelloniTransport&&) = delete;
 
   /// Reads at most kMaxDatagramsPerReceive datagrams per call; a packet's frames that do not
-  /// fit `out` are handed out by the next call. Timestamps: CLOCK_MONOTONIC when read.
+  /// fit `out` (or the tick's receive budget) are handed out by the next call. Once the tick's
+  /// budget is spent it drops up to kMaxShedDatagramsPerTick queued datagrams without decoding
+  /// them (their header's frame count → over_budget; unknown_peer, oversized, malformed by
+  /// the same rules as a decoded one). Timestamps: CLOCK_MONOTONIC when read.
   [[nodiscard]] std::size_t receive(std::span<TimedFrame> out, std::int64_t tick) noexcept override;
   /// Appends to the current packet; a full packet goes out at once, a new one starts.
   [[nodiscard]] SendStatus send(const CanFrame& frame, std::int64_t tick) noexcept override;
@@ -55,11 +60,17 @@ class CannelloniTransport final : public Transport {
   [[nodiscard]] std::uint16_t local_port() const noexcept { return local_port_; }
 
   static constexpr std::size_t kMaxDatagramsPerReceive = 64;
+  /// Datagrams read per recvmmsg when dropping over budget, and at most per tick.
+  static constexpr std::size_t kShedBatch = 32;
+  static constexpr std::size_t kMaxShedDatagramsPerTick = 4 * kShedBatch;
 
  private:
   struct Socket;  // Boost.Asio lives in the .cpp only
 
   [[nodiscard]] bool read_packet() noexcept;
+  void shed() noexcept;
+  void observe(std::uint8_t sequence) noexcept;
+  void kernel_drops(std::uint32_t cumulative) noexcept;
   void transmit() noexcept;
 
   std::unique_ptr<Socket> socket_;
@@ -72,6 +83,7 @@ class CannelloniTransport final : public Transport {
   std::uint8_t tx_sequence_ = 0;
   std::int64_t rx_timestamp_ns_ = 0;
   std::uint16_t local_port_ = 0;
+  std::uint32_t kernel_drops_seen_ = 0;  // SO_RXQ_OVFL's count at the last datagram
 };
 
 }  // namespace hil::io::can

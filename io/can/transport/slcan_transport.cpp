@@ -176,7 +176,20 @@ bool SlcanTransport::handle(slcan::LineAssembler::Event event, TimedFrame& out) 
   return false;
 }
 
+bool SlcanTransport::fill() noexcept {
+  const ssize_t got = ::read(fd_.get(), rx_chunk_.data(), rx_chunk_.size());
+  if (got <= 0) {
+    if (got < 0 && errno != EAGAIN && errno != EINTR) TransportCounters::add(counters_.errors);
+    return false;
+  }
+  rx_begin_ = 0;
+  rx_end_ = static_cast<std::size_t>(got);
+  rx_timestamp_ns_ = rt::MonotonicClock().now();
+  return true;
+}
+
 std::size_t SlcanTransport::receive(std::span<TimedFrame> out, std::int64_t tick) noexcept {
+  out = out.first(std::min(out.size(), budget_.allowance(tick)));
   std::size_t n = 0;
   std::uint64_t bytes = 0;
   std::size_t reads = 0;
@@ -184,14 +197,7 @@ std::size_t SlcanTransport::receive(std::span<TimedFrame> out, std::int64_t tick
     if (rx_begin_ == rx_end_) {
       if (reads == kMaxReadsPerReceive) break;
       ++reads;
-      const ssize_t got = ::read(fd_.get(), rx_chunk_.data(), rx_chunk_.size());
-      if (got <= 0) {
-        if (got < 0 && errno != EAGAIN && errno != EINTR) TransportCounters::add(counters_.errors);
-        break;
-      }
-      rx_begin_ = 0;
-      rx_end_ = static_cast<std::size_t>(got);
-      rx_timestamp_ns_ = rt::MonotonicClock().now();
+      if (!fill()) break;
     }
     while (rx_begin_ < rx_end_ && n < out.size()) {
       if (handle(assembler_.push(rx_chunk_[rx_begin_++]), out[n])) {
@@ -201,7 +207,21 @@ std::size_t SlcanTransport::receive(std::span<TimedFrame> out, std::int64_t tick
     }
   }
   counters_.received(n, bytes, tick);
+  budget_.handed(n);
+  if (budget_.shed_now()) shed();
   return n;
+}
+
+void SlcanTransport::shed() noexcept {
+  TimedFrame discarded;
+  std::uint64_t dropped = 0;
+  for (std::size_t reads = 0;; ++reads) {
+    while (rx_begin_ < rx_end_) {
+      if (handle(assembler_.push(rx_chunk_[rx_begin_++]), discarded)) ++dropped;
+    }
+    if (reads == kMaxReadsPerReceive || !fill()) break;
+  }
+  counters_.drop(DropReason::over_budget, dropped);
 }
 
 bool SlcanTransport::queue(std::span<const char> bytes) noexcept {

@@ -39,7 +39,8 @@ class SlcanTransport final : public Transport {
   SlcanTransport(SlcanTransport&&) = delete;
   SlcanTransport& operator=(SlcanTransport&&) = delete;
 
-  /// Timestamps: CLOCK_MONOTONIC when the bytes were read.
+  /// Timestamps: CLOCK_MONOTONIC when the bytes were read. Past the tick's receive budget it
+  /// parses and drops (over_budget) what it has read and up to kMaxReadsPerReceive more reads.
   [[nodiscard]] std::size_t receive(std::span<TimedFrame> out, std::int64_t tick) noexcept override;
   /// back_pressure when the line buffer is full; unsupported for error frames.
   [[nodiscard]] SendStatus send(const CanFrame& frame, std::int64_t tick) noexcept override;
@@ -53,6 +54,10 @@ class SlcanTransport final : public Transport {
   /// Handles one event of the line assembler; returns true if it produced a frame in `out`.
   [[nodiscard]] bool handle(slcan::LineAssembler::Event event, TimedFrame& out) noexcept;
   [[nodiscard]] bool queue(std::span<const char> bytes) noexcept;
+  /// One read() into rx_chunk_; false when nothing came (or an error, counted).
+  [[nodiscard]] bool fill() noexcept;
+  /// Past the budget: drops the frames of the bytes read and of a bounded number of reads.
+  void shed() noexcept;
   /// Setup phase: writes all of `bytes`, waiting up to 1 s for the tty to take them.
   void write_setup(std::string_view bytes) const;
 

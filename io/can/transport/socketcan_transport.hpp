@@ -48,12 +48,17 @@ class SocketCanTransport final : public Transport {
   [[nodiscard]] const socketcan::SocketCanControl& control() const noexcept { return control_; }
   /// Error frames one receive() may consume beyond out.size(): bounds the time of one poll.
   static constexpr std::size_t kMaxErrorFramesPerReceive = 64;
+  /// Past the tick's receive budget: frames read per recvmmsg and dropped (over_budget) at
+  /// most per tick; error frames among them still update the state.
+  static constexpr std::size_t kShedBatch = 32;
+  static constexpr std::size_t kMaxShedFramesPerTick = 8 * kShedBatch;
 
   /// Any thread: true when FD frames can be sent and received.
   [[nodiscard]] bool fd_enabled() const noexcept { return fd_enabled_; }
 
  private:
   void on_error_frame(const CanFrame& frame) noexcept;
+  void shed() noexcept;
 
   UniqueFd socket_;
   socketcan::SocketCanControl control_;

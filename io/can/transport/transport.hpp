@@ -16,6 +16,7 @@
 #include <utility>
 
 #include "io/can/can_frame.hpp"
+#include "io/can/transport/rx_budget.hpp"
 #include "io/can/transport/transport_counters.hpp"
 
 namespace hil::io::can {
@@ -59,7 +60,9 @@ class Transport {
 
   /// Polling thread. Moves up to out.size() frames that arrived into `out`, oldest first;
   /// returns how many. What does not fit stays queued for the next call. `tick` is the
-  /// executive's tick, recorded in counters().last_rx_tick.
+  /// executive's tick, recorded in counters().last_rx_tick. With a receive budget
+  /// (set_rx_budget) all calls of one tick together hand at most rx_budget() frames; once it
+  /// is spent the transport drops a bounded amount of what its link holds (over_budget).
   [[nodiscard]] virtual std::size_t receive(std::span<TimedFrame> out,
                                             std::int64_t tick) noexcept = 0;
 
@@ -69,6 +72,13 @@ class Transport {
   /// Polling thread. End of the write phase: pushes out whatever send() queued.
   virtual void flush(std::int64_t tick) noexcept = 0;
 
+  /// Setup phase: at most `frames_per_tick` frames per tick (0: no budget). rx_budget.hpp.
+  void set_rx_budget(std::size_t frames_per_tick) noexcept { budget_ = RxBudget(frames_per_tick); }
+  /// Any thread after setup: the receive budget in frames per tick; 0 without one.
+  [[nodiscard]] std::size_t rx_budget() const noexcept {
+    return budget_.per_tick() == RxBudget::kUnlimited ? 0 : budget_.per_tick();
+  }
+
   /// Any thread.
   [[nodiscard]] const TransportCounters& counters() const noexcept { return counters_; }
   /// Any thread. The URI the transport was opened with.
@@ -77,6 +87,7 @@ class Transport {
  protected:
   explicit Transport(std::string name) : name_(std::move(name)) {}
   TransportCounters counters_;
+  RxBudget budget_;  ///< the polling thread's; receive() keeps to it
 
  private:
   std::string name_;

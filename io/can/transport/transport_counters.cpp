@@ -31,6 +31,8 @@ std::string_view to_string(DropReason reason) noexcept {
       return "overlong_line";
     case DropReason::kernel_overflow:
       return "kernel_overflow";
+    case DropReason::over_budget:
+      return "over_budget";
   }
   return "unknown";
 }

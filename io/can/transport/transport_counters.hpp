@@ -32,9 +32,12 @@ enum class DropReason : std::uint8_t {
   oversized,        ///< rx: a datagram larger than the receive limit
   unknown_peer,     ///< rx: a datagram from an address that is not the configured peer
   overlong_line,    ///< rx, slcan: a line longer than any valid line
-  kernel_overflow,  ///< rx, socketcan: frames the kernel dropped (SO_RXQ_OVFL)
+  kernel_overflow,  ///< rx: frames (socketcan) or datagrams (cannelloni) the kernel dropped
+                    ///< because the socket's queue was full (SO_RXQ_OVFL)
+  over_budget,      ///< rx: frames beyond the tick's receive budget (rx_budget.hpp), never
+                    ///< handed to the tick
 };
-inline constexpr std::size_t kDropReasonCount = 11;
+inline constexpr std::size_t kDropReasonCount = 12;
 
 /// Short snake_case name of a drop reason, for the console and logs.
 [[nodiscard]] std::string_view to_string(DropReason reason) noexcept;

@@ -29,6 +29,11 @@ struct CannelloniSpec {
   std::size_t max_packet_bytes = 1400;
   /// Datagrams larger than this are counted as oversized and dropped (jumbo frames fit).
   std::size_t max_rx_packet_bytes = 9000;
+  /// SO_RCVBUF asked for (the kernel caps it at net.core.rmem_max); 0 keeps the kernel's
+  /// default (net.core.rmem_default). Datagrams that do not fit are dropped by the kernel
+  /// (kernel_overflow); a larger queue keeps more of a flood for the transport to drop
+  /// itself, which costs the tick more (docs/can.md "Receive budget").
+  std::size_t rx_socket_bytes = 0;
 };
 
 struct SlcanSpec {

@@ -1,5 +1,6 @@
 #include "io/can/transport/virtual_bus.hpp"
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <boost/lockfree/queue.hpp>
@@ -89,7 +90,7 @@ std::shared_ptr<VirtualBus> find_or_create_bus(std::string_view name) {
 
 VirtualTransport::VirtualTransport(std::string uri, std::string_view bus_name,
                                    const VirtualSpec& options)
-    : Transport(std::move(uri)) {
+    : Transport(std::move(uri)), queue_frames_(options.queue_frames) {
   if (options.queue_frames == 0 || options.queue_frames > kMaxVirtualQueueFrames) {
     throw std::invalid_argument(std::string(name()) + ": queue of " +
                                 std::to_string(options.queue_frames) + " frames; expected 1.." +
@@ -109,6 +110,7 @@ VirtualTransport::~VirtualTransport() { bus_->detach(slot_); }
 std::size_t VirtualTransport::receive(std::span<TimedFrame> out, std::int64_t tick) noexcept {
   detail::Slot& slot = bus_->slot(slot_);
   detail::FrameQueue& queue = *slot.queue.load(std::memory_order_relaxed);  // ours: no race
+  out = out.first(std::min(out.size(), budget_.allowance(tick)));
   std::size_t n = 0;
   std::uint64_t bytes = 0;
   while (n < out.size() && queue.pop(out[n])) {
@@ -116,6 +118,13 @@ std::size_t VirtualTransport::receive(std::span<TimedFrame> out, std::int64_t ti
     ++n;
   }
   counters_.received(n, bytes, tick);
+  budget_.handed(n);
+  if (budget_.shed_now()) {  // past the budget: drop what the queue holds now, at most its size
+    TimedFrame discarded;
+    std::uint64_t shed = 0;
+    while (shed < queue_frames_ && queue.pop(discarded)) ++shed;
+    counters_.drop(DropReason::over_budget, shed);
+  }
   // Statistics only: relaxed, the count is monotonic.
   const std::uint64_t overflow = slot.overflow.load(std::memory_order_relaxed);
   counters_.drop(DropReason::queue_full, overflow - overflow_seen_);

@@ -43,7 +43,8 @@ class VirtualTransport final : public Transport {
   VirtualTransport(VirtualTransport&&) = delete;
   VirtualTransport& operator=(VirtualTransport&&) = delete;
 
-  /// Timestamps are the sender's CLOCK_MONOTONIC at send().
+  /// Timestamps are the sender's CLOCK_MONOTONIC at send(). Past the tick's receive budget it
+  /// drops at most one queue's worth of frames (over_budget).
   [[nodiscard]] std::size_t receive(std::span<TimedFrame> out, std::int64_t tick) noexcept override;
   /// back_pressure when some other endpoint's queue was full (the others got the frame).
   [[nodiscard]] SendStatus send(const CanFrame& frame, std::int64_t tick) noexcept override;
@@ -53,6 +54,7 @@ class VirtualTransport final : public Transport {
  private:
   std::shared_ptr<detail::VirtualBus> bus_;  // shared by the endpoints: it outlives them all
   std::size_t slot_;
+  std::size_t queue_frames_;  // the most frames dropped over budget per tick: one queue's worth
   std::uint64_t overflow_seen_ = 0;  // the slot's overflow count already copied to counters_
 };
 

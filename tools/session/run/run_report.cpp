@@ -11,6 +11,7 @@
 #include <array>
 #include <nlohmann/json.hpp>
 
+#include "tools/session/run/can_link_report.hpp"
 #include "tools/session/run/run_directory.hpp"
 #include "tools/session/timing/timing_report.hpp"
 
@@ -194,6 +195,7 @@ std::string run_summary(const RunReport& r) {
           "timeouts {}\n",
           bus->name(), bus->transport().name(), c.rx, c.rx_dropped, bus->unknown_frames(), c.tx,
           c.tx_dropped, c.timeouts);
+      out += can_link_summary(bus->name(), bus->transport());
       out += dut_summary(*bus);
     }
   }
@@ -268,7 +270,9 @@ nlohmann::json manifest_json(const RunReport& r) {
   j["buses"] = nlohmann::json::array();
   if (r.runtime != nullptr) {
     for (const auto& bus : r.runtime->buses()) {
-      j["buses"].push_back({{"name", bus->name()}, {"transport", bus->transport().name()}});
+      j["buses"].push_back({{"name", bus->name()},
+                            {"transport", bus->transport().name()},
+                            {"transport_counters", can_link_json(bus->transport())}});
     }
   }
   if (r.runtime != nullptr && r.runtime->vehicle() != nullptr) {

@@ -97,6 +97,26 @@ TEST(TransportAllocations, CannelloniAfterSetup) {
   EXPECT_EQ(s.drop_count(DropReason::unknown_peer), 50U);
 }
 
+TEST(TransportAllocations, CannelloniOverBudget) {
+  // Past the receive budget the transport drops in recvmmsg batches: nothing allocated either
+  const std::uint16_t port_a = test::UdpTestSocket::free_port();
+  const std::uint16_t port_b = test::UdpTestSocket::free_port();
+  const auto a = open_transport("cannelloni://127.0.0.1:" + std::to_string(port_b) +
+                                "?local=127.0.0.1:" + std::to_string(port_a) + "&max_packet=300");
+  const auto b = open_transport("cannelloni://127.0.0.1:" + std::to_string(port_a) +
+                                "?local=127.0.0.1:" + std::to_string(port_b));
+  b->set_rx_budget(4);
+  std::vector<TimedFrame> buffer(16);
+  for (std::int64_t k = 0; k < 100; ++k) tick(*a, *b, buffer, k, 60);
+  const std::uint64_t n = allocations_in([&] {
+    for (std::int64_t k = 100; k < 3'100; ++k) tick(*a, *b, buffer, k, 60);
+  });
+  EXPECT_EQ(n, 0U);
+  const TransportStats s = b->counters().snapshot();
+  EXPECT_LE(s.rx_frames, 3'100U * 4U);
+  EXPECT_GT(s.drop_count(DropReason::over_budget), 100'000U);
+}
+
 TEST(TransportAllocations, SlcanAfterSetup) {
   test::Pty pty;
   const auto t = open_transport("slcan:" + pty.slave_path());
