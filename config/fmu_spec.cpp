@@ -32,6 +32,28 @@ std::string channel_segment(const std::string& name) {
   return out;
 }
 
+/// The range of an integer type as doubles (64-bit types: to ±2^63, 2^64).
+std::pair<double, double> integer_range(fmu::ValueType t) {
+  switch (t) {
+    case fmu::ValueType::int8:
+      return {-128.0, 127.0};
+    case fmu::ValueType::uint8:
+      return {0.0, 255.0};
+    case fmu::ValueType::int16:
+      return {-32768.0, 32767.0};
+    case fmu::ValueType::uint16:
+      return {0.0, 65535.0};
+    case fmu::ValueType::int32:
+      return {-2147483648.0, 2147483647.0};
+    case fmu::ValueType::uint32:
+      return {0.0, 4294967295.0};
+    case fmu::ValueType::uint64:
+      return {0.0, 18446744073709551615.0};
+    default:
+      return {-9223372036854775808.0, 9223372036854775807.0};
+  }
+}
+
 class FmuChecker {
  public:
   FmuChecker(const rt::ChannelTable& table, const SourceMap& sources, ConfigErrors& errors)
@@ -76,12 +98,37 @@ class FmuChecker {
                               fmu::to_string(wanted)));
       return nullptr;
     }
-    if (v->type != fmu::VariableType::real) {
-      fail(field, fmt::format("\"{}\" is {} in FMU {}; hilsim maps reals (Real, Float64)", name,
-                              v->type_name, md.model_name));
+    const bool number =
+        v->type == fmu::VariableType::real || v->type == fmu::VariableType::integer ||
+        v->type == fmu::VariableType::boolean || v->type == fmu::VariableType::enumeration;
+    if (!number) {
+      fail(field, fmt::format("\"{}\" is {} in FMU {}; a rig maps numbers to channels (reals, "
+                              "integers, booleans, enumerations); {} values only in hilsim fmu "
+                              "simulate",
+                              name, v->type_name, md.model_name, v->type_name));
+      return nullptr;
+    }
+    if (!v->dimensions.empty()) {
+      fail(field, fmt::format("\"{}\" is an array ({} values) in FMU {}; a rig maps scalars; "
+                              "arrays only in hilsim fmu simulate",
+                              name, v->size, md.model_name));
       return nullptr;
     }
     return v;
+  }
+
+  /// A parameter's value must be one of its type: an integer in range, a boolean 0 or 1.
+  void value(const std::string& field, const fmu::Variable& v, double x) const {
+    if (v.type == fmu::VariableType::boolean && x != 0.0 && x != 1.0) {
+      fail(field, fmt::format("{}: \"{}\" is Boolean; expected 0 or 1", x, v.name));
+      return;
+    }
+    if (v.type != fmu::VariableType::integer && v.type != fmu::VariableType::enumeration) return;
+    const auto [lo, hi] = integer_range(v.value_type);
+    if (x != std::trunc(x) || x < lo || x > hi) {
+      fail(field, fmt::format("{}: \"{}\" is {}; expected an integer in [{}, {}]", x, v.name,
+                              v.type_name, lo, hi));
+    }
   }
 
   void units(const std::string& field, const fmu::Variable& v, const rt::ChannelSpec& c) const {
@@ -153,7 +200,8 @@ ConfigErrors check_fmus(const google::protobuf::RepeatedPtrField<Fmu>& fmus,
       if (const fmu::Variable* v =
               check.variable(field + ".name", md, p.name(), fmu::Causality::parameter)) {
         if (!std::isfinite(p.value())) check.fail(field + ".value", "expected a finite number");
-        s.parameters.push_back({p.name(), v->value_reference, p.value()});
+        check.value(field + ".value", *v, p.value());
+        s.parameters.push_back({p.name(), v->value_reference, p.value(), v->value_type});
       }
     }
     for (int k = 0; k < f.inputs_size(); ++k) {
@@ -164,7 +212,7 @@ ConfigErrors check_fmus(const google::protobuf::RepeatedPtrField<Fmu>& fmus,
           check.variable(field + ".variable", md, in.variable(), fmu::Causality::input);
       if (c != nullptr && v != nullptr) {
         check.units(field, *v, *c);
-        s.inputs.push_back({in.channel(), in.variable(), v->value_reference});
+        s.inputs.push_back({in.channel(), in.variable(), v->value_reference, v->value_type});
       }
     }
     for (int k = 0; k < f.outputs_size(); ++k) {
@@ -179,10 +227,13 @@ ConfigErrors check_fmus(const google::protobuf::RepeatedPtrField<Fmu>& fmus,
           .unit = unit_or_dash(v->unit),
           .safe = 0.0,
           .channel = fmt::format("fmu.{}.{}", s.instance, channel_segment(v->name)),
-          .drives = o.channel()};
+          .drives = o.channel(),
+          .type = v->value_type};
       if (v->start) {
         try {
-          output.safe = std::stod(*v->start);
+          output.safe = *v->start == "true"    ? 1.0
+                        : *v->start == "false" ? 0.0
+                                               : std::stod(*v->start);
         } catch (const std::exception&) {
         }
       }

@@ -1,9 +1,12 @@
 #pragma once
 // The rig's `fmus` blocks (config/fmu.proto) checked and resolved: each FMU opened (unpacked,
 // its model description read, its binary loaded) and every name of its mapping checked against
-// the model description and the rig's channels — variables known (did-you-mean), of type real,
-// of the right causality (a parameter, an input, an output), units equal where both sides
-// declare one; channels known (did-you-mean); an output's driven channel an input of the rig.
+// the model description and the rig's channels — variables known (did-you-mean), of a type a
+// channel holds (reals, integers, booleans, enumerations: channels are doubles, integers exact
+// up to 2^53, booleans 0/1; strings, binaries, clocks, arrays and structural parameters are
+// refused), of the right causality (a parameter, an input, an output), a parameter's value one
+// of its type (an integer in range, a boolean 0 or 1), units equal where both sides declare
+// one; channels known (did-you-mean); an output's driven channel an input of the rig.
 // Errors are located in the rig file. Setup phase. Thread-safety: a function of its arguments.
 
 #include <cstdint>
@@ -13,6 +16,7 @@
 
 #include "config/text/config_error.hpp"
 #include "config/text/source_map.hpp"
+#include "io/fmu/model_description.hpp"
 #include "rt_core/channel_table.hpp"
 
 namespace google::protobuf {
@@ -40,11 +44,13 @@ struct FmuSpec {
     std::string name;
     std::uint32_t value_reference = 0;
     double value = 0.0;
+    io::fmu::ValueType type = io::fmu::ValueType::float64;
   };
   struct Input {
     std::string channel;
     std::string variable;
     std::uint32_t value_reference = 0;
+    io::fmu::ValueType type = io::fmu::ValueType::float64;
   };
   struct Output {
     std::string variable;
@@ -53,6 +59,7 @@ struct FmuSpec {
     double safe = 0.0;    ///< what the channel holds when a step fails: its start value, or 0
     std::string channel;  ///< fmu.<instance>.<variable>
     std::string drives;   ///< an input channel of the rig it also sets, or ""
+    io::fmu::ValueType type = io::fmu::ValueType::float64;
   };
   std::vector<Parameter> parameters;
   std::vector<Input> inputs;

@@ -13,6 +13,8 @@
 #include <sstream>
 
 #include "io/fmu/fmi_api.hpp"
+#include "io/fmu/fmu_me.hpp"
+#include "io/fmu/fmu_values.hpp"
 
 namespace hil::io::fmu {
 namespace {
@@ -21,6 +23,29 @@ namespace fs = std::filesystem;
 
 constexpr std::uint64_t kMaxUnpacked = std::uint64_t{1} << 30U;
 constexpr std::size_t kLogLine = 2048;
+constexpr std::size_t kValueTypes = static_cast<std::size_t>(ValueType::string) + 1;
+constexpr int kError = 3;
+
+/// fmi3Get<T>/fmi3Set<T>'s names by ValueType, float64 … string.
+constexpr std::array<const char*, kValueTypes> kFmi3Names{
+    "Float64", "Float32", "Int8",  "UInt8",  "Int16",   "UInt16",
+    "Int32",   "UInt32",  "Int64", "UInt64", "Boolean", "String"};
+
+template <typename T>
+int get3(void* f, void* instance, std::span<const std::uint32_t> refs, void* values,
+         std::size_t n) noexcept {
+  if (f == nullptr) return kError;
+  return static_cast<int>(reinterpret_cast<fmi3::GetValues<T>>(f)(
+      instance, refs.data(), refs.size(), static_cast<T*>(values), n));
+}
+
+template <typename T>
+int set3(void* f, void* instance, std::span<const std::uint32_t> refs, const void* values,
+         std::size_t n) noexcept {
+  if (f == nullptr) return kError;
+  return static_cast<int>(reinterpret_cast<fmi3::SetValues<T>>(f)(
+      instance, refs.data(), refs.size(), static_cast<const T*>(values), n));
+}
 
 /// The status code both FMI versions share: 0 OK, 1 warning, 2 discard, 3 error, 4 fatal.
 template <typename Status>
@@ -71,6 +96,21 @@ struct Fmu::Functions {
   fmi3::DoStep step3 = nullptr;
   fmi3::Terminate terminate3 = nullptr;
   fmi3::FreeInstance free3 = nullptr;
+  // Values of the other types: optional (a call of one the FMU lacks answers error)
+  fmi2::GetInteger get_int2 = nullptr;
+  fmi2::SetInteger set_int2 = nullptr;
+  fmi2::GetBoolean get_bool2 = nullptr;
+  fmi2::SetBoolean set_bool2 = nullptr;
+  fmi2::GetString get_string2 = nullptr;
+  fmi2::SetString set_string2 = nullptr;
+  fmi2::GetRealStatus real_status2 = nullptr;
+  fmi2::GetBooleanStatus boolean_status2 = nullptr;
+  std::array<void*, kValueTypes> getters3{};  ///< fmi3Get<T> by ValueType (float64 … string)
+  std::array<void*, kValueTypes> setters3{};
+  fmi3::GetBinary get_binary3 = nullptr;
+  fmi3::SetBinary set_binary3 = nullptr;
+  fmi3::EnterConfigurationMode enter_configuration3 = nullptr;
+  fmi3::ExitConfigurationMode exit_configuration3 = nullptr;
   fmi2::CallbackFunctions callbacks2{.logger = fmi2_log,
                                      .allocate_memory = std::calloc,
                                      .free_memory = std::free,
@@ -128,7 +168,9 @@ void unpack_fmu(const fs::path& file, const fs::path& directory) {
   }
 }
 
-std::unique_ptr<Fmu> Fmu::load(const fs::path& file) {
+std::unique_ptr<Fmu> Fmu::load(const fs::path& file) { return load(file, false); }
+
+std::unique_ptr<Fmu> Fmu::load(const fs::path& file, bool model_exchange) {
   std::unique_ptr<Fmu> fmu(new Fmu());
   fmu->file_ = file;
   if (!fs::exists(file)) throw FmuError(fmt::format("{}: no such file", file.string()));
@@ -156,19 +198,27 @@ std::unique_ptr<Fmu> Fmu::load(const fs::path& file) {
     }
   }
   std::ranges::sort(fmu->platforms_);
-  if (!md.co_simulation) {
+  // Model exchange (fmu_me.hpp) when asked for, or when it is the only interface
+  const bool me = md.model_exchange && (model_exchange || !md.co_simulation);
+  check_interfaces(md, text.str(), file.string());
+  if (!md.co_simulation && !md.model_exchange) {
     throw FmuError(
-        fmt::format("{}: no <CoSimulation> interface{}: hilsim runs co-simulation "
-                    "FMUs",
-                    file.string(), md.model_exchange ? " (model exchange only)" : ""));
+        fmt::format("{}: no <CoSimulation> or <ModelExchange> interface: hilsim runs "
+                    "co-simulation and model-exchange FMUs",
+                    file.string()));
+  }
+  if (model_exchange && !md.model_exchange) {
+    throw FmuError(
+        fmt::format("{}: no <ModelExchange> interface (co-simulation only)", file.string()));
   }
   const bool v3 = md.version == FmiVersion::fmi3;
   const std::string platform = v3 ? "x86_64-linux" : "linux64";
-  const fs::path binary = fmu->directory_ / "binaries" / platform / (md.model_identifier + ".so");
+  const std::string& identifier = me ? md.me.model_identifier : md.model_identifier;
+  const fs::path binary = fmu->directory_ / "binaries" / platform / (identifier + ".so");
   if (!fs::exists(binary)) {
     throw FmuError(
         fmt::format("{}: no binary for this platform: expected binaries/{}/{}.so; the FMU has {}",
-                    file.string(), platform, md.model_identifier,
+                    file.string(), platform, identifier,
                     fmu->platforms_.empty()
                         ? std::string("no binaries (a source-only FMU)")
                         : fmt::format("binaries for {}", fmt::join(fmu->platforms_, ", "))));
@@ -187,15 +237,26 @@ std::unique_ptr<Fmu> Fmu::load(const fs::path& file) {
     }
     target = reinterpret_cast<F>(symbol);
   };
+  const auto optional = [&]<typename F>(F& target, const char* name) {
+    target = reinterpret_cast<F>(dlsym(fmu->library_, name));
+  };
   if (v3) {
-    resolve(f.instantiate3, "fmi3InstantiateCoSimulation");
+    if (!me) resolve(f.instantiate3, "fmi3InstantiateCoSimulation");
     resolve(f.enter3, "fmi3EnterInitializationMode");
     resolve(f.exit3, "fmi3ExitInitializationMode");
     resolve(f.get3, "fmi3GetFloat64");
     resolve(f.set3, "fmi3SetFloat64");
-    resolve(f.step3, "fmi3DoStep");
+    if (!me) resolve(f.step3, "fmi3DoStep");
     resolve(f.terminate3, "fmi3Terminate");
     resolve(f.free3, "fmi3FreeInstance");
+    for (std::size_t t = 0; t < kValueTypes; ++t) {
+      f.getters3[t] = dlsym(fmu->library_, fmt::format("fmi3Get{}", kFmi3Names[t]).c_str());
+      f.setters3[t] = dlsym(fmu->library_, fmt::format("fmi3Set{}", kFmi3Names[t]).c_str());
+    }
+    optional(f.get_binary3, "fmi3GetBinary");
+    optional(f.set_binary3, "fmi3SetBinary");
+    optional(f.enter_configuration3, "fmi3EnterConfigurationMode");
+    optional(f.exit_configuration3, "fmi3ExitConfigurationMode");
   } else {
     resolve(f.instantiate2, "fmi2Instantiate");
     resolve(f.setup2, "fmi2SetupExperiment");
@@ -203,10 +264,21 @@ std::unique_ptr<Fmu> Fmu::load(const fs::path& file) {
     resolve(f.exit2, "fmi2ExitInitializationMode");
     resolve(f.get2, "fmi2GetReal");
     resolve(f.set2, "fmi2SetReal");
-    resolve(f.step2, "fmi2DoStep");
+    if (!me) resolve(f.step2, "fmi2DoStep");
     resolve(f.terminate2, "fmi2Terminate");
     resolve(f.free2, "fmi2FreeInstance");
+    optional(f.get_int2, "fmi2GetInteger");
+    optional(f.set_int2, "fmi2SetInteger");
+    optional(f.get_bool2, "fmi2GetBoolean");
+    optional(f.set_bool2, "fmi2SetBoolean");
+    optional(f.get_string2, "fmi2GetString");
+    optional(f.set_string2, "fmi2SetString");
+    optional(f.real_status2, "fmi2GetRealStatus");
+    optional(f.boolean_status2, "fmi2GetBooleanStatus");
   }
+  if (me)
+    fmu->me_ =
+        std::make_unique<ModelExchange>(fmu->library_, md.version, me_model(md), file.string());
   return fmu;
 }
 
@@ -223,29 +295,61 @@ Fmu::~Fmu() {
 
 void Fmu::instantiate(std::string_view instance_name, double start_time,
                       std::optional<double> stop_time) {
+  instantiate(instance_name, start_time, InstantiateOptions{.stop_time = stop_time});
+}
+
+void Fmu::instantiate(std::string_view instance_name, double start_time,
+                      const InstantiateOptions& options) {
+  const std::optional<double>& stop_time = options.stop_time;
+  check_clocks(description_, me_ != nullptr, file_.string());  // fmu_me_model.hpp
   instance_name_ = instance_name;
   const bool v3 = description_.version == FmiVersion::fmi3;
   const fs::path resources = directory_ / "resources";
   if (v3) {
     const std::string path = resources.string() + "/";
-    instance_ = f_->instantiate3(instance_name_.c_str(), description_.token.c_str(), path.c_str(),
-                                 false, true, false, false, nullptr, 0,
-                                 const_cast<char*>(instance_name_.c_str()), fmi3_log, nullptr);
+    if (me_) {
+      instance_ = reinterpret_cast<fmi3::InstantiateModelExchange>(me_->instantiate3())(
+          instance_name_.c_str(), description_.token.c_str(), path.c_str(), false, true,
+          const_cast<char*>(instance_name_.c_str()), fmi3_log);
+    } else {
+      instance_ = f_->instantiate3(instance_name_.c_str(), description_.token.c_str(), path.c_str(),
+                                   false, true, false, options.early_return_allowed, nullptr, 0,
+                                   const_cast<char*>(instance_name_.c_str()), fmi3_log, nullptr);
+    }
   } else {
     const std::string uri = "file://" + resources.string() + "/";
-    instance_ = f_->instantiate2(instance_name_.c_str(), fmi2::Type::co_simulation,
+    instance_ = f_->instantiate2(instance_name_.c_str(),
+                                 me_ ? fmi2::Type::model_exchange : fmi2::Type::co_simulation,
                                  description_.token.c_str(), uri.c_str(), &f_->callbacks2, 0, 1);
   }
   if (instance_ == nullptr) {
     throw FmuError(fmt::format("{}: the FMU refused to instantiate", file_.string()));
   }
+  if (me_) me_->bind(instance_, start_time);
   int status = 0;
+  if (v3 && options.configure) {
+    if (f_->enter_configuration3 == nullptr || f_->exit_configuration3 == nullptr) {
+      throw FmuError(
+          fmt::format("{}: setting a structural parameter needs "
+                      "fmi3EnterConfigurationMode, which the binary lacks",
+                      file_.string()));
+    }
+    status = code(f_->enter_configuration3(instance_));
+    if (status <= 1) options.configure();
+    if (status <= 1) status = code(f_->exit_configuration3(instance_));
+    if (status > 1) {
+      throw FmuError(
+          fmt::format("{}: configuration mode failed (status {})", file_.string(), status));
+    }
+  }
+  const bool tolerance = options.tolerance.has_value();
+  const double tol = options.tolerance.value_or(0.0);
   if (v3) {
-    status = code(f_->enter3(instance_, false, 0.0, start_time, stop_time.has_value(),
+    status = code(f_->enter3(instance_, tolerance, tol, start_time, stop_time.has_value(),
                              stop_time.value_or(0.0)));
   } else {
-    status = code(f_->setup2(instance_, 0, 0.0, start_time, stop_time.has_value() ? 1 : 0,
-                             stop_time.value_or(0.0)));
+    status = code(f_->setup2(instance_, tolerance ? 1 : 0, tol, start_time,
+                             stop_time.has_value() ? 1 : 0, stop_time.value_or(0.0)));
     if (status <= code(fmi2::Status::warning)) status = code(f_->enter2(instance_));
   }
   if (status > 1) {
@@ -260,6 +364,7 @@ void Fmu::exit_initialization() {
     throw FmuError(
         fmt::format("{}: leaving initialisation mode failed (status {})", file_.string(), status));
   }
+  if (me_) me_->start();  // the initial event iteration, continuous-time mode
 }
 
 int Fmu::set_real(std::span<const std::uint32_t> refs, std::span<const double> values) noexcept {
@@ -277,14 +382,183 @@ int Fmu::get_real(std::span<const std::uint32_t> refs, std::span<double> values)
 }
 
 int Fmu::do_step(double time, double step) noexcept {
+  step_end_ = StepEnd{.last_successful_time = time + step};
+  if (me_) {
+    const int status = me_->step(time, step);  // hilsim integrates (fmu_me.hpp)
+    if (me_->terminated()) step_end_ = {.terminate = true, .last_successful_time = me_->time()};
+    return status;
+  }
   if (f_->step3 != nullptr) {
     bool event = false;
     bool terminate = false;
     bool early = false;
-    double last = time;
-    return code(f_->step3(instance_, time, step, true, &event, &terminate, &early, &last));
+    double last = time + step;
+    const int status =
+        code(f_->step3(instance_, time, step, true, &event, &terminate, &early, &last));
+    step_end_ = {.terminate = terminate,
+                 .early_return = early,
+                 .last_successful_time = terminate || early ? last : time + step};
+    return status;
   }
-  return code(f_->step2(instance_, time, step, 1));
+  const int status = code(f_->step2(instance_, time, step, 1));
+  if (status == code(fmi2::Status::discard)) {
+    // §4.2.3: after a discard the master asks whether the slave terminated, and where it stopped
+    fmi2::Boolean terminated = 0;
+    fmi2::Real last = time;
+    if (f_->boolean_status2 != nullptr &&
+        f_->boolean_status2(instance_, fmi2::StatusKind::terminated, &terminated) ==
+            fmi2::Status::ok &&
+        terminated != 0) {
+      if (f_->real_status2 != nullptr) {
+        (void)f_->real_status2(instance_, fmi2::StatusKind::last_successful_time, &last);
+      }
+      step_end_ = {.terminate = true, .early_return = false, .last_successful_time = last};
+      return code(fmi2::Status::ok);
+    }
+  }
+  return status;
+}
+
+int Fmu::get_values(ValueType type, std::span<const std::uint32_t> refs, void* values,
+                    std::size_t n) noexcept {
+  if (description_.version == FmiVersion::fmi3) {  // CS or ME
+    void* g = type <= ValueType::string ? f_->getters3[static_cast<std::size_t>(type)] : nullptr;
+    switch (type) {
+      case ValueType::float64:
+        return get3<double>(g, instance_, refs, values, n);
+      case ValueType::float32:
+        return get3<float>(g, instance_, refs, values, n);
+      case ValueType::int8:
+        return get3<std::int8_t>(g, instance_, refs, values, n);
+      case ValueType::uint8:
+        return get3<std::uint8_t>(g, instance_, refs, values, n);
+      case ValueType::int16:
+        return get3<std::int16_t>(g, instance_, refs, values, n);
+      case ValueType::uint16:
+        return get3<std::uint16_t>(g, instance_, refs, values, n);
+      case ValueType::int32:
+        return get3<std::int32_t>(g, instance_, refs, values, n);
+      case ValueType::uint32:
+        return get3<std::uint32_t>(g, instance_, refs, values, n);
+      case ValueType::int64:
+        return get3<std::int64_t>(g, instance_, refs, values, n);
+      case ValueType::uint64:
+        return get3<std::uint64_t>(g, instance_, refs, values, n);
+      case ValueType::boolean:
+        return get3<bool>(g, instance_, refs, values, n);
+      case ValueType::string:
+        return get3<const char*>(g, instance_, refs, values, n);
+      default:
+        return kError;
+    }
+  }
+  const auto call = [&](auto f, auto* out) {
+    return f == nullptr ? kError : code(f(instance_, refs.data(), refs.size(), out));
+  };
+  switch (type) {
+    case ValueType::float64:
+      return call(f_->get2, static_cast<double*>(values));
+    case ValueType::int32:
+      return call(f_->get_int2, static_cast<int*>(values));
+    case ValueType::boolean:
+      return call(f_->get_bool2, static_cast<int*>(values));
+    case ValueType::string:
+      return call(f_->get_string2, static_cast<const char**>(values));
+    default:
+      return kError;
+  }
+}
+
+int Fmu::set_values(ValueType type, std::span<const std::uint32_t> refs, const void* values,
+                    std::size_t n) noexcept {
+  if (description_.version == FmiVersion::fmi3) {  // CS or ME
+    void* s = type <= ValueType::string ? f_->setters3[static_cast<std::size_t>(type)] : nullptr;
+    switch (type) {
+      case ValueType::float64:
+        return set3<double>(s, instance_, refs, values, n);
+      case ValueType::float32:
+        return set3<float>(s, instance_, refs, values, n);
+      case ValueType::int8:
+        return set3<std::int8_t>(s, instance_, refs, values, n);
+      case ValueType::uint8:
+        return set3<std::uint8_t>(s, instance_, refs, values, n);
+      case ValueType::int16:
+        return set3<std::int16_t>(s, instance_, refs, values, n);
+      case ValueType::uint16:
+        return set3<std::uint16_t>(s, instance_, refs, values, n);
+      case ValueType::int32:
+        return set3<std::int32_t>(s, instance_, refs, values, n);
+      case ValueType::uint32:
+        return set3<std::uint32_t>(s, instance_, refs, values, n);
+      case ValueType::int64:
+        return set3<std::int64_t>(s, instance_, refs, values, n);
+      case ValueType::uint64:
+        return set3<std::uint64_t>(s, instance_, refs, values, n);
+      case ValueType::boolean:
+        return set3<bool>(s, instance_, refs, values, n);
+      case ValueType::string:
+        return set3<const char*>(s, instance_, refs, values, n);
+      default:
+        return kError;
+    }
+  }
+  const auto call = [&](auto f, const auto* in) {
+    return f == nullptr ? kError : code(f(instance_, refs.data(), refs.size(), in));
+  };
+  switch (type) {
+    case ValueType::float64:
+      return call(f_->set2, static_cast<const double*>(values));
+    case ValueType::int32:
+      return call(f_->set_int2, static_cast<const int*>(values));
+    case ValueType::boolean:
+      return call(f_->set_bool2, static_cast<const int*>(values));
+    case ValueType::string:
+      return call(f_->set_string2, static_cast<const char* const*>(values));
+    default:
+      return kError;
+  }
+}
+
+int Fmu::set_as_double(std::span<const ValueType> types, std::span<const std::uint32_t> refs,
+                       std::span<const double> values) noexcept {
+  if (std::ranges::all_of(types, [](ValueType t) { return t == ValueType::float64; })) {
+    return set_real(refs, values);
+  }
+  const FmiVersion version = description_.version;
+  int worst = 0;
+  for (std::size_t i = 0; i < refs.size(); ++i) {
+    std::uint64_t native = 0;
+    double_to_native(types[i], version, values[i], &native);
+    worst = std::max(worst, set_values(types[i], refs.subspan(i, 1), &native, 1));
+  }
+  return worst;
+}
+
+int Fmu::get_as_double(std::span<const ValueType> types, std::span<const std::uint32_t> refs,
+                       std::span<double> values) noexcept {
+  if (std::ranges::all_of(types, [](ValueType t) { return t == ValueType::float64; })) {
+    return get_real(refs, values);
+  }
+  const FmiVersion version = description_.version;
+  int worst = 0;
+  for (std::size_t i = 0; i < refs.size(); ++i) {
+    std::uint64_t native = 0;
+    worst = std::max(worst, get_values(types[i], refs.subspan(i, 1), &native, 1));
+    values[i] = native_to_double(types[i], version, &native);
+  }
+  return worst;
+}
+
+int Fmu::get_binary(std::span<const std::uint32_t> refs, std::size_t sizes[],
+                    const std::uint8_t* values[], std::size_t n) noexcept {
+  if (f_->get_binary3 == nullptr) return kError;
+  return code(f_->get_binary3(instance_, refs.data(), refs.size(), sizes, values, n));
+}
+
+int Fmu::set_binary(std::span<const std::uint32_t> refs, const std::size_t sizes[],
+                    const std::uint8_t* const values[], std::size_t n) noexcept {
+  if (f_->set_binary3 == nullptr) return kError;
+  return code(f_->set_binary3(instance_, refs.data(), refs.size(), sizes, values, n));
 }
 
 void Fmu::terminate() noexcept {

@@ -28,15 +28,20 @@ ProbeResult probe_fmu(Fmu& copy, const ProbeInputs& in, double step_s, int steps
   const std::optional<std::uint64_t> before = thread_malloc_count();
   for (int k = 1; k <= steps; ++k) {
     const std::int64_t t0 = now_ns();
-    int status = in.input_refs.empty() ? 0 : copy.set_real(in.input_refs, in.input_values);
+    int status = in.input_refs.empty()
+                     ? 0
+                     : copy.set_as_double(in.input_types, in.input_refs, in.input_values);
     if (status <= 1) status = copy.do_step(k * step_s, step_s);
-    if (status <= 1 && !outputs.empty()) status = copy.get_real(in.output_refs, outputs);
+    if (status <= 1 && !outputs.empty()) {
+      status = copy.get_as_double(in.output_types, in.output_refs, outputs);
+    }
     times.push_back(now_ns() - t0);
     ++r.steps;
     if (status > 1) {
       r.failed = true;
       break;
     }
+    if (copy.end_of_step().terminate) break;  // the FMU ended the simulation
   }
   const std::optional<std::uint64_t> after = thread_malloc_count();
   if (before && after) r.allocations = *after - *before;

@@ -3,12 +3,15 @@
 // from the same file: its own unpacked files and loaded binary, so the run's instance is
 // untouched; initialised as the run's is) `steps` times with the run's inputs, counting the
 // heap allocations its calls make (malloc_count.hpp) and timing each step — what decides
-// whether it may run on the RT thread. Setup phase.
+// whether it may run on the RT thread. A step where the FMU ends the simulation ends the probe
+// (not a failure). Setup phase.
 // Thread-safety: a function of its arguments.
 
 #include <cstdint>
 #include <optional>
 #include <span>
+
+#include "io/fmu/model_description.hpp"
 
 namespace hil::io::fmu {
 
@@ -24,6 +27,8 @@ struct ProbeInputs {
   std::span<const std::uint32_t> input_refs;
   std::span<const double> input_values;
   std::span<const std::uint32_t> output_refs;
+  std::span<const ValueType> input_types;   ///< empty: all float64
+  std::span<const ValueType> output_types;  ///< empty: all float64
 };
 
 class Fmu;

@@ -23,17 +23,23 @@ FmuStage::FmuStage(config::FmuSpec settings, rt::ChannelTable& table, double per
     : settings_(std::move(settings)), table_(table), period_s_(period_s) {
   for (const config::FmuSpec::Input& in : settings_.inputs) {
     input_refs_.push_back(in.value_reference);
+    input_types_.push_back(in.type);
     input_ids_.push_back(table.resolve(in.channel));
     input_values_.push_back(table.spec(input_ids_.back()).initial);
   }
-  for (const config::FmuSpec::Output& o : settings_.outputs)
+  for (const config::FmuSpec::Output& o : settings_.outputs) {
     output_refs_.push_back(o.value_reference);
+    output_types_.push_back(o.type);
+  }
   output_values_.resize(output_refs_.size());
   // The probe steps a copy of its own, initialised as the run's instance is
-  probe_ = io::fmu::probe_fmu(
-      *open_initialised("probe"),
-      {.input_refs = input_refs_, .input_values = input_values_, .output_refs = output_refs_},
-      period_s_ * settings_.every_ticks, kProbeSteps);
+  probe_ = io::fmu::probe_fmu(*open_initialised("probe"),
+                              {.input_refs = input_refs_,
+                               .input_values = input_values_,
+                               .output_refs = output_refs_,
+                               .input_types = input_types_,
+                               .output_types = output_types_},
+                              period_s_ * settings_.every_ticks, kProbeSteps);
   fmu_ = open_initialised(settings_.instance);
   for (const config::FmuSpec::Output& o : settings_.outputs) {
     output_ids_.push_back(table.add(
@@ -46,14 +52,16 @@ FmuStage::FmuStage(config::FmuSpec settings, rt::ChannelTable& table, double per
     driven_ids_.push_back(o.drives.empty() ? std::nullopt : std::optional(table.resolve(o.drives)));
   }
   // The initial outputs, as initialisation computed them
-  if (!output_refs_.empty() && fmu_->get_real(output_refs_, output_values_) > 1) {
+  if (!output_refs_.empty() &&
+      fmu_->get_as_double(output_types_, output_refs_, output_values_) > 1) {
     throw io::fmu::FmuError(fmt::format("{}: reading the outputs after initialisation failed",
                                         settings_.path.string()));
   }
   if (settings_.thread == config::FmuThread::worker ||
       (settings_.thread == config::FmuThread::automatic && !realtime_safe())) {
     worker_ = std::make_unique<FmuWorker>(std::move(fmu_), input_refs_, output_refs_,
-                                          period_s_ * settings_.every_ticks);
+                                          period_s_ * settings_.every_ticks,
+                                          FmuWorker::kDefaultDepth, input_types_, output_types_);
   }
 }
 
@@ -61,12 +69,12 @@ std::unique_ptr<io::fmu::Fmu> FmuStage::open_initialised(const std::string& inst
   auto fmu = io::fmu::Fmu::load(settings_.path);
   fmu->instantiate(instance_name, 0.0, std::nullopt);
   for (const config::FmuSpec::Parameter& p : settings_.parameters) {
-    if (fmu->set_real({&p.value_reference, 1}, {&p.value, 1}) > 1) {
+    if (fmu->set_as_double({&p.type, 1}, {&p.value_reference, 1}, {&p.value, 1}) > 1) {
       throw io::fmu::FmuError(fmt::format("{}: setting parameter {} = {} failed",
                                           settings_.path.string(), p.name, p.value));
     }
   }
-  if (!input_refs_.empty()) (void)fmu->set_real(input_refs_, input_values_);
+  if (!input_refs_.empty()) (void)fmu->set_as_double(input_types_, input_refs_, input_values_);
   fmu->exit_initialization();
   return fmu;
 }
@@ -86,6 +94,7 @@ void FmuStage::read_inputs() noexcept {
 }
 
 void FmuStage::run(const rt::TickContext& c) noexcept {
+  if (terminated_at_) return;  // the FMU ended the simulation: its outputs hold
   if (failed_at_ || behind_at_) {
     write_outputs(table_, true);
     return;
@@ -97,10 +106,16 @@ void FmuStage::run(const rt::TickContext& c) noexcept {
   read_inputs();
   const double h = period_s_ * settings_.every_ticks;
   const double t = static_cast<double>(c.tick) * period_s_;
-  int status = input_refs_.empty() ? 0 : fmu_->set_real(input_refs_, input_values_);
+  int status =
+      input_refs_.empty() ? 0 : fmu_->set_as_double(input_types_, input_refs_, input_values_);
   if (status <= 1) status = fmu_->do_step(t, h);
-  if (status <= 1 && !output_refs_.empty()) status = fmu_->get_real(output_refs_, output_values_);
+  if (status <= 1 && !output_refs_.empty()) {
+    status = fmu_->get_as_double(output_types_, output_refs_, output_values_);
+  }
   ++steps_;
+  if (status <= 1 && fmu_->end_of_step().terminate) {
+    terminated_at_ = fmu_->end_of_step().last_successful_time;
+  }
   if (status > 1) {
     failed_at_ = t;
     failed_status_ = status;
@@ -154,6 +169,11 @@ void FmuStage::take_finished(std::int64_t tick, std::int64_t j) noexcept {
   if (step < j) ++late_;
   if (step <= taken_) return;  // nothing newer: the outputs hold
   taken_ = step;
+  if (const std::int64_t k = worker_->terminated_in(step); k != 0) {
+    step = k;  // the FMU's last step: its outputs, then they hold
+    terminated_at_ = worker_->terminated_at(k);
+    steps_ = static_cast<std::uint64_t>(k);
+  }
   const std::span<const double> out = worker_->outputs(step);
   std::copy(out.begin(), out.end(), output_values_.begin());
   if (const int status = worker_->status(step); status > 1) {
@@ -183,7 +203,8 @@ std::size_t FmuStage::take_events(std::vector<FmuEvent>& out) {
 }
 
 std::uint64_t FmuStage::steps() const noexcept {
-  return worker_ ? static_cast<std::uint64_t>(worker_->finished()) : steps_;
+  if (worker_ && !terminated_at_) return static_cast<std::uint64_t>(worker_->finished());
+  return steps_;  // on a worker after the FMU ended: its last step
 }
 
 bool FmuStage::realtime_safe() const noexcept {
@@ -223,6 +244,10 @@ std::string FmuStage::report() const {
                        *failed_at_, failed_status_);
   } else {
     out += ", none failed";
+  }
+  if (terminated_at_) {
+    out +=
+        fmt::format("; the FMU ended the simulation at {} s: outputs held since", *terminated_at_);
   }
   if (non_finite_ != 0) {
     out += fmt::format("; {} steps with non-finite outputs (safe values)", non_finite_);

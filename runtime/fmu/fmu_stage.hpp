@@ -7,18 +7,20 @@
 // fatal) sends the outputs to their safe values — the variable's start value, else 0 — and the FMU
 // is not stepped again (FMI: an instance that failed may only be terminated); a step whose outputs
 // are not finite sends them to safe values for that step. Both are counted and in the run's
-// summary. Setup (constructor) probes a copy of the FMU (fmu_probe.hpp: allocations in its calls,
-// step times against a quarter of the loop period), then opens, instantiates and initialises the
-// one that runs and adds its channels.
-// Where it steps: on the RT thread when the probe finds it real-time safe, else (or when the
-// rig says WORKER) on a worker thread (fmu_worker.hpp): the inputs of tick (j−1)·N go to step
-// j, whose outputs the channels take at tick j·N — one FMU step later than on the RT thread.
-// A run paced by real time never waits for the worker: a step not finished when due is late
-// (the outputs hold; the newest finished step is taken), and an FMU `depth` steps behind goes
-// to its safe values for good. Both are events (FmuEvent) the run records in fmu.log and a
-// replay follows (follow()), so the run replays identically.
-// Thread-safety: update() on the executive's thread; take_events() from one non-RT thread;
-// the rest in the setup phase or after the run.
+// summary. The FMU may end the simulation (fmi2Discard with fmi2Terminated, FMI 3
+// terminateSimulation): that step's outputs are written, then it is not stepped again and its
+// outputs hold — no error; the summary says when. Inputs and outputs of any numeric type map to
+// the channels' doubles (config/fmu_spec.hpp). Setup (constructor) probes a copy of the FMU
+// (fmu_probe.hpp: allocations in its calls, step times against a quarter of the loop period), then
+// opens, instantiates and initialises the one that runs and adds its channels. Where it steps: on
+// the RT thread when the probe finds it real-time safe, else (or when the rig says WORKER) on a
+// worker thread (fmu_worker.hpp): the inputs of tick (j−1)·N go to step j, whose outputs the
+// channels take at tick j·N — one FMU step later than on the RT thread. A run paced by real time
+// never waits for the worker: a step not finished when due is late (the outputs hold; the newest
+// finished step is taken), and an FMU `depth` steps behind goes to its safe values for good. Both
+// are events (FmuEvent) the run records in fmu.log and a replay follows (follow()), so the run
+// replays identically. Thread-safety: update() on the executive's thread; take_events() from one
+// non-RT thread; the rest in the setup phase or after the run.
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -65,6 +67,8 @@ class FmuStage final : public rt::Stage {
   /// Steps the FMU made (on a worker: finished).
   [[nodiscard]] std::uint64_t steps() const noexcept;
   [[nodiscard]] bool failed() const noexcept { return failed_at_.has_value(); }
+  /// The time the FMU ended the simulation at (it asked to), if it did.
+  [[nodiscard]] std::optional<double> terminated_at() const noexcept { return terminated_at_; }
   [[nodiscard]] const io::fmu::ProbeResult& probe() const noexcept { return probe_; }
   /// Allocates nothing and its slowest probed step fits a quarter of the loop period.
   [[nodiscard]] bool realtime_safe() const noexcept;
@@ -104,6 +108,9 @@ class FmuStage final : public rt::Stage {
   rt::ChannelTable& table_;
   double period_s_;
   std::vector<std::uint32_t> input_refs_;
+  std::vector<io::fmu::ValueType> input_types_;
+  std::vector<io::fmu::ValueType> output_types_;
+  std::optional<double> terminated_at_;
   std::vector<rt::ChannelId> input_ids_;
   std::vector<double> input_values_;
   std::vector<std::uint32_t> output_refs_;

@@ -48,12 +48,16 @@ struct FmuWorker::Shared {
   std::unique_ptr<io::fmu::Fmu> fmu;
   std::vector<std::uint32_t> input_refs;
   std::vector<std::uint32_t> output_refs;
+  std::vector<io::fmu::ValueType> input_types;
+  std::vector<io::fmu::ValueType> output_types;
   double step_s = 0.0;
   std::size_t depth = 0;
-  std::vector<double> inputs;   ///< depth × inputs, by slot
-  std::vector<double> outputs;  ///< depth × outputs, by slot
-  std::vector<double> times;    ///< each slot's step start
-  std::vector<int> statuses;    ///< each slot's step status
+  std::vector<double> inputs;       ///< depth × inputs, by slot
+  std::vector<double> outputs;      ///< depth × outputs, by slot
+  std::vector<double> times;        ///< each slot's step start
+  std::vector<int> statuses;        ///< each slot's step status
+  std::vector<std::int64_t> ended;  ///< each slot's: the step the FMU ended the simulation in
+  std::vector<double> end_times;
   std::atomic<std::int64_t> handed{0};
   std::atomic<std::int64_t> finished{0};
   std::atomic<bool> stop{false};
@@ -68,6 +72,8 @@ struct FmuWorker::Shared {
   void run() noexcept {
     std::int64_t n = 0;
     int failure = 0;
+    std::int64_t terminated = 0;
+    double terminated_at = 0.0;
     const std::size_t ins = input_refs.size();
     const std::size_t outs = output_refs.size();
     while (true) {
@@ -76,14 +82,21 @@ struct FmuWorker::Shared {
       ++n;
       const std::size_t s = slot(n);
       int status = failure;
-      if (failure == 0) {
-        status = ins == 0 ? 0 : fmu->set_real(input_refs, {&inputs[s * ins], ins});
+      if (failure == 0 && terminated == 0) {
+        status =
+            ins == 0 ? 0 : fmu->set_as_double(input_types, input_refs, {&inputs[s * ins], ins});
         if (status <= 1) status = fmu->do_step(times[s], step_s);
         if (status <= 1 && outs != 0)
-          status = fmu->get_real(output_refs, {&outputs[s * outs], outs});
+          status = fmu->get_as_double(output_types, output_refs, {&outputs[s * outs], outs});
         if (status > 1) failure = status;
+        if (status <= 1 && fmu->end_of_step().terminate) {
+          terminated = n;
+          terminated_at = fmu->end_of_step().last_successful_time;
+        }
       }
       statuses[s] = status;
+      ended[s] = terminated;
+      end_times[s] = terminated_at;
       finished.store(n, std::memory_order_release);
       finished.notify_all();
     }
@@ -92,7 +105,9 @@ struct FmuWorker::Shared {
 };
 
 FmuWorker::FmuWorker(std::unique_ptr<io::fmu::Fmu> fmu, std::vector<std::uint32_t> input_refs,
-                     std::vector<std::uint32_t> output_refs, double step_s, std::size_t depth)
+                     std::vector<std::uint32_t> output_refs, double step_s, std::size_t depth,
+                     std::vector<io::fmu::ValueType> input_types,
+                     std::vector<io::fmu::ValueType> output_types)
     : shared_(std::make_shared<Shared>()) {
   Shared& s = *shared_;
   s.fmu = std::move(fmu);
@@ -104,6 +119,10 @@ FmuWorker::FmuWorker(std::unique_ptr<io::fmu::Fmu> fmu, std::vector<std::uint32_
   s.outputs.assign(depth * s.output_refs.size(), 0.0);
   s.times.assign(depth, 0.0);
   s.statuses.assign(depth, 0);
+  s.ended.assign(depth, 0);
+  s.end_times.assign(depth, 0.0);
+  s.input_types = std::move(input_types);
+  s.output_types = std::move(output_types);
   thread_ = std::thread([shared = shared_] { shared->run(); });
 }
 
@@ -158,6 +177,14 @@ std::span<const double> FmuWorker::outputs(std::int64_t n) const noexcept {
 }
 
 int FmuWorker::status(std::int64_t n) const noexcept { return shared_->statuses[shared_->slot(n)]; }
+
+std::int64_t FmuWorker::terminated_in(std::int64_t n) const noexcept {
+  return shared_->ended[shared_->slot(n)];
+}
+
+double FmuWorker::terminated_at(std::int64_t n) const noexcept {
+  return shared_->end_times[shared_->slot(n)];
+}
 
 std::size_t FmuWorker::depth() const noexcept { return shared_->depth; }
 

@@ -5,9 +5,11 @@
 // Steps are numbered from 1; step 0 is the initialisation. The RT thread hands step n its
 // inputs and start time (hand()); the worker steps the FMU through the steps in order, each
 // into its own slot of a ring of `depth` slots (inputs, outputs, status), and publishes the
-// newest finished one (finished()). The FMU's trajectory therefore depends only on the inputs
-// handed and never on timing; what timing decides is which finished step the RT thread reads
-// at a given tick, which the caller records (FmuStage, fmu.log) so a replay reads the same.
+// newest finished one (finished()). After a step in which the FMU ends the simulation, the
+// later steps finish at once without stepping it (terminated()). The FMU's trajectory therefore
+// depends only on the inputs handed and never on timing; what timing decides is which finished step
+// the RT thread reads at a given tick, which the caller records (FmuStage, fmu.log) so a replay
+// reads the same.
 //
 // Protocol: two counters, `handed` (written by the RT thread) and `finished` (by the worker),
 // release/acquire; a slot is written by the RT thread only while no step it holds is pending
@@ -36,9 +38,12 @@ class FmuWorker {
   /// hiccups of a worker at normal priority on a non-RT kernel (cyclictest max 1–3 ms here).
   static constexpr std::size_t kDefaultDepth = 64;
   /// Starts the worker thread on `fmu` (initialised, not stepped). `step_s`: each step's size.
+  /// `input_types`, `output_types`: the variables' C types (empty: all float64; values are
+  /// converted as Fmu::set_as_double does).
   FmuWorker(std::unique_ptr<io::fmu::Fmu> fmu, std::vector<std::uint32_t> input_refs,
             std::vector<std::uint32_t> output_refs, double step_s,
-            std::size_t depth = kDefaultDepth);
+            std::size_t depth = kDefaultDepth, std::vector<io::fmu::ValueType> input_types = {},
+            std::vector<io::fmu::ValueType> output_types = {});
   ~FmuWorker();
   FmuWorker(const FmuWorker&) = delete;
   FmuWorker& operator=(const FmuWorker&) = delete;
@@ -55,6 +60,10 @@ class FmuWorker {
   /// has not been handed.
   [[nodiscard]] std::span<const double> outputs(std::int64_t n) const noexcept;
   [[nodiscard]] int status(std::int64_t n) const noexcept;
+  /// RT: the step in which the FMU ended the simulation, as of finished step n (0: it has not;
+  /// that step's outputs are its last), and the time it stopped at.
+  [[nodiscard]] std::int64_t terminated_in(std::int64_t n) const noexcept;
+  [[nodiscard]] double terminated_at(std::int64_t n) const noexcept;
   [[nodiscard]] std::size_t depth() const noexcept;
 
  private:

@@ -1,7 +1,9 @@
 // The tick's side of an FMU allocates nothing (DESIGN.md §5): FmuStage::run over a thousand
 // ticks of the first-order FMU (FMI 2 and 3; on the RT thread and on a worker thread), counted
-// by the replaced operator new, with no page faults once warm. (What an FMU's own C code
-// allocates is not counted here: docs/fmu.md.)
+// by the replaced operator new, with no page faults once warm; and the same for inputs and
+// outputs of integer and boolean types (the feedthrough FMU, FMI 2 and 3: values converted to
+// and from the channels' doubles). (What an FMU's own C code allocates is not counted here:
+// docs/fmu.md.)
 
 #include <gtest/gtest.h>
 
@@ -62,6 +64,64 @@ TEST_P(FmuStageBudget, UpdateAllocatesNothingAndFaultsNoPages) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Fmi, FmuStageBudget,
+                         ::testing::Combine(::testing::Values(2, 3),
+                                            ::testing::Values(FmuThread::rt_thread,
+                                                              FmuThread::worker)),
+                         [](const auto& p) {
+                           return fmt::format(
+                               "fmi{}_{}", std::get<0>(p.param),
+                               std::get<1>(p.param) == FmuThread::worker ? "worker" : "rt_thread");
+                         });
+
+class FmuTypesBudget : public ::testing::TestWithParam<std::tuple<int, FmuThread>> {};
+
+TEST_P(FmuTypesBudget, IntegerAndBooleanValuesAllocateNothing) {
+  using io::fmu::ValueType;
+  const auto [version, thread] = GetParam();
+  rt::ChannelTable table;
+  (void)table.add({.name = "in.speed", .unit = "m/s", .direction = rt::Direction::input});
+  FmuSpec s{.path = fmt::format("{}/feedthrough_fmi{}.fmu", HIL_FMU_DIR, version),
+            .instance = "ft",
+            .every_ticks = 1,
+            .thread = thread,
+            .parameters = {{.name = "int32_offset",
+                            .value_reference = 1,
+                            .value = 5,
+                            .type = ValueType::int32}},
+            .inputs = {{.channel = "in.speed",
+                        .variable = "int32_in",
+                        .value_reference = 24,
+                        .type = ValueType::int32},
+                       {.channel = "in.speed",
+                        .variable = "bool_in",
+                        .value_reference = 32,
+                        .type = ValueType::boolean}},
+            .outputs = {{.variable = "int32_out",
+                         .value_reference = 25,
+                         .unit = "-",
+                         .channel = "fmu.ft.int32_out",
+                         .type = ValueType::int32},
+                        {.variable = "bool_out",
+                         .value_reference = 33,
+                         .unit = "-",
+                         .channel = "fmu.ft.bool_out",
+                         .type = ValueType::boolean}}};
+  runtime::FmuStage task(s, table, 0.00025);
+  table.freeze();
+  table.set(table.resolve("in.speed"), 2.4);
+  std::int64_t tick = 0;
+  const auto run = [&](int n) {
+    for (int i = 0; i < n; ++i, ++tick) {
+      task.run({.tick = tick, .time = tick * 250'000, .dt = 250'000, .dt_s = 0.00025});
+    }
+  };
+  run(100);  // warm
+  EXPECT_EQ(testing::allocations_in([&] { run(1000); }), 0U);
+  EXPECT_EQ(table.get(table.resolve("fmu.ft.int32_out")), 7.0);  // round(2.4) + 5
+  EXPECT_EQ(table.get(table.resolve("fmu.ft.bool_out")), 1.0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Fmi, FmuTypesBudget,
                          ::testing::Combine(::testing::Values(2, 3),
                                             ::testing::Values(FmuThread::rt_thread,
                                                               FmuThread::worker)),

@@ -32,14 +32,17 @@ using testing::TempDir;
 
 constexpr const char* kFmu = HIL_FMU_DIR "/ravon_battery_fmi2.fmu";
 
-/// A CSV with a header: its columns by name.
+/// A CSV with a header: its columns by name (the names' quotes of `fmu simulate` dropped).
 std::map<std::string, std::vector<double>> read_csv(const fs::path& file) {
   std::ifstream in(file);
   std::string line;
   std::getline(in, line);
   std::vector<std::string> names;
   std::istringstream header(line);
-  for (std::string name; std::getline(header, name, ',');) names.push_back(name);
+  for (std::string name; std::getline(header, name, ',');) {
+    if (name.size() >= 2 && name.front() == '"') name = name.substr(1, name.size() - 2);
+    names.push_back(name);
+  }
   std::map<std::string, std::vector<double>> columns;
   while (std::getline(in, line)) {
     std::istringstream row(line);

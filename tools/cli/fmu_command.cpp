@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "tools/session/fmu/fmu_simulate.hpp"
+#include "tools/session/fmu/fmu_simulate_me.hpp"
 
 namespace hil::cli {
 namespace {
@@ -17,9 +18,12 @@ struct FmuCommandSpec {
   std::optional<double> start_time;
   std::optional<double> stop_time;
   std::optional<double> step;
+  std::optional<double> output_interval;
+  bool early_return = false;
   std::vector<std::string> set;
   std::string input;
   std::string output;
+  std::string solver;  ///< model exchange: euler, rk4
 };
 
 void run_info(const FmuCommandSpec& o) {
@@ -28,7 +32,11 @@ void run_info(const FmuCommandSpec& o) {
 }
 
 void run_simulate(const FmuCommandSpec& o) {
-  session::FmuSimulateSpec s{.start_time = o.start_time, .stop_time = o.stop_time, .step = o.step};
+  session::FmuSimulateSpec s{.start_time = o.start_time,
+                             .stop_time = o.stop_time,
+                             .step = o.step,
+                             .output_interval = o.output_interval};
+  s.early_return_allowed = o.early_return;
   for (const std::string& a : o.set) {
     const std::size_t eq = a.find('=');
     if (eq == std::string::npos || eq == 0) {
@@ -37,7 +45,9 @@ void run_simulate(const FmuCommandSpec& o) {
     s.set.emplace_back(a.substr(0, eq), a.substr(eq + 1));
   }
   if (!o.input.empty()) s.input_csv = o.input;
-  const auto fmu = io::fmu::Fmu::load(o.file);
+  if (!o.solver.empty()) s.solver = session::parse_solver(o.solver);
+  // --solver runs an FMU that has both interfaces by model exchange
+  const auto fmu = io::fmu::Fmu::load(o.file, s.solver.has_value());
   const session::FmuSimulation r = session::simulate_fmu(*fmu, s);
   if (o.output.empty() || o.output == "-") {
     fmt::print("{}", r.csv);
@@ -46,7 +56,10 @@ void run_simulate(const FmuCommandSpec& o) {
   std::ofstream out(o.output, std::ios::trunc);
   out << r.csv;
   if (!out) throw std::runtime_error(fmt::format("cannot write '{}'", o.output));
-  fmt::print(stderr, "{}: {} steps, outputs in {}\n", o.file, r.steps, o.output);
+  fmt::print(stderr, "{}: {} steps, outputs in {}{}\n", o.file, r.steps, o.output,
+             r.terminated_at
+                 ? fmt::format("; the FMU ended the simulation at {} s", *r.terminated_at)
+                 : "");
 }
 
 /// An FmuError is bad input: printed, exit 2.
@@ -83,6 +96,11 @@ void add_fmu_command(CLI::App& app) {
   sim->add_option(
       "--step", o->step,
       "Communication step [s] (default: the default experiment's, or (stop − start)/500)");
+  sim->add_option("--output-interval", o->output_interval,
+                  "A row every this many seconds from start to stop [s] (default: --step, else "
+                  "the default experiment's step, or (stop − start)/500)");
+  sim->add_flag("--early-return", o->early_return,
+                "FMI 3 co-simulation: let the FMU return early from a step (a row where it did)");
   sim->add_option("--set", o->set, "A parameter or input before initialisation ends; repeatable")
       ->type_name("NAME=VALUE")
       ->allow_extra_args(false);
@@ -90,8 +108,13 @@ void add_fmu_command(CLI::App& app) {
       ->type_name("CSV");
   sim->add_option("--output", o->output, "Where the outputs go (default: stdout)")
       ->type_name("CSV");
+  sim->add_option("--solver", o->solver,
+                  "Model exchange: euler or rk4 at the fixed step --step (default rk4; an FMU "
+                  "with both interfaces then runs by model exchange)")
+      ->type_name("euler|rk4");
   sim->footer(
-      "\nPrints time,<outputs> at every communication point, numbers to round-trip.\n"
+      "\nPrints \"time\",\"<output>\",… (the reference results' CSV) at every output interval\n"
+      "from start to stop, at input events and where the FMU ends the simulation.\n"
       "Exit status: 0 done; 2 a bad FMU, option or input, or a step that failed.\n"
       "\nExamples:\n"
       "  hilsim fmu simulate first_order.fmu --stop-time 2 --step 0.01 --set T=0.25\n"

@@ -293,6 +293,8 @@ nlohmann::json manifest_json(const RunReport& r) {
           {{"report", f->report()},
            {"steps", f->steps()},
            {"failed", f->failed()},
+           {"terminated_at", f->terminated_at() ? nlohmann::json(*f->terminated_at())
+                                                : nlohmann::json(nullptr)},
            {"realtime_safe", f->realtime_safe()},
            {"thread", f->on_worker() ? "worker" : "rt"},
            {"late_steps", f->late_steps()},
