@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "io/fmu/fmi_api.hpp"
+#include "io/fmu/fmu_functions.hpp"
 #include "io/fmu/fmu_me.hpp"
 #include "io/fmu/fmu_values.hpp"
 
@@ -20,38 +21,29 @@ namespace hil::io::fmu {
 namespace {
 
 namespace fs = std::filesystem;
+using detail::code;
+using detail::kValueTypes;
 
 constexpr std::uint64_t kMaxUnpacked = std::uint64_t{1} << 30U;
 constexpr std::size_t kLogLine = 2048;
-constexpr std::size_t kValueTypes = static_cast<std::size_t>(ValueType::string) + 1;
-constexpr int kError = 3;
 
 /// fmi3Get<T>/fmi3Set<T>'s names by ValueType, float64 … string.
 constexpr std::array<const char*, kValueTypes> kFmi3Names{
     "Float64", "Float32", "Int8",  "UInt8",  "Int16",   "UInt16",
     "Int32",   "UInt32",  "Int64", "UInt64", "Boolean", "String"};
 
-template <typename T>
-int get3(void* f, void* instance, std::span<const std::uint32_t> refs, void* values,
-         std::size_t n) noexcept {
-  if (f == nullptr) return kError;
-  return static_cast<int>(reinterpret_cast<fmi3::GetValues<T>>(f)(
-      instance, refs.data(), refs.size(), static_cast<T*>(values), n));
+void fmi3_log(fmi3::InstanceEnvironment env, fmi3::Status status, fmi3::String category,
+              fmi3::String message) {
+  const auto level = status >= fmi3::Status::error     ? spdlog::level::err
+                     : status == fmi3::Status::warning ? spdlog::level::warn
+                                                       : spdlog::level::info;
+  spdlog::log(level, "fmu {} [{}]: {}", env != nullptr ? static_cast<const char*>(env) : "",
+              category != nullptr ? category : "", message != nullptr ? message : "");
 }
 
-template <typename T>
-int set3(void* f, void* instance, std::span<const std::uint32_t> refs, const void* values,
-         std::size_t n) noexcept {
-  if (f == nullptr) return kError;
-  return static_cast<int>(reinterpret_cast<fmi3::SetValues<T>>(f)(
-      instance, refs.data(), refs.size(), static_cast<const T*>(values), n));
-}
+}  // namespace
 
-/// The status code both FMI versions share: 0 OK, 1 warning, 2 discard, 3 error, 4 fatal.
-template <typename Status>
-constexpr int code(Status status) noexcept {
-  return static_cast<int>(status);
-}
+namespace detail {
 
 void fmi2_log(fmi2::ComponentEnvironment /*env*/, fmi2::String instance, fmi2::Status status,
               fmi2::String category, fmi2::String message, ...) {
@@ -67,56 +59,7 @@ void fmi2_log(fmi2::ComponentEnvironment /*env*/, fmi2::String instance, fmi2::S
               category != nullptr ? category : "", text.data());
 }
 
-void fmi3_log(fmi3::InstanceEnvironment env, fmi3::Status status, fmi3::String category,
-              fmi3::String message) {
-  const auto level = status >= fmi3::Status::error     ? spdlog::level::err
-                     : status == fmi3::Status::warning ? spdlog::level::warn
-                                                       : spdlog::level::info;
-  spdlog::log(level, "fmu {} [{}]: {}", env != nullptr ? static_cast<const char*>(env) : "",
-              category != nullptr ? category : "", message != nullptr ? message : "");
-}
-
-}  // namespace
-
-struct Fmu::Functions {
-  fmi2::Instantiate instantiate2 = nullptr;
-  fmi2::SetupExperiment setup2 = nullptr;
-  fmi2::EnterInitializationMode enter2 = nullptr;
-  fmi2::ExitInitializationMode exit2 = nullptr;
-  fmi2::GetReal get2 = nullptr;
-  fmi2::SetReal set2 = nullptr;
-  fmi2::DoStep step2 = nullptr;
-  fmi2::Terminate terminate2 = nullptr;
-  fmi2::FreeInstance free2 = nullptr;
-  fmi3::InstantiateCoSimulation instantiate3 = nullptr;
-  fmi3::EnterInitializationMode enter3 = nullptr;
-  fmi3::ExitInitializationMode exit3 = nullptr;
-  fmi3::GetFloat64 get3 = nullptr;
-  fmi3::SetFloat64 set3 = nullptr;
-  fmi3::DoStep step3 = nullptr;
-  fmi3::Terminate terminate3 = nullptr;
-  fmi3::FreeInstance free3 = nullptr;
-  // Values of the other types: optional (a call of one the FMU lacks answers error)
-  fmi2::GetInteger get_int2 = nullptr;
-  fmi2::SetInteger set_int2 = nullptr;
-  fmi2::GetBoolean get_bool2 = nullptr;
-  fmi2::SetBoolean set_bool2 = nullptr;
-  fmi2::GetString get_string2 = nullptr;
-  fmi2::SetString set_string2 = nullptr;
-  fmi2::GetRealStatus real_status2 = nullptr;
-  fmi2::GetBooleanStatus boolean_status2 = nullptr;
-  std::array<void*, kValueTypes> getters3{};  ///< fmi3Get<T> by ValueType (float64 … string)
-  std::array<void*, kValueTypes> setters3{};
-  fmi3::GetBinary get_binary3 = nullptr;
-  fmi3::SetBinary set_binary3 = nullptr;
-  fmi3::EnterConfigurationMode enter_configuration3 = nullptr;
-  fmi3::ExitConfigurationMode exit_configuration3 = nullptr;
-  fmi2::CallbackFunctions callbacks2{.logger = fmi2_log,
-                                     .allocate_memory = std::calloc,
-                                     .free_memory = std::free,
-                                     .step_finished = nullptr,
-                                     .component_environment = nullptr};
-};
+}  // namespace detail
 
 void unpack_fmu(const fs::path& file, const fs::path& directory) {
   int error = 0;
@@ -417,148 +360,6 @@ int Fmu::do_step(double time, double step) noexcept {
     }
   }
   return status;
-}
-
-int Fmu::get_values(ValueType type, std::span<const std::uint32_t> refs, void* values,
-                    std::size_t n) noexcept {
-  if (description_.version == FmiVersion::fmi3) {  // CS or ME
-    void* g = type <= ValueType::string ? f_->getters3[static_cast<std::size_t>(type)] : nullptr;
-    switch (type) {
-      case ValueType::float64:
-        return get3<double>(g, instance_, refs, values, n);
-      case ValueType::float32:
-        return get3<float>(g, instance_, refs, values, n);
-      case ValueType::int8:
-        return get3<std::int8_t>(g, instance_, refs, values, n);
-      case ValueType::uint8:
-        return get3<std::uint8_t>(g, instance_, refs, values, n);
-      case ValueType::int16:
-        return get3<std::int16_t>(g, instance_, refs, values, n);
-      case ValueType::uint16:
-        return get3<std::uint16_t>(g, instance_, refs, values, n);
-      case ValueType::int32:
-        return get3<std::int32_t>(g, instance_, refs, values, n);
-      case ValueType::uint32:
-        return get3<std::uint32_t>(g, instance_, refs, values, n);
-      case ValueType::int64:
-        return get3<std::int64_t>(g, instance_, refs, values, n);
-      case ValueType::uint64:
-        return get3<std::uint64_t>(g, instance_, refs, values, n);
-      case ValueType::boolean:
-        return get3<bool>(g, instance_, refs, values, n);
-      case ValueType::string:
-        return get3<const char*>(g, instance_, refs, values, n);
-      default:
-        return kError;
-    }
-  }
-  const auto call = [&](auto f, auto* out) {
-    return f == nullptr ? kError : code(f(instance_, refs.data(), refs.size(), out));
-  };
-  switch (type) {
-    case ValueType::float64:
-      return call(f_->get2, static_cast<double*>(values));
-    case ValueType::int32:
-      return call(f_->get_int2, static_cast<int*>(values));
-    case ValueType::boolean:
-      return call(f_->get_bool2, static_cast<int*>(values));
-    case ValueType::string:
-      return call(f_->get_string2, static_cast<const char**>(values));
-    default:
-      return kError;
-  }
-}
-
-int Fmu::set_values(ValueType type, std::span<const std::uint32_t> refs, const void* values,
-                    std::size_t n) noexcept {
-  if (description_.version == FmiVersion::fmi3) {  // CS or ME
-    void* s = type <= ValueType::string ? f_->setters3[static_cast<std::size_t>(type)] : nullptr;
-    switch (type) {
-      case ValueType::float64:
-        return set3<double>(s, instance_, refs, values, n);
-      case ValueType::float32:
-        return set3<float>(s, instance_, refs, values, n);
-      case ValueType::int8:
-        return set3<std::int8_t>(s, instance_, refs, values, n);
-      case ValueType::uint8:
-        return set3<std::uint8_t>(s, instance_, refs, values, n);
-      case ValueType::int16:
-        return set3<std::int16_t>(s, instance_, refs, values, n);
-      case ValueType::uint16:
-        return set3<std::uint16_t>(s, instance_, refs, values, n);
-      case ValueType::int32:
-        return set3<std::int32_t>(s, instance_, refs, values, n);
-      case ValueType::uint32:
-        return set3<std::uint32_t>(s, instance_, refs, values, n);
-      case ValueType::int64:
-        return set3<std::int64_t>(s, instance_, refs, values, n);
-      case ValueType::uint64:
-        return set3<std::uint64_t>(s, instance_, refs, values, n);
-      case ValueType::boolean:
-        return set3<bool>(s, instance_, refs, values, n);
-      case ValueType::string:
-        return set3<const char*>(s, instance_, refs, values, n);
-      default:
-        return kError;
-    }
-  }
-  const auto call = [&](auto f, const auto* in) {
-    return f == nullptr ? kError : code(f(instance_, refs.data(), refs.size(), in));
-  };
-  switch (type) {
-    case ValueType::float64:
-      return call(f_->set2, static_cast<const double*>(values));
-    case ValueType::int32:
-      return call(f_->set_int2, static_cast<const int*>(values));
-    case ValueType::boolean:
-      return call(f_->set_bool2, static_cast<const int*>(values));
-    case ValueType::string:
-      return call(f_->set_string2, static_cast<const char* const*>(values));
-    default:
-      return kError;
-  }
-}
-
-int Fmu::set_as_double(std::span<const ValueType> types, std::span<const std::uint32_t> refs,
-                       std::span<const double> values) noexcept {
-  if (std::ranges::all_of(types, [](ValueType t) { return t == ValueType::float64; })) {
-    return set_real(refs, values);
-  }
-  const FmiVersion version = description_.version;
-  int worst = 0;
-  for (std::size_t i = 0; i < refs.size(); ++i) {
-    std::uint64_t native = 0;
-    double_to_native(types[i], version, values[i], &native);
-    worst = std::max(worst, set_values(types[i], refs.subspan(i, 1), &native, 1));
-  }
-  return worst;
-}
-
-int Fmu::get_as_double(std::span<const ValueType> types, std::span<const std::uint32_t> refs,
-                       std::span<double> values) noexcept {
-  if (std::ranges::all_of(types, [](ValueType t) { return t == ValueType::float64; })) {
-    return get_real(refs, values);
-  }
-  const FmiVersion version = description_.version;
-  int worst = 0;
-  for (std::size_t i = 0; i < refs.size(); ++i) {
-    std::uint64_t native = 0;
-    worst = std::max(worst, get_values(types[i], refs.subspan(i, 1), &native, 1));
-    values[i] = native_to_double(types[i], version, &native);
-  }
-  return worst;
-}
-
-int Fmu::get_binary(std::span<const std::uint32_t> refs, std::size_t sizes[],
-                    const std::uint8_t* values[], std::size_t n) noexcept {
-  if (f_->get_binary3 == nullptr) return kError;
-  return code(f_->get_binary3(instance_, refs.data(), refs.size(), sizes, values, n));
-}
-
-int Fmu::set_binary(std::span<const std::uint32_t> refs, const std::size_t sizes[],
-                    const std::uint8_t* const values[], std::size_t n) noexcept {
-  if (f_->set_binary3 == nullptr) return kError;
-  return code(f_->set_binary3(instance_, refs.data(), refs.size(), sizes, values, n));
 }
 
 void Fmu::terminate() noexcept {
