@@ -146,7 +146,7 @@ void FmuStage::update_on_worker(const rt::TickContext& c) noexcept {
     }
   } else {
     behind = !worker_->hand(input_values_, t, /*wait=*/!realtime_);
-    if (behind) record({.tick = c.tick, .step = FmuEvent::kBehind});
+    if (behind) record({.tick = c.tick, .taken = FmuEvent::kBehind});
   }
   if (behind) behind_at_ = t;
   write_outputs(table_, behind || non_finite_step_);
@@ -156,13 +156,13 @@ void FmuStage::take_finished(std::int64_t tick, std::int64_t j) noexcept {
   std::int64_t step = j;
   if (followed_) {
     if (const FmuEvent* e = followed(tick, false)) {
-      step = e->step;
+      step = e->taken;
       ++next_followed_;
     }
     worker_->wait_for(step);
   } else if (realtime_) {
     step = std::min(worker_->finished(), j);
-    if (step < j) record({.tick = tick, .step = step});
+    if (step < j) record({.tick = tick, .taken = step});
   } else {
     worker_->wait_for(j);
   }
@@ -188,7 +188,7 @@ void FmuStage::take_finished(std::int64_t tick, std::int64_t j) noexcept {
 const FmuEvent* FmuStage::followed(std::int64_t tick, bool behind) const noexcept {
   if (next_followed_ >= followed_->size()) return nullptr;
   const FmuEvent& e = (*followed_)[next_followed_];
-  return e.tick == tick && (e.step == FmuEvent::kBehind) == behind ? &e : nullptr;
+  return e.tick == tick && (e.taken == FmuEvent::kBehind) == behind ? &e : nullptr;
 }
 
 void FmuStage::record(FmuEvent e) noexcept { (void)events_.try_push(e); }

@@ -34,18 +34,14 @@
 #include "rt_core/spsc_ring.hpp"
 #include "rt_core/stage.hpp"
 #include "runtime/fmu/fmu_worker.hpp"
+#include "runtime/worker_event.hpp"
 
 namespace hil::runtime {
 
 /// What timing decided for an FMU on a worker thread, at a tick: the channels took the outputs
-/// of `step`, older than the step due (late), or (step = kBehind) the FMU fell too far behind
-/// and went to its safe values. fmu.log holds them; a replay applies them at their ticks.
-struct FmuEvent {
-  static constexpr std::int64_t kBehind = -1;
-  std::int64_t tick = 0;
-  std::int64_t step = 0;
-  friend bool operator==(const FmuEvent&, const FmuEvent&) = default;
-};
+/// of step `taken`, older than the step due (late), or (taken = kBehind) the FMU fell too far
+/// behind and went to its safe values. fmu.log holds them; a replay applies them at their ticks.
+using FmuEvent = WorkerEvent;
 
 class FmuStage final : public rt::Stage {
  public:

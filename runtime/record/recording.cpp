@@ -106,10 +106,10 @@ Recording::Recording(Rig& rig, const RunRecordingSpec& o)
     bus->set_tap(&bus_log_->tap());
   }
   if (std::ranges::any_of(rig.fmus(), [](const auto& f) { return f->on_worker(); })) {
-    fmu_log_ = std::make_unique<FmuLogWriter>(rig.fmus(), dir / "fmu.log");
+    fmu_log_ = fmu_log_writer(rig.fmus(), dir / "fmu.log");
   }
   if (!rig.lidars().empty()) {
-    lidar_log_ = std::make_unique<LidarLogWriter>(rig.lidars(), dir / "lidar.log");
+    lidar_log_ = lidar_log_writer(rig.lidars(), dir / "lidar.log");
   }
 }
 

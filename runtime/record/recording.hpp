@@ -93,8 +93,8 @@ class Recording final : public rt::Stage {
   io::record::TelemetryRecorder telemetry_;            // writes them from its start
   std::unique_ptr<io::record::CanLogRecorder> can_log_;
   std::unique_ptr<io::record::BusLogRecorder> bus_log_;
-  std::unique_ptr<FmuLogWriter> fmu_log_;
-  std::unique_ptr<LidarLogWriter> lidar_log_;  ///< real-time runs with a lidar (lidar.log)
+  std::unique_ptr<WorkerLogWriter> fmu_log_;
+  std::unique_ptr<WorkerLogWriter> lidar_log_;  ///< real-time runs with a lidar (lidar.log)
 };
 
 }  // namespace hil::runtime

@@ -73,7 +73,7 @@ void LidarStage::follow(std::vector<LidarEvent> events) {
 const LidarEvent* LidarStage::followed(std::int64_t tick, bool behind) const noexcept {
   if (!followed_ || next_followed_ >= followed_->size()) return nullptr;
   const LidarEvent& e = (*followed_)[next_followed_];
-  return e.tick == tick && (e.job == LidarEvent::kBehind) == behind ? &e : nullptr;
+  return e.tick == tick && (e.taken == LidarEvent::kBehind) == behind ? &e : nullptr;
 }
 
 void LidarStage::run(const rt::TickContext& c) noexcept {
@@ -107,7 +107,7 @@ void LidarStage::hand(const rt::TickContext& c) noexcept {
     const bool slot_taken = worker_->handed() + 1 - depth <= taken_;
     handed = (slot_taken || !realtime_) &&
              worker_->hand(next_packet_, n, pose, states, /*wait=*/!realtime_);
-    if (!handed) (void)events_.try_push({.tick = c.tick, .job = LidarEvent::kBehind});
+    if (!handed) (void)events_.try_push({.tick = c.tick, .taken = LidarEvent::kBehind});
   }
   next_packet_ += n;
   if (!handed) {
@@ -125,7 +125,7 @@ void LidarStage::take(std::int64_t tick) noexcept {
     const std::int64_t j = taken_ + 1;
     if (due_[static_cast<std::size_t>(j) % due_.size()] > tick) return;
     if (followed_) {
-      if (const LidarEvent* e = followed(tick, false); e != nullptr && e->job == j) {
+      if (const LidarEvent* e = followed(tick, false); e != nullptr && e->taken == j) {
         ++next_followed_;
         if (late_job_ != j) ++late_;
         late_job_ = j;
@@ -137,7 +137,7 @@ void LidarStage::take(std::int64_t tick) noexcept {
       if (!realtime_) {
         worker_->wait_for(j);
       } else {
-        (void)events_.try_push({.tick = tick, .job = j});
+        (void)events_.try_push({.tick = tick, .taken = j});
         if (late_job_ != j) ++late_;
         late_job_ = j;
         table_->set(late_id_, static_cast<double>(late_));

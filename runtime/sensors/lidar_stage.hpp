@@ -33,20 +33,16 @@
 #include "rt_core/spsc_ring.hpp"
 #include "rt_core/stage.hpp"
 #include "runtime/sensors/lidar_worker.hpp"
+#include "runtime/worker_event.hpp"
 
 namespace hil::runtime {
 
 class WorldObjectsStage;  // runtime/world/world_objects_stage.hpp
 
-/// What timing decided for a lidar at a tick: job `job` was due and not finished (late; the
-/// take stops there), or (job = kBehind) the tick's job was refused (the worker was `depth`
+/// What timing decided for a lidar at a tick: job `taken` was due and not finished (late; the
+/// take stops there), or (taken = kBehind) the tick's job was refused (the worker was `depth`
 /// jobs behind; its packets are lost).
-struct LidarEvent {
-  static constexpr std::int64_t kBehind = -1;
-  std::int64_t tick = 0;
-  std::int64_t job = 0;
-  friend bool operator==(const LidarEvent&, const LidarEvent&) = default;
-};
+using LidarEvent = WorkerEvent;
 
 class LidarStage final : public rt::Stage {
  public:

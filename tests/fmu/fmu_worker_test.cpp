@@ -130,8 +130,8 @@ TEST(FmuOnAWorker, ASlowFmuIsLateInRealTimeRecordedAndReplayedIdentically) {
   ASSERT_EQ(events.count("lag"), 1U);
   std::size_t late = 0;
   for (const runtime::FmuEvent& e : events.at("lag")) {
-    if (e.step == runtime::FmuEvent::kBehind) continue;  // a machine busy enough for 16 ms
-    EXPECT_LT(e.step, e.tick);  // step j is due at tick j (every tick): taken older
+    if (e.taken == runtime::FmuEvent::kBehind) continue;  // a machine busy enough for 16 ms
+    EXPECT_LT(e.taken, e.tick);  // step j is due at tick j (every tick): taken older
     ++late;
   }
   EXPECT_EQ(late, manifest["fmus"][0]["late_steps"].get<std::size_t>());
@@ -160,8 +160,8 @@ TEST(FmuLog, AMalformedLineIsLocated) {
   const fs::path ok = dir.write("ok.log", "# hilsim fmu.log 1\n12 lag late 10\n30 lag behind\n");
   const auto events = runtime::read_fmu_log(ok);
   ASSERT_EQ(events.at("lag").size(), 2U);
-  EXPECT_EQ(events.at("lag")[0], (runtime::FmuEvent{.tick = 12, .step = 10}));
-  EXPECT_EQ(events.at("lag")[1], (runtime::FmuEvent{.tick = 30, .step = -1}));
+  EXPECT_EQ(events.at("lag")[0], (runtime::FmuEvent{.tick = 12, .taken = 10}));
+  EXPECT_EQ(events.at("lag")[1], (runtime::FmuEvent{.tick = 30, .taken = -1}));
   for (const auto& [text, message] : std::vector<std::pair<std::string, std::string>>{
            {"12 lag late\n", "bad.log:1: \"12 lag late\": expected <tick> <instance> late"},
            {"12 lag late x\n", "bad.log:1:"},

@@ -122,7 +122,7 @@ TEST(LidarStage, TheSameSeedGivesTheSamePacketsAnotherSeedOthers) {
 TEST(LidarStage, AReplayTakesLateJobsAtTheTicksTheRunTookThem) {
   // The run: job 3 (packet 2, due at tick 16) was late at ticks 16 and 17, taken at 18
   Bench replay;
-  replay.stage->follow({{.tick = 16, .job = 3}, {.tick = 17, .job = 3}});
+  replay.stage->follow({{.tick = 16, .taken = 3}, {.tick = 17, .taken = 3}});
   Bench on_time;
   for (std::int64_t k = 0; k <= 20; ++k) {
     replay.tick(k);
