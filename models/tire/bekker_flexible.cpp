@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "models/math/increasing_root.hpp"
 #include "models/tire/bekker_quadrature.hpp"
 
 namespace hil::models {
@@ -118,32 +119,8 @@ FlexibleWheelForces flexible_wheel_forces(const BekkerSoil& soil, const Flexible
 double flexible_wheel_penetration(const BekkerSoil& soil, const FlexibleTire& tire, double W,
                                   double s) noexcept {
   if (!(W > 0.0) || !soil.valid() || !(tire.r > 0.0)) return 0.0;
-  // W(z) − W on the bracket [0, r]: Illinois-modified regula falsi, as rigid_wheel_sinkage()
-  double lo = 0.0;
-  double f_lo = -W;
-  double hi = tire.r;
-  double f_hi = flexible_wheel_forces(soil, tire, hi, s).forces.W - W;
-  if (f_hi <= 0.0) return hi;
-  int side = 0;
-  double z = 0.5 * (lo + hi);
-  for (int i = 0; i < kMaxSinkageIterations; ++i) {
-    z = (lo * f_hi - hi * f_lo) / (f_hi - f_lo);
-    if (!(z > lo && z < hi)) z = 0.5 * (lo + hi);
-    const double f = flexible_wheel_forces(soil, tire, z, s).forces.W - W;
-    if (std::abs(f) <= 1e-12 * W || hi - lo <= 1e-15 * tire.r) break;
-    if (f < 0.0) {
-      lo = z;
-      f_lo = f;
-      if (side == -1) f_hi *= 0.5;
-      side = -1;
-    } else {
-      hi = z;
-      f_hi = f;
-      if (side == 1) f_lo *= 0.5;
-      side = 1;
-    }
-  }
-  return z;
+  return increasing_root([&](double z) { return flexible_wheel_forces(soil, tire, z, s).forces.W; },
+                         W, tire.r, kMaxSinkageIterations);
 }
 
 }  // namespace hil::models

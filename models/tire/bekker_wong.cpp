@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "models/math/increasing_root.hpp"
+
 namespace hil::models {
 
 namespace {
@@ -105,32 +107,8 @@ WheelSoilForces rigid_wheel_forces(const BekkerSoil& soil, const RigidWheel& whe
 double rigid_wheel_sinkage(const BekkerSoil& soil, const RigidWheel& wheel, double W,
                            double s) noexcept {
   if (!(W > 0.0) || !soil.valid() || !(wheel.r > 0.0)) return 0.0;
-  // W(z) − W on the bracket [0, r]: Illinois-modified regula falsi (bracketed, superlinear)
-  double lo = 0.0;
-  double f_lo = -W;
-  double hi = wheel.r;
-  double f_hi = rigid_wheel_forces(soil, wheel, hi, s).W - W;
-  if (f_hi <= 0.0) return hi;  // even sunk to the axle it does not carry the load
-  int side = 0;
-  double z = 0.5 * (lo + hi);
-  for (int i = 0; i < kMaxSinkageIterations; ++i) {
-    z = (lo * f_hi - hi * f_lo) / (f_hi - f_lo);
-    if (!(z > lo && z < hi)) z = 0.5 * (lo + hi);
-    const double f = rigid_wheel_forces(soil, wheel, z, s).W - W;
-    if (std::abs(f) <= 1e-12 * W || hi - lo <= 1e-15 * wheel.r) break;
-    if (f < 0.0) {
-      lo = z;
-      f_lo = f;
-      if (side == -1) f_hi *= 0.5;  // Illinois: the stale end's value halved
-      side = -1;
-    } else {
-      hi = z;
-      f_hi = f;
-      if (side == 1) f_lo *= 0.5;
-      side = 1;
-    }
-  }
-  return z;
+  return increasing_root([&](double z) { return rigid_wheel_forces(soil, wheel, z, s).W; }, W,
+                         wheel.r, kMaxSinkageIterations);
 }
 
 }  // namespace hil::models
