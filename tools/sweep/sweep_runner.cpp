@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <csignal>
@@ -13,10 +14,10 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <thread>
 
 #include "tools/session/run/run_directory.hpp"
 #include "tools/session/run/run_session.hpp"
+#include "tools/sweep/sweep_worker.hpp"
 
 namespace hil::sweep {
 namespace {
@@ -24,13 +25,17 @@ namespace {
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
-constexpr auto kPoll = std::chrono::milliseconds(20);
-constexpr auto kKillAfter = std::chrono::seconds(5);  // SIGTERM, then SIGKILL
+constexpr auto kProgressEvery = std::chrono::seconds(1);
+constexpr auto kRecheck = std::chrono::milliseconds(50);  // past a deadline: check again
+constexpr auto kKillAfter = std::chrono::seconds(5);      // SIGTERM, then SIGKILL
 constexpr int kExitFailed = 4;
 
 std::atomic<int> g_stop_signal{0};
 
-void on_sweep_stop_signal(int signal) { g_stop_signal.store(signal); }
+void on_sweep_stop_signal(int signal) {
+  g_stop_signal.store(signal);
+  ChildWatch::wake();
+}
 
 /// What identifies a variant's run: its parameters, scenario, rig and duration (not where
 /// the plan was read from).
@@ -42,6 +47,19 @@ std::string variant_hash(const config::SweepPlan& plan, const config::Variant& v
 }
 
 std::string index_name(std::size_t index) { return fmt::format("{:06}", index); }
+
+/// The variant's overlay, whole or not at all (a temporary renamed) but not synced to disk:
+/// it is made again from the plan whenever its variant runs, and a variant counts as done only
+/// by its sweep.json (synced). Saves the next variant a disk flush before it starts.
+void write_overlay(const fs::path& file, const std::string& text) {
+  const fs::path tmp = fs::path(file) += fmt::format(".{}.tmp", getpid());
+  {
+    std::ofstream out(tmp, std::ios::trunc | std::ios::binary);
+    out << text;
+    if (!out.flush()) throw std::runtime_error(fmt::format("cannot write '{}'", tmp.string()));
+  }
+  fs::rename(tmp, file);
+}
 
 /// A variant already run to a verdict with the same hash.
 bool already_done(const fs::path& dir, const std::string& hash, VariantOutcome& outcome) {
@@ -68,6 +86,8 @@ struct Child {
   bool timed_out = false;
   bool killed = false;
   Clock::time_point term_sent;
+  bool warm = false;        ///< forked from a warmed-up worker
+  Clock::time_point ended;  ///< when it was reaped
 };
 
 /// What the variant runs: `hilsim run`'s recipe with the variant's overlay, as fast as
@@ -83,36 +103,6 @@ session::RunSpec variant_run(const config::SweepPlan& plan, const config::Varian
       .console = {.enabled = false}};
   if (plan.duration_s()) o.duration = fmt::format("{}s", *plan.duration_s());
   return o;
-}
-
-/// A child process of its own that runs `run` and exits with its status, its output in `log`:
-/// a variant that crashes or hangs is reported and the others go on. Forked after the plan is
-/// loaded, from the runner's only thread; the child builds and runs its run from there.
-pid_t spawn(const std::function<int(const session::RunSpec&)>& run_variant,
-            const session::RunSpec& run, const fs::path& log) {
-  std::fflush(nullptr);  // nothing buffered goes out twice
-  const pid_t pid = fork();
-  if (pid < 0) throw std::runtime_error("fork failed");
-  if (pid == 0) {
-    setpgid(0, 0);  // its own group: a stop reaches it and whatever it starts
-    const int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd >= 0) {
-      dup2(fd, STDOUT_FILENO);
-      dup2(fd, STDERR_FILENO);
-    }
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
-    int status = 1;
-    try {
-      status = run_variant(run);
-    } catch (const std::exception& e) {  // as `hilsim run` says it
-      fmt::print(stderr, "error: {}\n", e.what());
-    }
-    std::fflush(nullptr);
-    _exit(status);
-  }
-  setpgid(pid, pid);
-  return pid;
 }
 
 class Progress {
@@ -155,7 +145,7 @@ class Progress {
 VariantOutcome finish(const config::SweepPlan& plan, const RunnerSpec& o, Child& c,
                       int wait_status) {
   VariantOutcome out{.index = c.variant.index};
-  out.wall_s = std::chrono::duration<double>(Clock::now() - c.started).count();
+  out.wall_s = std::chrono::duration<double>(c.ended - c.started).count();
   if (WIFEXITED(wait_status)) out.exit_status = WEXITSTATUS(wait_status);
   if (WIFSIGNALED(wait_status)) out.signal = WTERMSIG(wait_status);
   if (c.timed_out) {
@@ -198,7 +188,8 @@ VariantOutcome finish(const config::SweepPlan& plan, const RunnerSpec& o, Child&
                        {"signal", out.signal},
                        {"wall_s", out.wall_s},
                        {"timeout_s", plan.timeout_s()},
-                       {"variant_hash", c.hash}});
+                       {"variant_hash", c.hash},
+                       {"worker", {{"pid", getpid()}, {"child_pid", c.pid}, {"warm", c.warm}}}});
   return out;
 }
 
@@ -280,8 +271,12 @@ std::vector<VariantOutcome> run_variants(const config::SweepPlan& plan,
   Progress progress(plan, indices.size(), o.progress);
   const auto timeout =
       std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(plan.timeout_s()));
+  const ChildWatch watch;  // before the first fork: no SIGCHLD is missed
+  bool warm = false;
+  bool warmed_up = !o.warm_up;  // tried (once, before the first variant that runs)
   bool stopping = false;
-  while (!pending.empty() || !running.empty()) {
+  std::vector<std::pair<Child, int>> ended;  // reaped, not yet filed
+  while (!pending.empty() || !running.empty() || !ended.empty()) {
     if (g_stop_signal.load() != 0 && !stopping) {
       stopping = true;
       pending.clear();
@@ -304,29 +299,43 @@ std::vector<VariantOutcome> run_variants(const config::SweepPlan& plan,
         continue;
       }
       const fs::path overlay = o.out / "variants" / (index_name(c.variant.index) + ".pbtxt");
-      session::write_file_atomically(overlay, c.variant.overlay);
+      write_overlay(overlay, c.variant.overlay);
+      if (!warmed_up) {  // the fork server's one-time load, with this variant's recipe
+        warmed_up = true;
+        warm = warm_up(o.warm_up, variant_run(plan, c.variant, overlay, {}),
+                       o.out / "runs" / fmt::format(".warm-up.{}", getpid()));
+      }
       c.tmp = o.out / "runs" / fmt::format(".{}.{}", index_name(c.variant.index), getpid());
       c.log = o.out / "runs" / fmt::format(".{}.{}.log", index_name(c.variant.index), getpid());
       fs::remove_all(c.tmp);
+      c.warm = warm;
       c.started = Clock::now();
-      c.pid = spawn(o.run_variant, variant_run(plan, c.variant, overlay, c.tmp), c.log);
+      c.pid = fork_variant(o.run_variant, variant_run(plan, c.variant, overlay, c.tmp), c.log);
       running.emplace(c.pid, std::move(c));
     }
-    int wait_status = 0;
-    const pid_t pid = waitpid(-1, &wait_status, WNOHANG);
-    if (pid > 0) {
-      const auto it = running.find(pid);
-      if (it != running.end()) {
-        const VariantOutcome out = finish(plan, o, it->second, wait_status);
-        running.erase(it);
-        if (out.status != Status::missing) {
-          outcomes.push_back(out);
-          progress.count(out);
-        }
+    // What ended is filed once its slot runs the next variant: the next one does not wait
+    // for the renames and sweep.json
+    for (auto& [child, wait_status] : ended) {
+      const VariantOutcome out = finish(plan, o, child, wait_status);
+      if (out.status != Status::missing) {
+        outcomes.push_back(out);
+        progress.count(out);
       }
-      continue;
     }
+    ended.clear();
+    int wait_status = 0;
+    for (pid_t pid = 0; (pid = waitpid(-1, &wait_status, WNOHANG)) > 0;) {
+      const auto it = running.find(pid);
+      if (it == running.end()) continue;
+      it->second.ended = Clock::now();
+      ended.emplace_back(std::move(it->second), wait_status);
+      running.erase(it);
+    }
+    if (!ended.empty()) continue;
+    // Time-outs and the progress line; then sleep until a child ends, a stop signal, or the
+    // next deadline
     const auto now = Clock::now();
+    Clock::duration until_next = kProgressEvery;
     for (auto& [child_pid, c] : running) {
       if (!c.timed_out && !c.killed && now - c.started > timeout) {
         c.timed_out = true;
@@ -335,9 +344,12 @@ std::vector<VariantOutcome> run_variants(const config::SweepPlan& plan,
       } else if ((c.timed_out || c.killed) && now - c.term_sent > kKillAfter) {
         kill(-child_pid, SIGKILL);
       }
+      const Clock::time_point next =
+          c.timed_out || c.killed ? c.term_sent + kKillAfter : c.started + timeout;
+      until_next = std::min(until_next, std::max<Clock::duration>(next - now, kRecheck));
     }
     progress.maybe_print(running.size());
-    std::this_thread::sleep_for(kPoll);
+    if (!running.empty()) ChildWatch::wait(until_next);
   }
   progress.maybe_print(0, true);
   sigaction(SIGINT, &old_int, nullptr);

@@ -1,8 +1,9 @@
 #pragma once
 // Runs sweep variants (config/sweep/sweep_plan.hpp): each one the recipe of `hilsim run
 // --speed max --no-rt --console off --overlay OUT/variants/NNNNNN.pbtxt`, run in a child
-// process of its own (forked, not a new program) — a variant that crashes, hangs or fails to
-// set up is reported and the others go on — into OUT/runs/NNNNNN/, with
+// process of its own forked from this process, the sweep's worker, once it warmed up
+// (sweep_worker.hpp: a fork server) — a variant that crashes, hangs or fails to set up is
+// reported and the others go on — into OUT/runs/NNNNNN/, with
 // sweep.json (what ran and how it ended) and run.log (its output) next to the run's files.
 // A run is recorded under a temporary name and renamed when it ends, so a directory
 // OUT/runs/NNNNNN never holds half a run; a variant whose directory says passed or failed for
@@ -18,6 +19,7 @@
 
 #include "config/sweep/sweep_plan.hpp"
 #include "tools/session/run/run_session.hpp"
+#include "tools/sweep/sweep_worker.hpp"
 
 namespace hil::sweep {
 
@@ -48,7 +50,10 @@ struct RunnerSpec {
   unsigned jobs = 1;          ///< variants at once
   bool progress = true;       ///< a progress line on stderr every second
   /// What a child runs for its variant: `hilsim run` (tests: a stand-in); its exit status.
-  std::function<int(const session::RunSpec&)> run_variant = session::run_rig;
+  VariantRun run_variant = session::run_rig;
+  /// What the worker runs once, for a few ticks, before it forks the first variant
+  /// (sweep_worker.hpp warm_up); empty: no warm-up.
+  VariantRun warm_up = session::run_rig;
 };
 
 /// OUT/runs/NNNNNN.

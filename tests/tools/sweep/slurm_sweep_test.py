@@ -4,11 +4,13 @@
 tests/tools/sweep/sixteen.pbtxt (one variant built to fail) as a job array of 6 tasks and a
 collect job; then: 15 passed and 1 failed with its exit status and run directory, in the
 collect summary and in Slurm's own accounting (jobcomp); the same plan with `--local -j 2`
-gives the same results.csv byte for byte; a failed variant's run replays identically.
+gives the same results.csv byte for byte; a failed variant's run replays identically; each
+array task ran its slice in one warmed-up worker, a child per variant (issue 41).
 
 Usage: slurm_sweep_test.py HILSIM SOURCE_DIR
 Exit 77 (ctest: skipped) with the reason when Slurm or munge is not installed or cannot start.
 """
+import json
 import os
 import shutil
 import signal
@@ -129,6 +131,14 @@ PartitionName=test Nodes={host} Default=YES MaxTime=INFINITE State=UP
         expect(f"replay: hilsim replay {out}/runs/000012" in text, text)
         for i in range(16):
             expect(os.path.exists(f"{out}/runs/{i:06}/manifest.json"), f"run {i} missing")
+        # Each array task ran its slice (3 variants) in one warmed-up worker, one child each
+        for task in range(6):
+            workers = [json.load(open(f"{out}/runs/{i:06}/sweep.json"))["worker"]
+                       for i in range(task * 3, min(16, task * 3 + 3))]
+            expect(len({w["pid"] for w in workers}) == 1 and all(w["warm"] for w in workers)
+                   and len({w["child_pid"] for w in workers}) == len(workers)
+                   and all(w["child_pid"] != w["pid"] for w in workers),
+                   f"task {task}: not one warmed-up worker with a child per variant: {workers}")
 
         # Slurm's own accounting: 6 array tasks, the one holding variant 12 (task 4) exited 4
         jobcomp = open(f"{tmp}/jobcomp.txt").read()
