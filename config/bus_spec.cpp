@@ -69,6 +69,21 @@ void check_mirror(const BusMirror& m, const io::bus::BusSpec& bus, const std::st
     }
     out.send_repeat = m.send_repeat();
   }
+  if (m.has_receive_budget()) {
+    if (m.receive_budget() < 1 || m.receive_budget() > 100'000) {
+      errors.push_back(sources.error(at + ".receive_budget",
+                                     fmt::format("{} is not 1..100000", m.receive_budget())));
+    }
+    out.receive_budget = m.receive_budget();
+  }
+  if (m.has_tag()) {
+    if (m.tag() == "hmac_sha256" || m.tag() == "blake2b") {
+      out.tag = m.tag() == "blake2b" ? 2 : 1;
+    } else {
+      errors.push_back(
+          sources.error(at + ".tag", fmt::format("\"{}\" is not hmac_sha256 or blake2b", m.tag())));
+    }
+  }
   if (!m.has_key_file()) {
     errors.push_back(sources.error(
         at, "no key_file: the mirror signs every datagram (hilsim bus keygen FILE makes one)"));

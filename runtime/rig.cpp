@@ -64,7 +64,9 @@ Rig::Rig(config::RigSpec settings, const RigBuildSpec& options) : settings_(std:
     if (options.live_bus) {
       live_bus_ = std::make_unique<io::bus::LiveBus>(
           bus_->schema(), io::bus::LiveBusSpec{.endpoint = io::bus::endpoint_for(spec.name),
-                                               .mirror = spec.mirror});
+                                               .mirror = spec.mirror,
+                                               .tick_period_ns = static_cast<std::uint64_t>(
+                                                   settings_.executive.period)});
       bus_->connect(&live_bus_->image(), &live_bus_->input());
     }
   }

@@ -91,6 +91,7 @@ class Rig {
   [[nodiscard]] io::bus::BusExchange* bus() noexcept { return bus_.get(); }
   /// The bus as co-simulators reach it, or nullptr (no bus, or not live).
   [[nodiscard]] io::bus::LiveBus* live_bus() noexcept { return live_bus_.get(); }
+  [[nodiscard]] const io::bus::LiveBus* live_bus() const noexcept { return live_bus_.get(); }
   /// Adds the rig's stages to their slots of the tick.
   void add_stages(TickPlan& plan);
   [[nodiscard]] const config::RigSpec& settings() const noexcept { return settings_; }

@@ -9,7 +9,7 @@ packages=(
   libboost-dev libprotobuf-dev protobuf-compiler libcli11-dev libspdlog-dev libfmt-dev
   libeigen3-dev libsocketcan-dev libsystemd-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  nlohmann-json3-dev zlib1g-dev libzstd-dev liblz4-dev libsodium-dev libzip-dev libpugixml-dev
+  nlohmann-json3-dev zlib1g-dev libzstd-dev liblz4-dev libsodium-dev libssl-dev libzip-dev libpugixml-dev
   rt-tests clang libclang-rt-14-dev clang-format clang-tidy
   can-utils python3-can python3-canmatrix python3-websockets python3-pytest python3-serial
   python3-mypy

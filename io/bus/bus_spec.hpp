@@ -43,6 +43,8 @@ struct MirrorSpec {
   std::uint8_t key_id = 1;
   std::vector<MirrorPeerSpec> peers;
   unsigned send_repeat = 1;
+  std::uint32_t receive_budget = 64;  ///< datagrams per peer and tick (docs/bus.md)
+  std::uint8_t tag = 1;               ///< the wire version signed with: 1 HMAC-SHA256, 2 BLAKE2b
 };
 
 struct BusSpec {

@@ -7,17 +7,26 @@
 
 #include "io/bus/client/attach_server.hpp"
 #include "io/bus/mirror/mirror.hpp"
+#include "io/bus/mirror/mirror_health.hpp"
 
 namespace hil::io::bus {
 
 namespace {
 
+/// The block's settings both sides share: the receive budget per tick and the tag.
+void common(mirror::MirrorLinkSpec& c, const MirrorSpec& spec, const LiveBusSpec& o) {
+  c.receive_budget = spec.receive_budget;
+  c.budget_period_ns = o.tick_period_ns;
+  c.tag = static_cast<mirror::TagKind>(spec.tag);
+}
+
 /// The mirror's configuration on the rig's side: its block as written.
-mirror::MirrorLinkSpec rig_side(const MirrorSpec& spec) {
+mirror::MirrorLinkSpec rig_side(const MirrorSpec& spec, const LiveBusSpec& o) {
   mirror::MirrorLinkSpec c{.bind = spec.bind,
                            .key_file = spec.key_file,
                            .key_id = spec.key_id,
                            .send_repeat = spec.send_repeat};
+  common(c, spec, o);
   for (const MirrorPeerSpec& p : spec.peers) {
     c.peers.push_back({.address = p.address, .send = p.send, .receive = p.receive});
   }
@@ -46,6 +55,7 @@ mirror::MirrorLinkSpec replica_side(const MirrorSpec& spec, const LiveBusSpec& o
   c.peers.push_back({.address = o.replica_peer.empty() ? spec.bind : o.replica_peer,
                      .send = me->receive,
                      .receive = me->send});
+  common(c, spec, o);
   return c;
 }
 
@@ -58,7 +68,7 @@ LiveBus::LiveBus(BusSchema schema, const LiveBusSpec& options)
       server_(std::make_unique<AttachServer>(*image_, endpoint_)) {
   if (!options.mirror) return;
   mirror::MirrorLinkSpec config =
-      options.replica ? replica_side(*options.mirror, options) : rig_side(*options.mirror);
+      options.replica ? replica_side(*options.mirror, options) : rig_side(*options.mirror, options);
   // The mirror is the local writer of what it receives: no local client may take those roles
   for (const mirror::MirrorPeer& peer : config.peers) {
     for (const std::string& name : peer.receive) {
@@ -73,11 +83,13 @@ LiveBus::LiveBus(BusSchema schema, const LiveBusSpec& options)
   }
   mirror_ = std::make_unique<mirror::Mirror>(*image_, std::move(config));
   mirror_->start();
+  health_ = std::make_unique<mirror::HealthFileWriter>(*mirror_, image_->schema(), endpoint_);
 }
 
 LiveBus::~LiveBus() { close(); }
 
 void LiveBus::close() noexcept {
+  health_.reset();  // its last write before the mirror stops; the file goes with it
   if (mirror_) mirror_->stop();
   image_->close();
 }

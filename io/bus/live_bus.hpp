@@ -20,7 +20,8 @@ namespace hil::io::bus {
 class AttachServer;
 namespace mirror {
 class Mirror;
-}
+class HealthFileWriter;
+}  // namespace mirror
 
 struct LiveBusSpec {
   std::filesystem::path endpoint;    ///< the attach socket
@@ -30,20 +31,25 @@ struct LiveBusSpec {
   bool replica = false;
   std::string replica_bind;
   std::string replica_peer;
+  /// The rig's tick: the mirror's receive budget is per tick.
+  std::uint64_t tick_period_ns = 1'000'000;
 };
 
 class LiveBus {
  public:
   LiveBus(BusSchema schema, const LiveBusSpec& options);
   ~LiveBus();
+  LiveBus(LiveBus&&) = delete;
   LiveBus(const LiveBus&) = delete;
   LiveBus& operator=(const LiveBus&) = delete;
 
   [[nodiscard]] BusImage& image() noexcept { return *image_; }
+  [[nodiscard]] const BusImage& image() const noexcept { return *image_; }
   /// The input regions as the RT task reads them.
   [[nodiscard]] ImageInput& input() noexcept { return *input_; }
   [[nodiscard]] AttachServer& server() noexcept { return *server_; }
   [[nodiscard]] mirror::Mirror* mirror() noexcept { return mirror_.get(); }
+  [[nodiscard]] const mirror::Mirror* mirror() const noexcept { return mirror_.get(); }
   [[nodiscard]] const std::filesystem::path& endpoint() const noexcept { return endpoint_; }
   /// One line for the run's start: "bus ravon: 3 regions at /run/hilsim/ravon.bus; mirror …".
   [[nodiscard]] std::string describe() const;
@@ -57,6 +63,7 @@ class LiveBus {
   std::unique_ptr<ImageInput> input_;
   std::unique_ptr<AttachServer> server_;
   std::unique_ptr<mirror::Mirror> mirror_;
+  std::unique_ptr<mirror::HealthFileWriter> health_;  // <endpoint>.mirror.json for bus ls
 };
 
 }  // namespace hil::io::bus

@@ -54,6 +54,7 @@ Json Core::status_json(const WsSession& s) const {
     const Json extra = feed.counters();
     if (extra.contains("can")) m["can"] = extra["can"];
     if (extra.contains("recorder")) m["recorder"] = extra["recorder"];
+    if (extra.contains("bus_mirror")) m["bus_mirror"] = extra["bus_mirror"];  // docs/bus.md
   }
   return m;
 }

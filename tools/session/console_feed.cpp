@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "io/bus/mirror/mirror_health.hpp"
 #include "io/scene/scene_json.hpp"
 #include "runtime/commands/command_queue.hpp"
 #include "runtime/faults/fault_engine.hpp"
@@ -56,7 +57,12 @@ json counters_json(const runtime::Rig& rig, const runtime::Recording* recording)
                 {"frames", c.can_log.frames_written},
                 {"errors", c.errors}};
   }
-  return {{"can", std::move(can)}, {"recorder", std::move(recorder)}};
+  json out = {{"can", std::move(can)}, {"recorder", std::move(recorder)}};
+  if (const io::bus::LiveBus* live = rig.live_bus(); live != nullptr && live->mirror() != nullptr) {
+    out["bus_mirror"] =
+        io::bus::mirror::mirror_health_json(*live->mirror(), live->image().schema());
+  }
+  return out;
 }
 
 /// Events from counters that only grow: a CAN message timing out, the recorder's first error.

@@ -2,18 +2,19 @@
 
 #include <poll.h>
 #include <sodium.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <ctime>
 
 #include <algorithm>
 #include <array>
 #include <atomic>
-#include <cerrno>
-#include <cmath>
 #include <stdexcept>
 #include <thread>
 
+#include "io/bus/mirror/datagram_batch.hpp"
 #include "io/bus/mirror/mirror_routes.hpp"
+#include "io/bus/mirror/receive_budget.hpp"
 #include "io/bus/mirror/udp_socket.hpp"
 #include "io/bus/mirror/wire.hpp"
 
@@ -21,11 +22,10 @@ namespace hil::io::bus::mirror {
 
 namespace {
 
-constexpr std::size_t kBatch = 32;            // datagrams per recvmmsg
-constexpr std::size_t kRxBufferBytes = 2048;  // > kMaxDatagramBytes: MSG_TRUNC marks larger
-constexpr unsigned kMaxRepeat = 8;
+constexpr std::size_t kMaxBatchesPerPass = 8;  // then the sends get their turn, even in a flood
+constexpr unsigned long kTimerSlackNs = 1000;  // the default 50 us would dominate a 100 us poll
+constexpr std::uint64_t kIdleWaitNs = 100'000'000;  // the stop flag's latency without sends
 constexpr unsigned kReadTries = 3;
-constexpr std::uint32_t kMaxPollUs = 1'000'000;
 
 std::uint64_t unix_ns() noexcept {
   timespec ts{};
@@ -33,8 +33,6 @@ std::uint64_t unix_ns() noexcept {
   return static_cast<std::uint64_t>(ts.tv_sec) * 1'000'000'000ULL +
          static_cast<std::uint64_t>(ts.tv_nsec);
 }
-
-bool is_back_pressure(int e) noexcept { return e == EAGAIN || e == EWOULDBLOCK || e == ENOBUFS; }
 
 [[noreturn]] void fail(const std::string& what) { throw std::runtime_error("mirror: " + what); }
 
@@ -58,6 +56,7 @@ struct Mirror::State {
     std::uint64_t ping_seq = 0;
     std::uint64_t awaiting = 0;  // ping_seq of the PING not yet answered; 0 none
     std::uint64_t rtt_ns = 0;
+    ReceiveBudget budget;
   };
 
   State(BusImage& img, MirrorLinkSpec cfg)
@@ -72,6 +71,8 @@ struct Mirror::State {
   std::unique_ptr<UdpSocket> socket;
   std::string local_text;
   std::vector<PeerState> peers;
+  std::vector<std::string> peer_text;
+  std::unique_ptr<PeerCounters[]> peer_counters;
   std::vector<SendRegion> sends;
   std::uint64_t bus_hash = 0;
   std::uint64_t min_interval_ns = 0;
@@ -84,24 +85,22 @@ struct Mirror::State {
   std::uint64_t packet_seq = 0;
 
   // Per-datagram buffers, sized here so that the thread never allocates
-  std::array<std::array<std::uint8_t, kRxBufferBytes>, kBatch> rx{};
-  std::array<mmsghdr, kBatch> msgs{};
-  std::array<iovec, kBatch> iov{};
-  std::array<sockaddr_storage, kBatch> from{};
-  std::array<std::uint8_t, kMaxDatagramBytes> tx{};
-  std::array<std::uint8_t, kPingBytes> ping_tx{};
+  ReceiveBatch rx;
+  SendBatch tx;
   RegionSnapshot snapshot;
   std::array<double, kMaxRegionValues> values{};
 
   void run() noexcept;
+  [[nodiscard]] std::uint64_t wait_ns() const noexcept;
   bool receive() noexcept;
-  void handle(std::span<const std::uint8_t> bytes, const sockaddr_storage& src,
-              socklen_t len) noexcept;
+  [[nodiscard]] int peer_of(const sockaddr_storage& src, socklen_t len) const noexcept;
+  void handle(std::span<const std::uint8_t> bytes, int peer) noexcept;
   void send_regions(std::uint64_t now) noexcept;
   void send_pings(std::uint64_t now) noexcept;
-  void transmit(std::span<const std::uint8_t> bytes, const PeerState& peer) noexcept;
+  void flush() noexcept;
   [[nodiscard]] PacketHead head(PacketType type) noexcept {
-    return {.type = type,
+    return {.tag = config.tag,
+            .type = type,
             .key_id = config.key_id,
             .flags = 0,
             .bus_schema_hash = bus_hash,
@@ -117,16 +116,7 @@ Mirror::Mirror(BusImage& image, MirrorLinkSpec config)
   const MirrorLinkSpec& c = s.config;
   const BusSchema& schema = image.schema();
   sodium_ready();
-  if (c.send_repeat < 1 || c.send_repeat > kMaxRepeat) {
-    fail("send_repeat " + std::to_string(c.send_repeat) + " out of range 1.." +
-         std::to_string(kMaxRepeat));
-  }
-  if (c.poll_us < 1 || c.poll_us > kMaxPollUs) {
-    fail("poll_us " + std::to_string(c.poll_us) + " out of range 1.." + std::to_string(kMaxPollUs));
-  }
-  if (!std::isfinite(c.max_rate_hz) || !std::isfinite(c.ping_interval_s)) {
-    fail("max_rate_hz and ping_interval_s must be finite");
-  }
+  check_options(c);
   if (c.key_file.empty()) fail("no key_file given");
   s.keys.add(c.key_id, MirrorKey::load(c.key_file));
   if (!c.previous_key_file.empty()) {
@@ -144,7 +134,11 @@ Mirror::Mirror(BusImage& image, MirrorLinkSpec config)
 
   const SocketAddress bind = SocketAddress::resolve(c.bind, "bind address");
   const MirrorRoutes routes = plan_routes(schema, c, bind);
-  for (const SocketAddress& address : routes.peers) s.peers.push_back({.address = address});
+  for (const SocketAddress& address : routes.peers) {
+    s.peers.push_back({.address = address});
+    s.peer_text.push_back(address.to_string());
+  }
+  s.peer_counters = std::make_unique<PeerCounters[]>(s.peers.size());
   for (const MirrorRoutes::Receive& r : routes.receives) {
     s.receiver.expect(r.region, static_cast<int>(r.peer));
   }
@@ -156,11 +150,6 @@ Mirror::Mirror(BusImage& image, MirrorLinkSpec config)
   }
   s.socket = std::make_unique<UdpSocket>(bind);
   s.local_text = s.socket->local().to_string();
-  for (std::size_t i = 0; i < kBatch; ++i) {
-    s.iov[i] = {s.rx[i].data(), s.rx[i].size()};
-    s.msgs[i].msg_hdr.msg_iov = &s.iov[i];
-    s.msgs[i].msg_hdr.msg_iovlen = 1;
-  }
 }
 
 Mirror::~Mirror() { stop(); }
@@ -210,55 +199,91 @@ const RegionReceiveCounters& Mirror::region_counters(std::uint32_t region) const
 std::uint64_t Mirror::session_id() const noexcept {
   return state_->session_id.load(std::memory_order_relaxed);
 }
+const std::vector<std::string>& Mirror::peers() const noexcept { return state_->peer_text; }
+const PeerCounters& Mirror::peer_counters(std::size_t peer) const {
+  if (peer >= state_->peers.size()) {
+    throw std::out_of_range("mirror: no peer " + std::to_string(peer));
+  }
+  return state_->peer_counters[peer];
+}
+int Mirror::receive_peer(std::uint32_t region) const noexcept {
+  return state_->receiver.peer_of(region);
+}
+const MirrorLinkSpec& Mirror::config() const noexcept { return state_->config; }
 
 void Mirror::State::run() noexcept {
-  const timespec wait{.tv_sec = config.poll_us / 1'000'000,
-                      .tv_nsec = static_cast<long>(config.poll_us % 1'000'000) * 1000};
+  ::prctl(PR_SET_TIMERSLACK, kTimerSlackNs, 0, 0, 0);  // this thread only
   pollfd pfd{.fd = socket->fd(), .events = POLLIN, .revents = 0};
   while (running.load(std::memory_order_acquire)) {
-    while (receive()) {
+    for (std::size_t b = 0; b < kMaxBatchesPerPass && receive(); ++b) {
     }
     const std::uint64_t now = monotonic_ns();
     send_regions(now);
     send_pings(now);
+    flush();
+    const std::uint64_t ns = wait_ns();
+    const timespec wait{.tv_sec = static_cast<time_t>(ns / 1'000'000'000),
+                        .tv_nsec = static_cast<long>(ns % 1'000'000'000)};
     ::ppoll(&pfd, 1, &wait, nullptr);  // wakes at once for a datagram
   }
 }
 
-bool Mirror::State::receive() noexcept {
-  for (std::size_t i = 0; i < kBatch; ++i) {
-    msgs[i].msg_hdr.msg_name = &from[i];
-    msgs[i].msg_hdr.msg_namelen = sizeof from[i];
-    msgs[i].msg_hdr.msg_flags = 0;
+std::uint64_t Mirror::State::wait_ns() const noexcept {
+  // Sent regions are polled every poll_us (the RT writer makes no system call to wake anyone);
+  // without them the next PING is the only timed work: no fixed period at all
+  if (!sends.empty()) return std::uint64_t{config.poll_us} * 1000;
+  std::uint64_t ns = kIdleWaitNs;
+  if (ping_interval_ns == 0) return ns;
+  const std::uint64_t now = monotonic_ns();
+  for (const PeerState& p : peers) {
+    ns = std::min(ns, p.next_ping_mono > now ? p.next_ping_mono - now : 0);
   }
-  const int got = ::recvmmsg(socket->fd(), msgs.data(), kBatch, MSG_DONTWAIT, nullptr);
-  if (got <= 0) return false;
-  for (int i = 0; i < got; ++i) {
-    const mmsghdr& m = msgs[static_cast<std::size_t>(i)];
-    bump(counters.rx);
-    if ((m.msg_hdr.msg_flags & MSG_TRUNC) != 0) {  // larger than any valid datagram
-      bump(counters.malformed);
-      continue;
-    }
-    handle({rx[static_cast<std::size_t>(i)].data(), m.msg_len}, from[static_cast<std::size_t>(i)],
-           m.msg_hdr.msg_namelen);
-  }
-  return static_cast<std::size_t>(got) == kBatch;
+  return ns;
 }
 
-void Mirror::State::handle(std::span<const std::uint8_t> bytes, const sockaddr_storage& src,
-                           socklen_t len) noexcept {
-  int peer = Receiver::kUnknownPeer;
+int Mirror::State::peer_of(const sockaddr_storage& src, socklen_t len) const noexcept {
   for (std::size_t p = 0; p < peers.size(); ++p) {
-    if (peers[p].address.same(src, len)) {
-      peer = static_cast<int>(p);
-      break;
-    }
+    if (peers[p].address.same(src, len)) return static_cast<int>(p);
   }
+  return Receiver::kUnknownPeer;
+}
+
+bool Mirror::State::receive() noexcept {
+  const std::size_t got = rx.receive(socket->fd());
+  if (got == 0) return false;
+  const std::uint64_t now = monotonic_ns();
+  for (std::size_t i = 0; i < got; ++i) {
+    bump(counters.rx);
+    const int peer = peer_of(rx.from(i), rx.from_size(i));
+    if (peer == Receiver::kUnknownPeer) {  // not a configured peer: dropped unparsed
+      bump(counters.unknown_source);
+      continue;
+    }
+    PeerCounters& pc = peer_counters[static_cast<std::size_t>(peer)];
+    bump(pc.rx);
+    if (!peers[static_cast<std::size_t>(peer)].budget.take(now, config.receive_budget,
+                                                           config.budget_period_ns)) {
+      bump(counters.over_budget);
+      bump(pc.over_budget);
+      continue;
+    }
+    if (rx.truncated(i)) {  // larger than any valid datagram
+      bump(counters.malformed);
+      bump(pc.malformed);
+      continue;
+    }
+    handle(rx.bytes(i), peer);
+  }
+  flush();  // the PONGs
+  return got == kDatagramBatch;
+}
+
+void Mirror::State::handle(std::span<const std::uint8_t> bytes, int peer) noexcept {
+  PeerState& from_peer = peers[static_cast<std::size_t>(peer)];
   Packet packet;
-  const Verdict verdict = receiver.accept(bytes, peer, packet);
+  const Verdict verdict =
+      receiver.accept(bytes, peer, packet, &peer_counters[static_cast<std::size_t>(peer)]);
   if (verdict == Verdict::applied) {
-    const PeerState& from_peer = peers[static_cast<std::size_t>(peer)];
     packet.copy_values(values.data());
     const SlotHeader slot{.region_seq = packet.data.region_seq,
                           .tick = packet.data.tick,
@@ -278,17 +303,19 @@ void Mirror::State::handle(std::span<const std::uint8_t> bytes, const sockaddr_s
                           .ping_mono_ns = packet.ping.ping_mono_ns,
                           .ping_session_id = packet.ping.ping_session_id,
                           .send_unix_ns = unix_ns()};
-    const std::size_t size = encode_ping(ping_tx, head(PacketType::pong), echo, *sign_key);
-    transmit({ping_tx.data(), size}, peers[static_cast<std::size_t>(peer)]);
+    if (tx.full()) flush();
+    const std::size_t size = encode_ping(tx.next(), head(PacketType::pong), echo, *sign_key);
+    tx.push(size, from_peer.address);
   } else if (verdict == Verdict::pong) {
-    PeerState& p = peers[static_cast<std::size_t>(peer)];
     const std::uint64_t now = monotonic_ns();
-    if (p.awaiting != 0 && packet.ping.ping_seq == p.awaiting &&
+    if (from_peer.awaiting != 0 && packet.ping.ping_seq == from_peer.awaiting &&
         packet.ping.ping_session_id == session_id.load(std::memory_order_relaxed) &&
         packet.ping.ping_mono_ns <= now) {
-      p.awaiting = 0;
-      p.rtt_ns = now - packet.ping.ping_mono_ns;
-      counters.rtt_us.store(p.rtt_ns / 1000, std::memory_order_relaxed);
+      from_peer.awaiting = 0;
+      from_peer.rtt_ns = now - packet.ping.ping_mono_ns;
+      counters.rtt_us.store(from_peer.rtt_ns / 1000, std::memory_order_relaxed);
+      peer_counters[static_cast<std::size_t>(peer)].rtt_us.store(from_peer.rtt_ns / 1000,
+                                                                 std::memory_order_relaxed);
       bump(counters.pongs);
     }
   }
@@ -328,12 +355,22 @@ void Mirror::State::send_regions(std::uint64_t now) noexcept {
     h.flags = snapshot.head.status == static_cast<std::uint64_t>(SlotStatus::valid)
                   ? std::uint8_t{0}
                   : kFlagRegionInvalid;
-    const std::size_t size = encode_data(tx, h, fields, snapshot.values, *sign_key);
-    const std::span<std::uint8_t> packet(tx.data(), size);
     for (unsigned copy = 0; copy < config.send_repeat; ++copy) {
-      if (copy == 1)
-        reflag(packet, static_cast<std::uint8_t>(h.flags | kFlagRepeatCopy), *sign_key);
-      for (const std::size_t p : r.peers) transmit(packet, peers[p]);
+      // Each copy its own buffer (a repeat is re-flagged and re-signed), one entry per peer
+      for (std::size_t i = 0; i < r.peers.size(); ++i) {
+        const SocketAddress& to = peers[r.peers[i]].address;
+        if (i > 0 && !tx.full()) {
+          tx.copy_last(to);
+          continue;
+        }
+        if (tx.full()) flush();
+        const std::span<std::uint8_t> out = tx.next();
+        const std::size_t size = encode_data(out, h, fields, snapshot.values, *sign_key);
+        if (copy > 0) {
+          reflag(out.first(size), static_cast<std::uint8_t>(h.flags | kFlagRepeatCopy), *sign_key);
+        }
+        tx.push(size, to);
+      }
     }
   }
 }
@@ -348,21 +385,18 @@ void Mirror::State::send_pings(std::uint64_t now) noexcept {
                             .ping_mono_ns = now,
                             .ping_session_id = session_id.load(std::memory_order_relaxed),
                             .send_unix_ns = unix_ns()};
-    const std::size_t size = encode_ping(ping_tx, head(PacketType::ping), fields, *sign_key);
-    transmit({ping_tx.data(), size}, p);
+    if (tx.full()) flush();
+    const std::size_t size = encode_ping(tx.next(), head(PacketType::ping), fields, *sign_key);
+    tx.push(size, p.address);
   }
 }
 
-void Mirror::State::transmit(std::span<const std::uint8_t> bytes, const PeerState& peer) noexcept {
-  const ssize_t sent = ::sendto(socket->fd(), bytes.data(), bytes.size(), MSG_DONTWAIT,
-                                peer.address.get(), peer.address.size);
-  if (sent == static_cast<ssize_t>(bytes.size())) {
-    bump(counters.tx);
-  } else if (sent < 0 && is_back_pressure(errno)) {
-    bump(counters.send_dropped);
-  } else {
-    bump(counters.send_errors);
-  }
+void Mirror::State::flush() noexcept {
+  if (tx.empty()) return;
+  const SendResult r = tx.flush(socket->fd());
+  if (r.sent != 0) bump(counters.tx, r.sent);
+  if (r.dropped != 0) bump(counters.send_dropped, r.dropped);
+  if (r.errors != 0) bump(counters.send_errors, r.errors);
 }
 
 }  // namespace hil::io::bus::mirror

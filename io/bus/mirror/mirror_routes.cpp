@@ -1,6 +1,7 @@
 #include "io/bus/mirror/mirror_routes.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -11,6 +12,10 @@ namespace hil::io::bus::mirror {
 namespace {
 
 [[noreturn]] void fail(const std::string& what) { throw std::runtime_error("mirror: " + what); }
+
+constexpr unsigned kMaxRepeat = 8;
+constexpr std::uint32_t kMaxPollUs = 1'000'000;
+constexpr std::uint32_t kMaxBudget = 1'000'000;
 
 }  // namespace
 
@@ -77,6 +82,25 @@ MirrorRoutes plan_routes(const BusSchema& schema, const MirrorLinkSpec& config,
     }
   }
   return routes;
+}
+
+void check_options(const MirrorLinkSpec& c) {
+  if (c.send_repeat < 1 || c.send_repeat > kMaxRepeat) {
+    fail("send_repeat " + std::to_string(c.send_repeat) + " out of range 1.." +
+         std::to_string(kMaxRepeat));
+  }
+  if (c.poll_us < 1 || c.poll_us > kMaxPollUs) {
+    fail("poll_us " + std::to_string(c.poll_us) + " out of range 1.." + std::to_string(kMaxPollUs));
+  }
+  if (c.receive_budget < 1 || c.receive_budget > kMaxBudget || c.budget_period_ns == 0 ||
+      c.budget_period_ns > 1'000'000'000) {
+    fail("receive_budget " + std::to_string(c.receive_budget) + " out of range 1.." +
+         std::to_string(kMaxBudget) + " datagrams per period, or a period not in (0, 1 s]");
+  }
+  if (c.tag != TagKind::hmac_sha256 && c.tag != TagKind::blake2b) fail("unknown tag kind");
+  if (!std::isfinite(c.max_rate_hz) || !std::isfinite(c.ping_interval_s)) {
+    fail("max_rate_hz and ping_interval_s must be finite");
+  }
 }
 
 }  // namespace hil::io::bus::mirror

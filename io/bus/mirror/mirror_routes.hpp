@@ -29,6 +29,10 @@ struct MirrorRoutes {
   std::vector<Receive> receives;
 };
 
+/// The options of `config` in range (send_repeat, poll_us, receive_budget and its period, tag,
+/// finite rates); std::runtime_error("mirror: …") naming the option and its range.
+void check_options(const MirrorLinkSpec& config);
+
 /// The routes of `config` over `schema`, its peers resolved in `bind`'s IP version. Throws
 /// std::runtime_error("mirror: …") naming the peer, the region and what is wrong.
 [[nodiscard]] MirrorRoutes plan_routes(const BusSchema& schema, const MirrorLinkSpec& config,

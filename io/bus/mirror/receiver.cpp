@@ -35,42 +35,44 @@ int Receiver::peer_of(std::uint32_t region) const noexcept {
   return region < regions_.size() ? regions_[region].peer : kUnknownPeer;
 }
 
-Verdict Receiver::accept(std::span<const std::uint8_t> bytes, int peer, Packet& out) noexcept {
+Verdict Receiver::accept(std::span<const std::uint8_t> bytes, int peer, Packet& out,
+                         ReceiveCounters* peer_totals) noexcept {
+  peer_totals_ = peer_totals;
   // 1. structure, then schema
   if (parse(bytes, out) != WireError::ok) {
-    bump(totals_.malformed);
+    count(&ReceiveCounters::malformed);
     return Verdict::malformed;
   }
   if (out.head.bus_schema_hash != bus_hash_) {
-    bump(totals_.schema);
+    count(&ReceiveCounters::schema);
     return Verdict::schema;
   }
   RegionState* state = nullptr;
   RegionReceiveCounters* c = nullptr;
   if (out.head.type == PacketType::data) {
     if (out.data.region_id >= regions_.size()) {
-      bump(totals_.schema);
+      count(&ReceiveCounters::schema);
       return Verdict::schema;
     }
     state = &regions_[out.data.region_id];
     c = &counters_[state->index];
     if (out.data.n != state->value_count || out.data.region_schema_hash != state->schema_hash) {
-      bump(totals_.schema);
+      count(&ReceiveCounters::schema);
       return Verdict::schema;
     }
     // 2. source: the one peer that writes this region
     if (peer == kUnknownPeer || peer != state->peer) {
-      bump(totals_.unknown_source);
+      count(&ReceiveCounters::unknown_source);
       bump(c->unknown_source);
       return Verdict::unknown_source;
     }
   } else if (peer == kUnknownPeer) {
-    bump(totals_.unknown_source);
+    count(&ReceiveCounters::unknown_source);
     return Verdict::unknown_source;
   }
   // 3. authenticity
   if (verify(out, keys_) != WireError::ok) {
-    bump(totals_.auth_failed);
+    count(&ReceiveCounters::auth_failed);
     if (c != nullptr) bump(c->auth_failed);
     return Verdict::auth_failed;
   }
@@ -88,28 +90,28 @@ Verdict Receiver::order(RegionState& s, RegionReceiveCounters& c, const Packet& 
              p.head.session_start_unix_ns == s.session_start_unix_ns) {
     // 4. same session
     if (seq == s.last_seq) {
-      bump(totals_.duplicates);
+      count(&ReceiveCounters::duplicates);
       bump(c.duplicates);
       return Verdict::duplicate;
     }
     if (seq < s.last_seq) {
-      bump(totals_.reordered);
+      count(&ReceiveCounters::reordered);
       bump(c.reordered);
       return Verdict::reordered_old;
     }
     if (p.data.tick < s.last_tick) {
-      bump(totals_.tick_regression);
+      count(&ReceiveCounters::tick_regression);
       bump(c.tick_regression);
       return Verdict::tick_regression;
     }
     lost = seq - s.last_seq - 1;
   } else if (p.head.session_start_unix_ns > s.session_start_unix_ns) {
     // 5. a restarted writer: accepted at once, whatever its region_seq
-    bump(totals_.writer_restarts);
+    count(&ReceiveCounters::writer_restarts);
     bump(c.writer_restarts);
     lost = seq > 0 ? seq - 1 : 0;
   } else {
-    bump(totals_.old_session);
+    count(&ReceiveCounters::old_session);
     bump(c.old_session);
     return Verdict::old_session;
   }
@@ -118,10 +120,10 @@ Verdict Receiver::order(RegionState& s, RegionReceiveCounters& c, const Packet& 
   s.last_seq = seq;
   s.last_tick = p.data.tick;
   if (lost > 0) {
-    bump(totals_.lost, lost);
+    count(&ReceiveCounters::lost, lost);
     bump(c.lost, lost);
   }
-  bump(totals_.applied);
+  count(&ReceiveCounters::applied);
   bump(c.applied);
   c.session_id.store(s.session_id, std::memory_order_relaxed);
   c.region_seq.store(seq, std::memory_order_relaxed);

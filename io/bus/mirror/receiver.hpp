@@ -97,8 +97,10 @@ class Receiver {
   [[nodiscard]] int peer_of(std::uint32_t region) const noexcept;
 
   /// Rules 1–6 for `bytes`, received from configured peer `peer` (kUnknownPeer for any other
-  /// address). `out` holds the parsed packet when the verdict is applied, ping or pong.
-  [[nodiscard]] Verdict accept(std::span<const std::uint8_t> bytes, int peer, Packet& out) noexcept;
+  /// address). `out` holds the parsed packet when the verdict is applied, ping or pong. Each
+  /// count goes to the totals and, when given, to `peer_totals` (the sending peer's).
+  [[nodiscard]] Verdict accept(std::span<const std::uint8_t> bytes, int peer, Packet& out,
+                               ReceiveCounters* peer_totals = nullptr) noexcept;
 
   [[nodiscard]] std::size_t region_count() const noexcept { return regions_.size(); }
   [[nodiscard]] const RegionReceiveCounters& region_counters(std::uint32_t region) const {
@@ -119,9 +121,15 @@ class Receiver {
   };
 
   Verdict order(RegionState& s, RegionReceiveCounters& c, const Packet& p) noexcept;
+  /// Bumps `field` of the totals and of the current call's peer totals.
+  void count(Counter ReceiveCounters::*field, std::uint64_t n = 1) noexcept {
+    bump(totals_.*field, n);
+    if (peer_totals_ != nullptr) bump(peer_totals_->*field, n);
+  }
 
   const KeyRing& keys_;
   ReceiveCounters& totals_;
+  ReceiveCounters* peer_totals_ = nullptr;  // of the accept() running
   std::uint64_t bus_hash_ = 0;
   std::vector<RegionState> regions_;
   std::unique_ptr<RegionReceiveCounters[]> counters_;

@@ -26,7 +26,7 @@ std::uint64_t get_u64(const std::uint8_t* p) noexcept {
 
 void put_head(std::uint8_t* p, const PacketHead& h) noexcept {
   std::memcpy(p, kWireMagic.data(), kWireMagic.size());
-  p[4] = kWireVersion;
+  p[4] = static_cast<std::uint8_t>(h.tag);
   p[5] = static_cast<std::uint8_t>(h.type);
   p[6] = h.key_id;
   p[7] = h.flags;
@@ -38,7 +38,7 @@ void put_head(std::uint8_t* p, const PacketHead& h) noexcept {
 
 void sign(std::span<std::uint8_t> packet, std::size_t signed_size, const MirrorKey& key) noexcept {
   compute_tag(key.bytes(), packet.first(signed_size),
-              packet.subspan(signed_size).first<kTagBytes>());
+              packet.subspan(signed_size).first<kTagBytes>(), static_cast<TagKind>(packet[4]));
 }
 
 }  // namespace
@@ -122,9 +122,10 @@ WireError parse(std::span<const std::uint8_t> bytes, Packet& out) noexcept {
   if (bytes.size() < kMinPacketBytes) return WireError::too_short;
   const std::uint8_t* p = bytes.data();
   if (std::memcmp(p, kWireMagic.data(), kWireMagic.size()) != 0) return WireError::bad_magic;
-  if (p[4] != kWireVersion) return WireError::bad_version;
+  if (p[4] < kWireVersion || p[4] > kWireVersionMax) return WireError::bad_version;
   if (p[5] < 1 || p[5] > 3) return WireError::bad_type;
   Packet r;
+  r.head.tag = static_cast<TagKind>(p[4]);
   r.head.type = static_cast<PacketType>(p[5]);
   r.head.key_id = p[6];
   r.head.flags = p[7];
@@ -164,7 +165,8 @@ WireError verify(const Packet& packet, const KeyRing& keys) noexcept {
   const MirrorKey* key = keys.find(packet.head.key_id);
   if (key == nullptr) return WireError::unknown_key;
   if (packet.tag.size() != kTagBytes) return WireError::auth_failed;
-  return tag_matches(key->bytes(), packet.signed_bytes, packet.tag.first<kTagBytes>())
+  return tag_matches(key->bytes(), packet.signed_bytes, packet.tag.first<kTagBytes>(),
+                     packet.head.tag)
              ? WireError::ok
              : WireError::auth_failed;
 }

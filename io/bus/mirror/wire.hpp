@@ -1,11 +1,13 @@
 #pragma once
-// The UDP mirror's wire format v1 (docs/bus.md "The UDP mirror"): one datagram per region
+// The UDP mirror's wire format (docs/bus.md "The UDP mirror"): one datagram per region
 // snapshot (DATA), plus PING/PONG for the round-trip time. Little-endian, every packet signed
-// with a 16-byte tag = the first 16 bytes of HMAC-SHA256(key[key_id], every byte before it).
+// with a 16-byte tag over every byte before it under key[key_id]. The version byte says which
+// tag (hmac.hpp): v1 = HMAC-SHA256-128, v2 = keyed BLAKE2b-128; the layouts are the same, and
+// a receiver accepts both.
 //
 // Common head (every type):
 //   0  4  magic "HSB1"          16  8  session_id (random per sender start)
-//   4  1  version = 1           24  8  session_start_unix_ns
+//   4  1  version 1 or 2        24  8  session_start_unix_ns
 //   5  1  type 1 DATA, 2 PING, 3 PONG
 //   6  1  key_id                32  8  packet_seq (per session, +1 per datagram)
 //   7  1  flags (DATA: bit0 region invalid, bit1 repeat copy; PING/PONG: 0)
@@ -35,7 +37,8 @@
 namespace hil::io::bus::mirror {
 
 inline constexpr std::array<std::uint8_t, 4> kWireMagic = {'H', 'S', 'B', '1'};
-inline constexpr std::uint8_t kWireVersion = 1;
+inline constexpr std::uint8_t kWireVersion = 1;     ///< HMAC-SHA256-128
+inline constexpr std::uint8_t kWireVersionMax = 2;  ///< keyed BLAKE2b-128
 inline constexpr std::size_t kHeadBytes = 40;       ///< the common head
 inline constexpr std::size_t kDataFixedBytes = 88;  ///< DATA before its values
 inline constexpr std::size_t kDataOverheadBytes = kDataFixedBytes + kTagBytes;  ///< 104
@@ -61,7 +64,7 @@ enum class WireError : std::uint8_t {
   ok = 0,
   too_short,        ///< fewer than kMinPacketBytes
   bad_magic,        ///< not "HSB1"
-  bad_version,      ///< not version 1
+  bad_version,      ///< not version 1 or 2
   bad_type,         ///< not DATA, PING or PONG
   too_many_values,  ///< DATA with n > kMaxRegionValues
   truncated,        ///< fewer bytes than the type and n announce (values or tag cut)
@@ -73,6 +76,7 @@ enum class WireError : std::uint8_t {
 
 /// The common head, offsets 0–39.
 struct PacketHead {
+  TagKind tag = TagKind::hmac_sha256;  ///< the version byte: which tag signs the packet
   PacketType type = PacketType::data;
   std::uint8_t key_id = 0;
   std::uint8_t flags = 0;
@@ -130,7 +134,8 @@ void reflag(std::span<std::uint8_t> packet, std::uint8_t flags, const MirrorKey&
 
 /// Structure only: size, magic, version, type, n against the size. Fills `out` on ok.
 [[nodiscard]] WireError parse(std::span<const std::uint8_t> bytes, Packet& out) noexcept;
-/// The tag of a parsed packet against the key its key_id names (constant-time compare).
+/// The tag of a parsed packet (the kind its version names) against the key its key_id names
+/// (constant-time compare).
 [[nodiscard]] WireError verify(const Packet& packet, const KeyRing& keys) noexcept;
 
 }  // namespace hil::io::bus::mirror

@@ -8,6 +8,7 @@
 #include "io/bus/endpoint.hpp"
 #include "io/bus/live_bus.hpp"
 #include "io/bus/mirror/mirror.hpp"
+#include "io/bus/mirror/mirror_health.hpp"
 #include "io/bus/mirror/mirror_key.hpp"
 #include "runtime/rig.hpp"
 #include "tools/session/bus/bus_tools.hpp"
@@ -44,20 +45,21 @@ int bus_mirror(const BusMirrorSpec& o) {
   // The same schema as the rig's: the same files give the same channels and units
   runtime::Rig rig(settings, {.bus_name = config::rig_name(o.rig), .live_bus = false});
   const bus::BusSchema& schema = rig.bus()->schema();
-  bus::LiveBus live(schema, {.endpoint = bus::endpoint_for(schema.name),
-                             .mirror = settings.bus->mirror,
-                             .replica = true,
-                             .replica_bind = o.bind,
-                             .replica_peer = o.peer});
+  bus::LiveBus live(schema,
+                    {.endpoint = bus::endpoint_for(schema.name),
+                     .mirror = settings.bus->mirror,
+                     .replica = true,
+                     .replica_bind = o.bind,
+                     .replica_peer = o.peer,
+                     .tick_period_ns = static_cast<std::uint64_t>(settings.executive.period)});
   fmt::print(stderr, "{}\n", live.describe());
   const StopSignals signals;
   while (!StopSignals::requested()) {
     std::this_thread::sleep_for(std::chrono::seconds(1));
     if (!o.quiet && live.mirror() != nullptr) {
-      const bus::mirror::MirrorCounters& c = live.mirror()->counters();
-      fmt::print(stderr, "mirror: rx {} applied {} tx {} lost {} auth_failed {} rtt {} us\n",
-                 c.rx.load(), c.applied.load(), c.tx.load(), c.lost.load(), c.auth_failed.load(),
-                 c.rtt_us.load());
+      const std::string text =
+          bus::mirror::mirror_health_text(bus::mirror::mirror_health_json(*live.mirror(), schema));
+      fmt::print(stderr, "{}", text.substr(0, text.find('\n') + 1));  // the totals
     }
   }
   live.close();

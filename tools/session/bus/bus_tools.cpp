@@ -6,6 +6,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdint>
+#include <fstream>
 #include <memory>
 #include <thread>
 
@@ -18,6 +19,7 @@
 #include "io/bus/endpoint.hpp"
 #include "io/bus/live_bus.hpp"
 #include "io/bus/mirror/mirror.hpp"
+#include "io/bus/mirror/mirror_health.hpp"
 #include "io/bus/mirror/mirror_key.hpp"
 #include "rt_core/time.hpp"
 #include "runtime/rig.hpp"
@@ -74,6 +76,14 @@ int region_of(const bus::BusClient& client, const std::string& name) {
     fmt::print(stderr, "no region \"{}\" in bus {}; it has:{}\n", name, client.bus_name(), names);
   }
   return id;
+}
+
+/// The rig's mirror health (<endpoint>.mirror.json, written once a second), or null.
+nlohmann::json mirror_health(const std::filesystem::path& endpoint) {
+  std::ifstream in(bus::mirror::mirror_health_file(endpoint));
+  if (!in) return nullptr;
+  nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+  return j.is_discarded() ? nlohmann::json(nullptr) : j;
 }
 
 double age_ms(std::uint64_t then_ns) {
@@ -174,11 +184,20 @@ int bus_ls(const BusLsSpec& o) {
                      ? std::string("never")
                      : fmt::format("{:.1f}", age_ms(now.head.publish_mono_ns)));
     }
+    const nlohmann::json health = mirror_health(endpoint);
     if (o.json) {
       all.push_back({{"bus", client->bus_name()},
                      {"endpoint", endpoint.string()},
                      {"owner_tick", client->owner_tick()},
-                     {"regions", regions}});
+                     {"regions", regions},
+                     {"mirror", health}});
+    } else if (!health.is_null()) {
+      try {
+        fmt::print("{}", bus::mirror::mirror_health_text(health));
+      } catch (const nlohmann::json::exception& e) {  // a file from another version
+        fmt::print("  mirror: {} unreadable ({})\n",
+                   bus::mirror::mirror_health_file(endpoint).string(), e.what());
+      }
     }
   }
   if (o.json) fmt::print("{}\n", all.dump(2));

@@ -11,6 +11,7 @@
 #include <array>
 #include <nlohmann/json.hpp>
 
+#include "io/bus/mirror/mirror_health.hpp"
 #include "tools/session/run/can_link_report.hpp"
 #include "tools/session/run/run_directory.hpp"
 #include "tools/session/timing/timing_report.hpp"
@@ -155,7 +156,12 @@ std::string bus_summary(runtime::Rig& rig) {
                                       live->input().contention(static_cast<std::uint32_t>(i)))
                         : std::string());
   }
-  return out + "\n";
+  out += "\n";
+  if (live != nullptr && live->mirror() != nullptr) {  // docs/bus.md "Mirror health"
+    out += io::bus::mirror::mirror_health_text(
+        io::bus::mirror::mirror_health_json(*live->mirror(), task->schema()));
+  }
+  return out;
 }
 
 std::string run_summary(const RunReport& r) {
@@ -275,6 +281,11 @@ nlohmann::json manifest_json(const RunReport& r) {
                             {"transport_counters", can_link_json(bus->transport())}});
     }
   }
+  if (r.runtime != nullptr && r.runtime->live_bus() != nullptr &&
+      r.runtime->live_bus()->mirror() != nullptr && r.runtime->bus() != nullptr) {
+    j["bus_mirror"] = io::bus::mirror::mirror_health_json(*r.runtime->live_bus()->mirror(),
+                                                          r.runtime->bus()->schema());
+  }
   if (r.runtime != nullptr && r.runtime->vehicle() != nullptr) {
     // which build of the vehicle's arithmetic ran: its replay runs the same (docs/recording.md)
     j["vehicle_math"] = std::string(r.runtime->vehicle()->model().math());
@@ -293,8 +304,8 @@ nlohmann::json manifest_json(const RunReport& r) {
           {{"report", f->report()},
            {"steps", f->steps()},
            {"failed", f->failed()},
-           {"terminated_at", f->terminated_at() ? nlohmann::json(*f->terminated_at())
-                                                : nlohmann::json(nullptr)},
+           {"terminated_at",
+            f->terminated_at() ? nlohmann::json(*f->terminated_at()) : nlohmann::json(nullptr)},
            {"realtime_safe", f->realtime_safe()},
            {"thread", f->on_worker() ? "worker" : "rt"},
            {"late_steps", f->late_steps()},

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "io/bus/mirror/mirror.hpp"
+#include "io/bus/mirror/mirror_health.hpp"
 #include "tests/io/bus/mirror/mirror_test_support.hpp"
 #include "tests/support/temp_dir.hpp"
 #include "tests/support/udp_test_socket.hpp"
@@ -116,9 +117,77 @@ TEST_F(MirrorPairTest, StrangersAndForgersAreCountedNotApplied) {
   stranger.send_to(port, test::data_packet(schema, {.region = 0}, MirrorKey::load(key_)));
   stranger.send_to(port, std::vector<std::uint8_t>(3000, 0x48));
   ASSERT_TRUE(eventually([&] { return b.counters().rx.load() == 2; }));
-  EXPECT_EQ(b.counters().unknown_source.load(), 1U);
-  EXPECT_EQ(b.counters().malformed.load(), 1U) << "an oversized datagram";
+  // A stranger's datagrams are counted by their source before anything is parsed
+  EXPECT_EQ(b.counters().unknown_source.load(), 2U);
+  EXPECT_EQ(b.counters().malformed.load(), 0U);
   EXPECT_EQ(b.counters().applied.load(), 0U);
+  EXPECT_EQ(b.peer_counters(0).rx.load(), 0U) << "nothing from the configured peer";
+}
+
+TEST_F(MirrorPairTest, AWireV2SenderIsAcceptedByADefaultReceiver) {
+  const std::uint16_t a_port = can::test::UdpTestSocket::free_port();
+  Mirror b(b_image_, config("127.0.0.1:" + std::to_string(a_port), {}, {"state"}));
+  MirrorLinkSpec ca = config(b.local_address(), {"state"}, {});
+  ca.bind = "127.0.0.1:" + std::to_string(a_port);
+  ca.tag = TagKind::blake2b;
+  Mirror a(a_image_, ca);
+  b.start();
+  a.start();
+  RegionWriter state(a_image_.region(0), 7);
+  const double v[4] = {1, 2, 3, 4};
+  state.publish(v, 1, monotonic_ns());
+  ASSERT_TRUE(eventually([&] { return b.region_counters(0).applied.load() == 1; }));
+  ASSERT_TRUE(eventually([&] { return a.counters().pongs.load() > 0; })) << "PING/PONG in v2 too";
+  EXPECT_EQ(b.counters().auth_failed.load(), 0U);
+  EXPECT_EQ(b.peer_counters(0).applied.load(), 1U);
+  EXPECT_EQ(mirror_health_json(a, a_image_.schema())["tag"], "blake2b");
+}
+
+// A peer sending far more than its budget: the first 4 periods' worth pass (the bucket starts
+// full), the rest are dropped unparsed and counted, per peer and in the totals; a stranger's
+// datagrams are unknown_source and cost nobody's budget. The health report says so.
+TEST_F(MirrorPairTest, AFloodingPeerIsCutAtItsBudgetAndTheHealthSaysSo) {
+  const can::test::UdpTestSocket peer;
+  MirrorLinkSpec cb = config("127.0.0.1:" + std::to_string(peer.port()), {}, {"battery"});
+  cb.receive_budget = 5;
+  cb.budget_period_ns = 1'000'000'000;  // a 1 s "tick": no refill while the test runs
+  cb.ping_interval_s = 0;
+  Mirror b(b_image_, cb);
+  b.start();
+  const auto port = static_cast<std::uint16_t>(std::stoi(b.local_address().substr(10)));
+  const BusSchema schema = test::two_region_schema();
+  const MirrorKey key = MirrorKey::load(key_);
+  const can::test::UdpTestSocket stranger;
+  for (std::uint64_t seq = 1; seq <= 50; ++seq) {
+    peer.send_to(port, test::data_packet(schema, {.region = 1, .region_seq = seq}, key));
+  }
+  for (int i = 0; i < 3; ++i) {
+    stranger.send_to(port, test::data_packet(schema, {.region = 1, .region_seq = 99}, key));
+  }
+  ASSERT_TRUE(eventually([&] { return b.counters().rx.load() == 53; }));
+  const PeerCounters& pc = b.peer_counters(0);
+  EXPECT_EQ(pc.rx.load(), 50U);
+  EXPECT_EQ(pc.applied.load(), 20U) << "4 periods x 5 datagrams";
+  EXPECT_EQ(pc.over_budget.load(), 30U);
+  EXPECT_EQ(b.counters().over_budget.load(), 30U);
+  EXPECT_EQ(b.counters().unknown_source.load(), 3U);
+  EXPECT_EQ(pc.unknown_source.load(), 0U);
+  const nlohmann::json h = mirror_health_json(b, schema);
+  EXPECT_EQ(h["budget_datagrams_per_tick"], 5);
+  EXPECT_EQ(h["totals"]["dropped"]["over_budget"], 30);
+  EXPECT_EQ(h["totals"]["dropped"]["unknown_source"], 3);
+  ASSERT_EQ(h["peers"].size(), 1U);
+  EXPECT_EQ(h["peers"][0]["address"], "127.0.0.1:" + std::to_string(peer.port()));
+  EXPECT_EQ(h["peers"][0]["applied"], 20);
+  EXPECT_EQ(h["peers"][0]["dropped"]["over_budget"], 30);
+  EXPECT_TRUE(h["peers"][0]["rtt_us"].is_null()) << "no PING configured: no RTT";
+  ASSERT_EQ(h["regions"].size(), 1U);
+  EXPECT_EQ(h["regions"][0]["region"], "battery");
+  EXPECT_EQ(h["regions"][0]["applied"], 20);
+  const std::string text = mirror_health_text(h);
+  EXPECT_NE(text.find("30 over_budget"), std::string::npos) << text;
+  EXPECT_NE(text.find("3 unknown_source"), std::string::npos) << text;
+  EXPECT_NE(text.find("region battery from 127.0.0.1:"), std::string::npos) << text;
 }
 
 TEST_F(MirrorPairTest, SetupErrorsSayWhatIsWrong) {
@@ -153,6 +222,9 @@ TEST_F(MirrorPairTest, SetupErrorsSayWhatIsWrong) {
   MirrorLinkSpec repeat = config(peer, {}, {});
   repeat.send_repeat = 0;
   EXPECT_NE(error(repeat).find("send_repeat"), std::string::npos);
+  MirrorLinkSpec budget = config(peer, {}, {});
+  budget.receive_budget = 0;
+  EXPECT_NE(error(budget).find("receive_budget 0"), std::string::npos);
   EXPECT_EQ(error(config(peer, {"state"}, {"battery"})), "");
 }
 

@@ -207,7 +207,7 @@ TEST(MirrorWireTest, EveryStructuralRejection) {
   };
   EXPECT_EQ(parse_only(with(0, 'X')), WireError::bad_magic);
   EXPECT_EQ(parse_only(with(3, '2')), WireError::bad_magic);
-  EXPECT_EQ(parse_only(with(4, 2)), WireError::bad_version);
+  EXPECT_EQ(parse_only(with(4, 3)), WireError::bad_version);
   EXPECT_EQ(parse_only(with(4, 0)), WireError::bad_version);
   EXPECT_EQ(parse_only(with(5, 0)), WireError::bad_type);
   EXPECT_EQ(parse_only(with(5, 4)), WireError::bad_type);
@@ -265,6 +265,54 @@ TEST(MirrorWireTest, WrongKeyAndKeyRotation) {
   EXPECT_EQ(verify(p, rotating), WireError::ok) << "the old key still verifies in a rotation";
   EXPECT_THROW(rotating.add(3, test_key(5)), std::invalid_argument) << "two keys at most";
   EXPECT_THROW(rotating.add(1, test_key(5)), std::invalid_argument);
+}
+
+// Wire v2: the same layout, version byte 2, a keyed BLAKE2b-128 tag. The expected tags come from
+// Python's hashlib.blake2b(data, key=key, digest_size=16), an implementation independent of
+// libsodium's.
+TEST(MirrorBlake2bTest, KeyedTagsMatchAnIndependentImplementation) {
+  std::vector<std::uint8_t> key32;
+  for (std::size_t i = 0; i < 32; ++i) key32.push_back(static_cast<std::uint8_t>(0x40 + 3 * i));
+  const std::string fox = "The quick brown fox jumps over the lazy dog";
+  std::array<std::uint8_t, kTagBytes> tag{};
+  compute_tag(key32, {reinterpret_cast<const std::uint8_t*>(fox.data()), fox.size()}, tag,
+              TagKind::blake2b);
+  EXPECT_EQ(to_hex(tag), "e80b2fe36a258c1a564e42c9989ac4b0");
+  std::vector<std::uint8_t> key64(64);
+  std::vector<std::uint8_t> data(255);
+  for (std::size_t i = 0; i < key64.size(); ++i) key64[i] = static_cast<std::uint8_t>(i);
+  for (std::size_t i = 0; i < data.size(); ++i) data[i] = static_cast<std::uint8_t>(i);
+  compute_tag(key64, data, tag, TagKind::blake2b);
+  EXPECT_EQ(to_hex(tag), "5a867fe7ef93d24a0509b446ce554530");
+  EXPECT_TRUE(tag_matches(key64, data, tag, TagKind::blake2b));
+  EXPECT_FALSE(tag_matches(key64, data, tag, TagKind::hmac_sha256)) << "the kind is part of it";
+}
+
+TEST(MirrorWireTest, BothVersionsRoundTripAndNameTheirTag) {
+  const KeyRing keys = ring_of(1);
+  for (const TagKind kind : {TagKind::hmac_sha256, TagKind::blake2b}) {
+    PacketHead h = kHead;
+    h.tag = kind;
+    std::array<std::uint8_t, kMaxDatagramBytes> buf{};
+    const std::size_t size = encode_data(buf, h, kData, kValues, test_key());
+    ASSERT_GT(size, 0U);
+    EXPECT_EQ(buf[4], static_cast<std::uint8_t>(kind)) << "the version byte says which tag";
+    Packet p;
+    ASSERT_EQ(parse({buf.data(), size}, p), WireError::ok);
+    EXPECT_EQ(p.head.tag, kind);
+    EXPECT_EQ(verify(p, keys), WireError::ok);
+    // The other version's tag over the same bytes: a version byte changed in flight fails
+    std::vector<std::uint8_t> other(buf.begin(), buf.begin() + static_cast<std::ptrdiff_t>(size));
+    other[4] = kind == TagKind::blake2b ? 1 : 2;
+    ASSERT_EQ(parse(other, p), WireError::ok);
+    EXPECT_EQ(verify(p, keys), WireError::auth_failed);
+    // A repeat copy keeps its version
+    reflag({buf.data(), size}, kFlagRepeatCopy, test_key());
+    ASSERT_EQ(parse({buf.data(), size}, p), WireError::ok);
+    EXPECT_EQ(p.head.tag, kind);
+    EXPECT_EQ(verify(p, keys), WireError::ok);
+  }
+  EXPECT_EQ(to_hex(golden_data()).substr(8, 2), "01") << "v1 packets stay byte-identical";
 }
 
 struct Rfc4231Case {
