@@ -149,8 +149,8 @@ template <typename T>
 using GetValues = Status (*)(Instance, const ValueReference vr[], std::size_t nvr, T values[],
                              std::size_t n_values);
 template <typename T>
-using SetValues = Status (*)(Instance, const ValueReference vr[], std::size_t nvr,
-                             const T values[], std::size_t n_values);
+using SetValues = Status (*)(Instance, const ValueReference vr[], std::size_t nvr, const T values[],
+                             std::size_t n_values);
 using GetBinary = Status (*)(Instance, const ValueReference vr[], std::size_t nvr,
                              std::size_t value_sizes[], Binary values[], std::size_t n_values);
 using SetBinary = Status (*)(Instance, const ValueReference vr[], std::size_t nvr,

@@ -238,11 +238,11 @@ Fmu::~Fmu() {
 
 void Fmu::instantiate(std::string_view instance_name, double start_time,
                       std::optional<double> stop_time) {
-  instantiate(instance_name, start_time, InstantiateOptions{.stop_time = stop_time});
+  instantiate(instance_name, start_time, InstantiateSpec{.stop_time = stop_time});
 }
 
 void Fmu::instantiate(std::string_view instance_name, double start_time,
-                      const InstantiateOptions& options) {
+                      const InstantiateSpec& options) {
   const std::optional<double>& stop_time = options.stop_time;
   check_clocks(description_, me_ != nullptr, file_.string());  // fmu_me_model.hpp
   instance_name_ = instance_name;

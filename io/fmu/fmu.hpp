@@ -32,7 +32,7 @@
 namespace hil::io::fmu {
 
 /// How the instance is set up (instantiate()).
-struct InstantiateOptions {
+struct InstantiateSpec {
   std::optional<double> stop_time;
   std::optional<double> tolerance;
   /// FMI 3: the FMU may return early from fmi3DoStep (end_of_step() says where it stopped).
@@ -72,7 +72,7 @@ class Fmu {
   void instantiate(std::string_view instance_name, double start_time,
                    std::optional<double> stop_time);
   void instantiate(std::string_view instance_name, double start_time,
-                   const InstantiateOptions& options);
+                   const InstantiateSpec& options);
   void exit_initialization();
   /// Status of the calls below: 0 OK, 1 warning, 2 discard, 3 error, 4 fatal (both versions).
   int set_real(std::span<const std::uint32_t> refs, std::span<const double> values) noexcept;

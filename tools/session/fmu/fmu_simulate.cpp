@@ -51,10 +51,10 @@ FmuSimulation simulate_co_simulation(fmu::Fmu& f, const FmuSimulateSpec& o) {
   FmuSimulation result;
   StatusCheck check;
 
-  fmu::InstantiateOptions options{.stop_time = e.stop,
-                                  .tolerance = e.tolerance,
-                                  .early_return_allowed = o.early_return_allowed,
-                                  .configure = {}};
+  fmu::InstantiateSpec options{.stop_time = e.stop,
+                               .tolerance = e.tolerance,
+                               .early_return_allowed = o.early_return_allowed,
+                               .configure = {}};
   if (sets.structural.size() != 0) {
     options.configure = [&] {
       check(sets.structural.set(f), e.start, "setting a structural parameter");

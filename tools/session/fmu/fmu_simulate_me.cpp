@@ -36,7 +36,7 @@ FmuSimulation simulate_model_exchange(fmu::Fmu& f, const FmuSimulateSpec& o) {
     throw fmu::FmuError("--set: structural parameters of a model-exchange FMU are not supported");
   }
   f.instantiate(md.model_name, e.start,
-                fmu::InstantiateOptions{.stop_time = e.stop, .tolerance = e.tolerance});
+                fmu::InstantiateSpec{.stop_time = e.stop, .tolerance = e.tolerance});
   check(sets.values.set(f), e.start, "setting a value");
   check(inputs.apply(f, e.start), e.start, "setting the inputs");
   f.exit_initialization();  // the initial event iteration (fmu_me.hpp)
